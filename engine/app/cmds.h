@@ -1,0 +1,21 @@
+/*
+** cmds.h: the td executable's commands. Each takes the arguments after its
+** name (argv[0] is the command name) and returns the process exit status:
+** 0 ok, 1 a check failed, 2 bad usage or bad input. Errors go to stderr as
+** one line, "td: <file or object>: <what is wrong>".
+*/
+#ifndef TD_APP_CMDS_H
+#define TD_APP_CMDS_H
+
+int td_cmd_route(int argc, char **argv);
+int td_cmd_path(int argc, char **argv);
+int td_cmd_bench(int argc, char **argv);
+
+/* Prints "td: <msg>" to stderr; returns 2. */
+int td_app_fail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+#endif

@@ -1,0 +1,51 @@
+/*
+** main.c: td's command dispatcher.
+*/
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app/cmds.h"
+
+typedef struct command {
+  const char *name;
+  int (*run)(int argc, char **argv);
+  const char *summary;
+} command;
+
+static const command commands[] = {
+  {"route", td_cmd_route, "print every node's distance and next waypoint on a map"},
+  {"path", td_cmd_path, "solve MovingAI scenarios with A* and compare lengths"},
+  {"bench", td_cmd_bench, "run a benchmark (route)"},
+};
+
+int td_app_fail(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("td: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  return 2;
+}
+
+static void usage(FILE *out) {
+  fputs("usage: td <command> [options]\n\ncommands:\n", out);
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
+  fputs("\nEvery command takes --help.\n", out);
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    usage(stderr);
+    return 2;
+  }
+  if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    usage(stdout);
+    return 0;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+  return td_app_fail("unknown command '%s' (try td --help)", argv[1]);
+}

@@ -1,0 +1,176 @@
+/*
+** graph.c: waypoint graph storage and CSR adjacency.
+*/
+#include "nav/graph.h"
+
+#include <math.h>
+#include <string.h>
+
+td_graph *td_graph_create(int32_t node_hint, int32_t edge_hint) {
+  td_graph *g = td_mem_calloc(1, sizeof *g);
+  if (!g) return NULL;
+  g->min_factor = 1.0f;
+  size_t nc = node_hint > 0 ? (size_t)node_hint : 16;
+  size_t ec = edge_hint > 0 ? (size_t)edge_hint : 16;
+  g->x = td_mem_alloc(nc * sizeof *g->x);
+  g->y = td_mem_alloc(nc * sizeof *g->y);
+  g->node_blocked = td_mem_alloc(nc);
+  g->edges = td_mem_alloc(ec * sizeof *g->edges);
+  if (!g->x || !g->y || !g->node_blocked || !g->edges) {
+    g->node_cap = nc;
+    g->edge_cap = ec;
+    td_graph_destroy(g);
+    return NULL;
+  }
+  g->node_cap = nc;
+  g->edge_cap = ec;
+  return g;
+}
+
+void td_graph_destroy(td_graph *g) {
+  if (!g) return;
+  size_t n = g->node_cap, h = 2 * (size_t)g->edge_count;
+  td_mem_free(g->x, n * sizeof *g->x);
+  td_mem_free(g->y, n * sizeof *g->y);
+  td_mem_free(g->node_blocked, n);
+  td_mem_free(g->edges, g->edge_cap * sizeof *g->edges);
+  td_mem_free(g->adj_start, ((size_t)g->node_count + 1) * sizeof(int32_t));
+  td_mem_free(g->adj_to, h * sizeof(int32_t));
+  td_mem_free(g->adj_edge, h * sizeof(int32_t));
+  td_mem_free(g, sizeof *g);
+}
+
+/* Grows the three node arrays together so that they keep one capacity. */
+static int grow_nodes(td_graph *g) {
+  size_t ncap = g->node_cap * 2;
+  double *x = td_mem_realloc(g->x, g->node_cap * sizeof *x, ncap * sizeof *x);
+  if (!x) return -1;
+  g->x = x;
+  double *y = td_mem_realloc(g->y, g->node_cap * sizeof *y, ncap * sizeof *y);
+  if (!y) return -1; /* x is larger than needed; harmless, freed by size */
+  g->y = y;
+  uint8_t *b = td_mem_realloc(g->node_blocked, g->node_cap, ncap);
+  if (!b) return -1;
+  g->node_blocked = b;
+  /* only now is every array at the new capacity */
+  g->node_cap = ncap;
+  return 0;
+}
+
+int32_t td_graph_add_node(td_graph *g, double x, double y, td_err *err) {
+  if (g->finalized) return td_err_set(err, "graph: add_node after finalize");
+  if (!isfinite(x) || !isfinite(y))
+    return td_err_set(err, "graph: node position is not a finite number");
+  if (g->node_count == INT32_MAX - 1) return td_err_set(err, "graph: too many nodes");
+  if ((size_t)g->node_count == g->node_cap && grow_nodes(g) != 0)
+    return td_err_set(err, "graph: out of memory");
+  int32_t id = g->node_count++;
+  g->x[id] = x;
+  g->y[id] = y;
+  g->node_blocked[id] = 0;
+  return id;
+}
+
+td_cost td_graph_cost(double length, double factor) {
+  double c = ceil(length * factor * (double)TD_COST_ONE);
+  if (c < 1.0) return 1;
+  if (c >= 1.8e19) return TD_COST_INF - 1;
+  return (td_cost)c;
+}
+
+double td_graph_cost_to_units(td_cost c) {
+  return (double)c / (double)TD_COST_ONE;
+}
+
+int32_t td_graph_add_edge(td_graph *g, int32_t a, int32_t b, double factor,
+                          td_err *err) {
+  if (g->finalized) return td_err_set(err, "graph: add_edge after finalize");
+  if (a < 0 || a >= g->node_count || b < 0 || b >= g->node_count)
+    return td_err_set(err, "graph: edge %d-%d names an unknown node", a, b);
+  if (a == b) return td_err_set(err, "graph: edge %d-%d joins a node to itself", a, b);
+  if (!(factor > 0.0) || !isfinite(factor))
+    return td_err_set(err, "graph: edge %d-%d: cost factor must be a positive number", a, b);
+  if (g->edge_count == INT32_MAX / 2) return td_err_set(err, "graph: too many edges");
+  if ((size_t)g->edge_count == g->edge_cap) {
+    void *p = td_mem_grow(g->edges, &g->edge_cap, g->edge_cap + 1, sizeof *g->edges);
+    if (!p) return td_err_set(err, "graph: out of memory");
+    g->edges = p;
+  }
+  double len = hypot(g->x[a] - g->x[b], g->y[a] - g->y[b]);
+  int32_t id = g->edge_count++;
+  g->edges[id] = (td_edge){.a = a, .b = b, .w = td_graph_cost(len, factor),
+                           .factor = (float)factor, .blocked = 0};
+  if (id == 0 || (float)factor < g->min_factor) g->min_factor = (float)factor;
+  return id;
+}
+
+int td_graph_finalize(td_graph *g, td_err *err) {
+  if (g->finalized) return 0;
+  size_t n = (size_t)g->node_count, h = 2 * (size_t)g->edge_count;
+  g->adj_start = td_mem_calloc(n + 1, sizeof(int32_t));
+  g->adj_to = td_mem_alloc(h ? h * sizeof(int32_t) : 1);
+  g->adj_edge = td_mem_alloc(h ? h * sizeof(int32_t) : 1);
+  if (!g->adj_start || !g->adj_to || !g->adj_edge) {
+    td_mem_free(g->adj_start, (n + 1) * sizeof(int32_t));
+    td_mem_free(g->adj_to, h * sizeof(int32_t));
+    td_mem_free(g->adj_edge, h * sizeof(int32_t));
+    g->adj_start = g->adj_to = g->adj_edge = NULL;
+    return td_err_set(err, "graph: out of memory");
+  }
+  if (g->edge_count == 0) g->min_factor = 1.0f;
+  /* counting sort by source node, then each node's run by neighbour id */
+  for (int32_t e = 0; e < g->edge_count; e++) {
+    g->adj_start[g->edges[e].a + 1]++;
+    g->adj_start[g->edges[e].b + 1]++;
+  }
+  for (size_t i = 0; i < n; i++) g->adj_start[i + 1] += g->adj_start[i];
+  /* fill using adj_to[start..] as a cursor: edges are visited in id order */
+  for (int32_t e = 0; e < g->edge_count; e++) {
+    int32_t a = g->edges[e].a, b = g->edges[e].b;
+    int32_t ia = g->adj_start[a]++, ib = g->adj_start[b]++;
+    g->adj_to[ia] = b;
+    g->adj_edge[ia] = e;
+    g->adj_to[ib] = a;
+    g->adj_edge[ib] = e;
+  }
+  for (size_t i = n; i > 0; i--) g->adj_start[i] = g->adj_start[i - 1];
+  g->adj_start[0] = 0;
+  /* insertion sort per node: degrees are small */
+  for (size_t v = 0; v < n; v++) {
+    int32_t s = g->adj_start[v], t = g->adj_start[v + 1];
+    for (int32_t i = s + 1; i < t; i++) {
+      int32_t to = g->adj_to[i], ed = g->adj_edge[i], j = i - 1;
+      while (j >= s && g->adj_to[j] > to) {
+        g->adj_to[j + 1] = g->adj_to[j];
+        g->adj_edge[j + 1] = g->adj_edge[j];
+        j--;
+      }
+      g->adj_to[j + 1] = to;
+      g->adj_edge[j + 1] = ed;
+    }
+    for (int32_t i = s + 1; i < t; i++)
+      if (g->adj_to[i] == g->adj_to[i - 1]) {
+        td_err_set(err, "graph: nodes %zu and %d are joined by two edges (%d and %d)",
+                   v, g->adj_to[i], g->adj_edge[i - 1], g->adj_edge[i]);
+        td_mem_free(g->adj_start, (n + 1) * sizeof(int32_t));
+        td_mem_free(g->adj_to, h * sizeof(int32_t));
+        td_mem_free(g->adj_edge, h * sizeof(int32_t));
+        g->adj_start = g->adj_to = g->adj_edge = NULL;
+        return -1;
+      }
+  }
+  g->finalized = true;
+  return 0;
+}
+
+int32_t td_graph_find_edge(const td_graph *g, int32_t a, int32_t b) {
+  if (!g->finalized || a < 0 || a >= g->node_count || b < 0 || b >= g->node_count)
+    return TD_NONE;
+  int32_t lo = g->adj_start[a], hi = g->adj_start[a + 1];
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (g->adj_to[mid] < b) lo = mid + 1;
+    else hi = mid;
+  }
+  return (lo < g->adj_start[a + 1] && g->adj_to[lo] == b) ? g->adj_edge[lo] : TD_NONE;
+}

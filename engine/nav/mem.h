@@ -1,0 +1,44 @@
+/*
+** mem.h: the one allocation hook of td, and the error buffer used by
+** every fallible function.
+**
+** Memory: every byte the engine's C layers allocate goes through
+** td_mem_alloc/td_mem_realloc/td_mem_free, which call one hook with the
+** shape of lua_Alloc (ud, ptr, old size, new size). Tests install a hook
+** that fails the N-th allocation to reach every error path. The hook is
+** process-wide: set it once, before any world exists.
+** Determinism: none of this reads a clock or depends on addresses.
+*/
+#ifndef TD_MEM_H
+#define TD_MEM_H
+
+#include <stddef.h>
+
+/* Same contract as lua_Alloc: nsize == 0 frees and returns NULL;
+** otherwise returns the (re)allocated block or NULL on failure, in which
+** case ptr is left untouched. */
+typedef void *(*td_alloc_fn)(void *ud, void *ptr, size_t osize, size_t nsize);
+
+void td_mem_set_allocator(td_alloc_fn fn, void *ud);  /* NULL restores malloc */
+void td_mem_get_allocator(td_alloc_fn *fn, void **ud);
+
+void *td_mem_alloc(size_t size);                       /* NULL on failure or size 0 */
+void *td_mem_calloc(size_t count, size_t size);        /* zeroed; overflow-checked */
+void *td_mem_realloc(void *ptr, size_t osize, size_t nsize);
+void *td_mem_grow(void *ptr, size_t *cap, size_t need, size_t elem); /* geometric */
+void td_mem_free(void *ptr, size_t size);              /* size may be 0 if unknown */
+
+/* Error buffer: one line, "what: why", filled by the function that failed. */
+typedef struct td_err {
+  char msg[512];
+} td_err;
+
+/* printf-style; err may be NULL. Always returns -1 so callers can
+** `return td_err_set(err, ...)`. */
+int td_err_set(td_err *err, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#endif

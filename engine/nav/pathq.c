@@ -1,0 +1,2 @@
+/* nav/pathq.c: being written (placeholder while the tree is assembled). */
+typedef int td_placeholder_8066;

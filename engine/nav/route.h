@@ -1,0 +1,105 @@
+/*
+** route.h: reverse Dijkstra from the goals, kept up to date as towers
+** block and unblock edges (seed 004's nextWayPoint, for every node at once).
+**
+** A route holds, for every node n of a graph, dist[n] (fixed-point cost to
+** the nearest open goal, TD_COST_INF when unreachable) and next[n] (the
+** neighbour to walk to; TD_NONE at goals and unreachable nodes). next is
+** canonical: among the neighbours m with an open edge and
+** dist[m] + w(m, n) == dist[n], the one with the smallest id. So the state is
+** a pure function of the graph and its blocked flags: any sequence of
+** incremental updates yields exactly what a full recompute would.
+**
+** Updates are incremental (Ramalingam-Reps style): blocking only revisits
+** nodes whose canonical route used a changed edge, and a node with another
+** neighbour at the same distance is rewired, not recomputed; unblocking
+** propagates improvements outward. When the affected set grows past a
+** fraction of the graph the update falls back to a full recompute, so an
+** update is never much slower than a full one.
+**
+** td_route_try_apply is a transaction: it applies a batch, checks that every
+** node that must keep a route still has one, and rolls back exactly (an undo
+** log of the dist/next it overwrote) when one is cut off.
+**
+** Memory: the route borrows the graph (which must outlive it and be
+** finalized) and owns its arrays, all allocated by td_route_create; updates
+** allocate nothing except a copy of the batch in td_route_try_apply.
+** Determinism: no clock, no randomness; results depend only on the graph,
+** the goals and the sequence of changes.
+*/
+#ifndef TD_ROUTE_H
+#define TD_ROUTE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nav/graph.h"
+
+typedef struct td_route td_route;
+
+typedef struct td_route_stats {
+  uint64_t full_count;        /* full recomputes so far (including fallbacks) */
+  uint64_t incremental_count; /* incremental updates so far */
+  uint64_t fallback_count;    /* incremental updates that fell back to full */
+  size_t last_affected;       /* nodes revisited by the last update */
+  bool last_full;             /* the last update was a full recompute */
+} td_route_stats;
+
+typedef struct td_route_verdict {
+  bool ok;                    /* true: nothing would be cut off */
+  size_t cut_index;           /* index into must_reach of the first cut node */
+  int32_t cut_node;           /* that node, or TD_NONE when ok */
+} td_route_verdict;
+
+/* Creates the route and runs a full recompute. goals: node ids (copied). */
+td_route *td_route_create(td_graph *g, const int32_t *goals, size_t goal_count,
+                          td_err *err);
+void td_route_destroy(td_route *r);
+
+const td_graph *td_route_graph(const td_route *r);
+const td_cost *td_route_dist(const td_route *r);    /* node_count entries */
+const int32_t *td_route_next(const td_route *r);    /* node_count entries */
+size_t td_route_goals(const td_route *r, const int32_t **goals);
+bool td_route_is_goal(const td_route *r, int32_t node);
+
+/* Recomputes everything from the goals. */
+void td_route_full(td_route *r);
+
+/* Applies a batch of block/unblock changes to the graph and updates the
+** route. The batch's net effect counts: an item that leaves a flag as it was
+** is ignored. Returns 0, or -1 with err set for a bad id (then nothing
+** changed). */
+int td_route_apply(td_route *r, const td_graph_change *changes, size_t n,
+                   td_err *err);
+
+/* Like td_route_apply, but refuses (rolls back) the batch when it would cut
+** any node of must_reach off from every goal; verdict says which. A node of
+** must_reach that is unreachable before the batch is ignored. Returns 0
+** (applied or refused: see verdict->ok), or -1 on bad input or OOM. */
+int td_route_try_apply(td_route *r, const td_graph_change *changes, size_t n,
+                       const int32_t *must_reach, size_t m,
+                       td_route_verdict *verdict, td_err *err);
+
+/* Answers the same question and always rolls back: a preview. */
+int td_route_check(td_route *r, const td_graph_change *changes, size_t n,
+                   const int32_t *must_reach, size_t m,
+                   td_route_verdict *verdict, td_err *err);
+
+/* Nodes whose dist or next the last update may have changed (a superset:
+** values can be equal to before). *all is set when it was a full recompute,
+** in which case every node may have changed. */
+size_t td_route_changed(const td_route *r, const int32_t **nodes, bool *all);
+
+/* Fallback threshold: an update that revisits more than fraction *
+** node_count nodes becomes a full recompute. Default 1/8; 1.0 disables. */
+void td_route_set_fallback(td_route *r, double fraction);
+
+const td_route_stats *td_route_get_stats(const td_route *r);
+
+/* Test support: checks every invariant of the route against the graph
+** (dist is the Bellman fixpoint, next is canonical). 0 ok, else -1 with err
+** naming the first bad node. O(edges). */
+int td_route_validate(const td_route *r, td_err *err);
+
+#endif

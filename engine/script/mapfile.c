@@ -1,0 +1,2 @@
+/* script/mapfile.c: being written (placeholder while the tree is assembled). */
+typedef int td_placeholder_18940;

@@ -1,0 +1,27 @@
+/*
+** map.c: releasing a map and reading its points.
+*/
+#include "sim/map.h"
+
+#include <string.h>
+
+void td_map_free(td_map *map) {
+  if (!map) return;
+  td_graph_destroy(map->graph);
+  td_grid_destroy(map->grid);
+  td_mem_free(map->spawns, map->spawn_count * sizeof *map->spawns);
+  td_mem_free(map->goals, map->goal_count * sizeof *map->goals);
+  for (size_t i = 0; i < map->base_count; i++)
+    td_mem_free(map->bases[i].block,
+                map->bases[i].block_count * sizeof *map->bases[i].block);
+  td_mem_free(map->bases, map->base_count * sizeof *map->bases);
+  memset(map, 0, sizeof *map);
+}
+
+void td_map_goal_nodes(const td_map *map, int32_t *out) {
+  for (size_t i = 0; i < map->goal_count; i++) out[i] = map->goals[i].node;
+}
+
+void td_map_spawn_nodes(const td_map *map, int32_t *out) {
+  for (size_t i = 0; i < map->spawn_count; i++) out[i] = map->spawns[i].node;
+}

@@ -1,0 +1,58 @@
+/*
+** map.h: a loaded map, as the simulation sees it.
+**
+** A map is a waypoint graph (or a grid and the graph built from it), the
+** spawn and goal nodes, and the tower bases with the batch of graph changes a
+** tower on each applies. It is plain data, filled by the loader
+** (script/mapfile.h) or by code (tests, benchmarks), and read by the world.
+** Every spawn, goal and base remembers the Tiled object id it came from so
+** that errors and tools can name it.
+**
+** Memory: the map owns everything it points to; td_map_free releases it all
+** and leaves a zeroed map. Determinism: plain data.
+*/
+#ifndef TD_MAP_H
+#define TD_MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nav/graph.h"
+#include "nav/grid.h"
+
+typedef struct td_map_point {
+  int32_t node;        /* graph node */
+  int32_t object_id;   /* Tiled object id */
+  char name[64];       /* Tiled object name ("" when none) */
+} td_map_point;
+
+typedef struct td_tower_base {
+  int32_t object_id;
+  char name[64];
+  double x, y, w, h;            /* rectangle in map units (x, y: top-left) */
+  td_graph_change *block;       /* what a tower here applies */
+  size_t block_count;
+} td_tower_base;
+
+typedef struct td_map {
+  char source[256];             /* file name, for messages */
+  int32_t width, height;        /* in tiles */
+  int32_t tile_w, tile_h;       /* tile size in map units (pixels) */
+  td_graph *graph;              /* finalized */
+  td_grid *grid;                /* NULL on waypoint maps */
+  td_map_point *spawns;
+  size_t spawn_count;
+  td_map_point *goals;
+  size_t goal_count;
+  td_tower_base *bases;
+  size_t base_count;
+} td_map;
+
+void td_map_free(td_map *map);
+
+/* Goal node ids into out (goal_count entries), for td_route_create. */
+void td_map_goal_nodes(const td_map *map, int32_t *out);
+/* Spawn node ids into out (spawn_count entries). */
+void td_map_spawn_nodes(const td_map *map, int32_t *out);
+
+#endif
