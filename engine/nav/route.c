@@ -1,2 +1,790 @@
-/* nav/route.c: being written (placeholder while the tree is assembled). */
-typedef int td_placeholder_2182;
+/*
+** route.c: reverse multi-source Dijkstra and its incremental upkeep.
+**
+** Design note.
+** The state is (dist, next) for every node, where next is canonical (the
+** smallest-id neighbour on a shortest route, see route.h). Canonical next
+** makes the state a function of the graph alone, which is what lets the
+** incremental paths below be checked against a full recompute exactly.
+**
+** Full recompute. Relaxation keeps next canonical on the fly: when node u
+** is settled every neighbour with a smaller dist has been settled before it
+** (weights are >= 1), so "nd < dist[v] || (nd == dist[v] && u < next[v])"
+** sees every candidate. Graphs whose edges take at most FIFO_CLASSES
+** distinct weights (every grid: 1 and sqrt 2 times the cell) use one FIFO
+** per weight instead of a heap: nodes are settled in nondecreasing dist, so
+** the keys pushed through one weight class arrive in nondecreasing order and
+** each FIFO stays sorted. A FIFO entry is just a node id; its key is read
+** from dist[] when it reaches the head. The entry may be stale (the node
+** improved later through another class), but its current dist is then a
+** live key of the same node, so the smallest head key is still the smallest
+** tentative distance: see pick_fifo(). Other graphs use an indexed 4-ary
+** heap with decrease-key.
+**
+** Blocking (dist can only grow). Phase 1 finds the affected set A: the
+** nodes whose canonical route crosses a newly blocked edge or node, minus
+** those that have another neighbour at the same distance outside A. It
+** pops candidates in increasing (old) dist, so every neighbour with a
+** smaller dist is already decided when a node is examined. Phase 2 gives
+** each node of A its best offer from the unaffected boundary and runs
+** Dijkstra inside A.
+**
+** Unblocking (dist can only shrink). Newly opened edges and nodes seed a
+** Dijkstra that only follows strict improvements (and fixes ties in next).
+**
+** Every dist/next overwritten by an update is first saved in an undo log
+** (once per node per update, by stamp), which makes td_route_try_apply an
+** exact transaction and tells the caller which nodes changed.
+*/
+#include "nav/route.h"
+
+#include <string.h>
+
+#define FIFO_CLASSES 8
+
+/* One flag a batch touches: its value before the batch and its net value
+** after it. before && !after is an unblock, !before && after a block. */
+typedef struct flag_undo {
+  uint8_t is_node;   /* 1: node flag, 0: edge flag */
+  uint8_t before;
+  uint8_t after;
+  int32_t id;
+} flag_undo;
+
+struct td_route {
+  td_graph *g;
+  int32_t n;
+  td_cost *dist;
+  int32_t *next;
+  int32_t *goals;
+  size_t goal_count;
+  uint8_t *is_goal;
+
+  /* indexed 4-ary min-heap keyed by dist[]; pos[v] == -1 when v is out */
+  int32_t *heap;
+  int32_t *pos;
+  int32_t heap_len;
+
+  /* per-update stamps: seen (pushed as a candidate), aff (in A) */
+  uint32_t *seen;
+  uint32_t *aff;
+  uint32_t epoch;
+  int32_t *affected;
+  int32_t affected_len;
+
+  /* undo log of dist/next, at most one entry per node per update */
+  uint32_t *logged;
+  uint32_t log_epoch;
+  int32_t *log_node;
+  td_cost *log_dist;
+  int32_t *log_next;
+  int32_t log_len;
+  bool log_all;       /* the update was a full recompute */
+
+  /* flags of the current batch: first value seen of each item */
+  uint32_t *edge_touch;
+  uint32_t *node_touch;
+  flag_undo *undo;
+  size_t undo_cap;
+  uint8_t *reach_before;
+  size_t reach_cap;
+
+  /* FIFO classes for the full recompute, or fifo_classes == 0 for heap */
+  int fifo_classes;
+  td_cost class_w[FIFO_CLASSES];
+  uint8_t *edge_class;
+  int32_t *fifo;                     /* one buffer for every queue */
+  size_t fifo_base[FIFO_CLASSES + 2];/* queue q is fifo[base[q] .. base[q+1]) */
+  size_t fifo_head[FIFO_CLASSES + 1];
+  size_t fifo_tail[FIFO_CLASSES + 1];
+  size_t fifo_total;
+  uint8_t *settled;
+
+  double fallback;
+  td_route_stats stats;
+};
+
+/* ---- indexed 4-ary heap -------------------------------------------------- */
+
+static inline bool heap_less(const td_route *r, int32_t a, int32_t b) {
+  td_cost ka = r->dist[a], kb = r->dist[b];
+  return ka < kb || (ka == kb && a < b);
+}
+
+static void heap_up(td_route *r, int32_t i) {
+  int32_t v = r->heap[i];
+  while (i > 0) {
+    int32_t p = (i - 1) / 4;
+    if (!heap_less(r, v, r->heap[p])) break;
+    r->heap[i] = r->heap[p];
+    r->pos[r->heap[i]] = i;
+    i = p;
+  }
+  r->heap[i] = v;
+  r->pos[v] = i;
+}
+
+static void heap_down(td_route *r, int32_t i) {
+  int32_t v = r->heap[i], len = r->heap_len;
+  for (;;) {
+    int32_t c = 4 * i + 1;
+    if (c >= len) break;
+    int32_t best = c, end = c + 4 < len ? c + 4 : len;
+    for (int32_t k = c + 1; k < end; k++)
+      if (heap_less(r, r->heap[k], r->heap[best])) best = k;
+    if (!heap_less(r, r->heap[best], v)) break;
+    r->heap[i] = r->heap[best];
+    r->pos[r->heap[i]] = i;
+    i = best;
+  }
+  r->heap[i] = v;
+  r->pos[v] = i;
+}
+
+/* Inserts v, or restores order after dist[v] decreased. */
+static void heap_update(td_route *r, int32_t v) {
+  if (r->pos[v] < 0) {
+    r->heap[r->heap_len] = v;
+    r->pos[v] = r->heap_len++;
+  }
+  heap_up(r, r->pos[v]);
+}
+
+static int32_t heap_pop(td_route *r) {
+  int32_t top = r->heap[0];
+  r->pos[top] = -1;
+  if (--r->heap_len > 0) {
+    r->heap[0] = r->heap[r->heap_len];
+    heap_down(r, 0);
+  }
+  return top;
+}
+
+static void heap_clear(td_route *r) {
+  for (int32_t i = 0; i < r->heap_len; i++) r->pos[r->heap[i]] = -1;
+  r->heap_len = 0;
+}
+
+/* ---- undo log ------------------------------------------------------------ */
+
+static void log_begin(td_route *r) {
+  if (++r->log_epoch == 0) {  /* wrapped: clear stamps once in 2^32 updates */
+    memset(r->logged, 0, (size_t)r->n * sizeof *r->logged);
+    r->log_epoch = 1;
+  }
+  r->log_len = 0;
+  r->log_all = false;
+}
+
+static inline void log_node(td_route *r, int32_t v) {
+  if (r->logged[v] == r->log_epoch) return;
+  r->logged[v] = r->log_epoch;
+  int32_t i = r->log_len++;
+  r->log_node[i] = v;
+  r->log_dist[i] = r->dist[v];
+  r->log_next[i] = r->next[v];
+}
+
+static void log_rollback(td_route *r) {
+  for (int32_t i = 0; i < r->log_len; i++) {
+    int32_t v = r->log_node[i];
+    r->dist[v] = r->log_dist[i];
+    r->next[v] = r->log_next[i];
+  }
+  r->log_len = 0;
+  r->log_all = false;
+  r->log_epoch++; /* forget which nodes were logged */
+}
+
+static void next_epoch(td_route *r) {
+  if (++r->epoch == 0) {
+    memset(r->seen, 0, (size_t)r->n * sizeof *r->seen);
+    memset(r->aff, 0, (size_t)r->n * sizeof *r->aff);
+    r->epoch = 1;
+  }
+}
+
+/* ---- full recompute ------------------------------------------------------ */
+
+static inline void fifo_push(td_route *r, int q, int32_t v) {
+  r->fifo[r->fifo_base[q] + r->fifo_tail[q]++] = v;
+}
+
+/* Index of the queue whose head has the smallest current dist, after
+** dropping settled heads; -1 when every queue is empty. */
+static int pick_fifo(td_route *r) {
+  int best = -1;
+  td_cost bk = TD_COST_INF;
+  for (int q = 0; q <= r->fifo_classes; q++) {
+    const int32_t *base = r->fifo + r->fifo_base[q];
+    while (r->fifo_head[q] < r->fifo_tail[q] && r->settled[base[r->fifo_head[q]]])
+      r->fifo_head[q]++;
+    if (r->fifo_head[q] == r->fifo_tail[q]) continue;
+    td_cost k = r->dist[base[r->fifo_head[q]]];
+    if (best < 0 || k < bk) {
+      best = q;
+      bk = k;
+    }
+  }
+  return best;
+}
+
+static void full_fifo(td_route *r) {
+  const td_graph *g = r->g;
+  memset(r->settled, 0, (size_t)r->n);
+  for (int q = 0; q <= r->fifo_classes; q++) r->fifo_head[q] = r->fifo_tail[q] = 0;
+  /* queue fifo_classes holds the sources */
+  for (size_t i = 0; i < r->goal_count; i++)
+    if (r->dist[r->goals[i]] == 0) fifo_push(r, r->fifo_classes, r->goals[i]);
+  const td_edge *edges = g->edges;
+  const uint8_t *nblocked = g->node_blocked;
+  for (;;) {
+    int q = pick_fifo(r);
+    if (q < 0) break;
+    int32_t u = r->fifo[r->fifo_base[q] + r->fifo_head[q]++];
+    r->settled[u] = 1;
+    td_cost du = r->dist[u];
+    for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++) {
+      int32_t v = g->adj_to[k];
+      const td_edge *e = &edges[g->adj_edge[k]];
+      if (e->blocked || nblocked[v] || r->settled[v]) continue;
+      td_cost nd = du + e->w;
+      if (nd < r->dist[v]) {
+        r->dist[v] = nd;
+        r->next[v] = u;
+        fifo_push(r, r->edge_class[g->adj_edge[k]], v);
+      } else if (nd == r->dist[v] && u < r->next[v]) {
+        r->next[v] = u;
+      }
+    }
+  }
+}
+
+static void full_heap(td_route *r) {
+  const td_graph *g = r->g;
+  heap_clear(r);
+  for (size_t i = 0; i < r->goal_count; i++)
+    if (r->dist[r->goals[i]] == 0 && r->pos[r->goals[i]] < 0) heap_update(r, r->goals[i]);
+  while (r->heap_len > 0) {
+    int32_t u = heap_pop(r);
+    td_cost du = r->dist[u];
+    for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++) {
+      int32_t v = g->adj_to[k];
+      const td_edge *e = &g->edges[g->adj_edge[k]];
+      if (e->blocked || g->node_blocked[v]) continue;
+      td_cost nd = du + e->w;
+      if (nd < r->dist[v]) {
+        r->dist[v] = nd;
+        r->next[v] = u;
+        heap_update(r, v);
+      } else if (nd == r->dist[v] && u < r->next[v]) {
+        r->next[v] = u;
+      }
+    }
+  }
+}
+
+static void full_recompute(td_route *r) {
+  for (int32_t v = 0; v < r->n; v++) {
+    r->dist[v] = TD_COST_INF;
+    r->next[v] = TD_NONE;
+  }
+  for (size_t i = 0; i < r->goal_count; i++)
+    if (!r->g->node_blocked[r->goals[i]]) r->dist[r->goals[i]] = 0;
+  if (r->fifo_classes > 0) full_fifo(r);
+  else full_heap(r);
+  r->stats.full_count++;
+  r->stats.last_full = true;
+  r->stats.last_affected = (size_t)r->n;
+}
+
+/* Full recompute inside an update: log every node not logged yet first. */
+static void fallback_full(td_route *r) {
+  heap_clear(r);
+  for (int32_t v = 0; v < r->n; v++) log_node(r, v);
+  r->log_all = true;
+  r->stats.fallback_count++;
+  full_recompute(r);
+}
+
+void td_route_full(td_route *r) {
+  log_begin(r);
+  heap_clear(r);
+  for (int32_t v = 0; v < r->n; v++) log_node(r, v);
+  r->log_all = true;
+  full_recompute(r);
+}
+
+/* ---- creation ------------------------------------------------------------ */
+
+/* Sorts the distinct edge weights into at most FIFO_CLASSES classes; leaves
+** fifo_classes at 0 when there are more. */
+static void classify_weights(td_route *r) {
+  const td_graph *g = r->g;
+  int k = 0;
+  for (int32_t e = 0; e < g->edge_count; e++) {
+    td_cost w = g->edges[e].w;
+    int c = 0;
+    while (c < k && r->class_w[c] != w) c++;
+    if (c == k) {
+      if (k == FIFO_CLASSES) {
+        r->fifo_classes = 0;
+        return;
+      }
+      r->class_w[k++] = w;
+    }
+  }
+  r->fifo_classes = k;
+}
+
+td_route *td_route_create(td_graph *g, const int32_t *goals, size_t goal_count,
+                          td_err *err) {
+  if (!g->finalized) {
+    td_err_set(err, "route: graph is not finalized");
+    return NULL;
+  }
+  for (size_t i = 0; i < goal_count; i++)
+    if (goals[i] < 0 || goals[i] >= g->node_count) {
+      td_err_set(err, "route: goal %zu names unknown node %d", i, goals[i]);
+      return NULL;
+    }
+  td_route *r = td_mem_calloc(1, sizeof *r);
+  if (!r) {
+    td_err_set(err, "route: out of memory");
+    return NULL;
+  }
+  size_t n = (size_t)g->node_count, ne = (size_t)g->edge_count;
+  size_t n1 = n ? n : 1, ne1 = ne ? ne : 1;
+  r->g = g;
+  r->n = g->node_count;
+  r->fallback = 0.125;
+  r->goal_count = goal_count;
+  r->dist = td_mem_alloc(n1 * sizeof *r->dist);
+  r->next = td_mem_alloc(n1 * sizeof *r->next);
+  r->goals = td_mem_alloc((goal_count ? goal_count : 1) * sizeof *r->goals);
+  r->is_goal = td_mem_calloc(n1, 1);
+  r->heap = td_mem_alloc(n1 * sizeof *r->heap);
+  r->pos = td_mem_alloc(n1 * sizeof *r->pos);
+  r->seen = td_mem_calloc(n1, sizeof *r->seen);
+  r->aff = td_mem_calloc(n1, sizeof *r->aff);
+  r->affected = td_mem_alloc(n1 * sizeof *r->affected);
+  r->logged = td_mem_calloc(n1, sizeof *r->logged);
+  r->log_node = td_mem_alloc(n1 * sizeof *r->log_node);
+  r->log_dist = td_mem_alloc(n1 * sizeof *r->log_dist);
+  r->log_next = td_mem_alloc(n1 * sizeof *r->log_next);
+  r->edge_touch = td_mem_calloc(ne1, sizeof *r->edge_touch);
+  r->node_touch = td_mem_calloc(n1, sizeof *r->node_touch);
+  r->settled = td_mem_alloc(n1);
+  if (!r->dist || !r->next || !r->goals || !r->is_goal || !r->heap || !r->pos ||
+      !r->seen || !r->aff || !r->affected || !r->logged || !r->log_node ||
+      !r->log_dist || !r->log_next || !r->edge_touch || !r->node_touch || !r->settled)
+    goto oom;
+  memset(r->pos, 0xff, n1 * sizeof *r->pos);
+  for (size_t i = 0; i < goal_count; i++) {
+    r->goals[i] = goals[i];
+    r->is_goal[goals[i]] = 1;
+  }
+  classify_weights(r);
+  if (r->fifo_classes > 0) {
+    r->edge_class = td_mem_alloc(ne1);
+    if (!r->edge_class) goto oom;
+    size_t count[FIFO_CLASSES] = {0};
+    for (int32_t e = 0; e < g->edge_count; e++) {
+      int c = 0;
+      while (r->class_w[c] != g->edges[e].w) c++;
+      r->edge_class[e] = (uint8_t)c;
+      count[c] += 2; /* each half-edge pushes at most once */
+    }
+    size_t at = 0;
+    for (int q = 0; q < r->fifo_classes; q++) {
+      r->fifo_base[q] = at;
+      at += count[q];
+    }
+    r->fifo_base[r->fifo_classes] = at;
+    at += goal_count;
+    r->fifo_base[r->fifo_classes + 1] = at;
+    r->fifo_total = at ? at : 1;
+    r->fifo = td_mem_alloc(r->fifo_total * sizeof *r->fifo);
+    if (!r->fifo) goto oom;
+  }
+  full_recompute(r);
+  r->stats.full_count = 1;
+  return r;
+oom:
+  td_route_destroy(r);
+  td_err_set(err, "route: out of memory");
+  return NULL;
+}
+
+void td_route_destroy(td_route *r) {
+  if (!r) return;
+  size_t n = (size_t)(r->n ? r->n : 1), ne = (size_t)(r->g->edge_count ? r->g->edge_count : 1);
+  td_mem_free(r->dist, n * sizeof *r->dist);
+  td_mem_free(r->next, n * sizeof *r->next);
+  td_mem_free(r->goals, (r->goal_count ? r->goal_count : 1) * sizeof *r->goals);
+  td_mem_free(r->is_goal, n);
+  td_mem_free(r->heap, n * sizeof *r->heap);
+  td_mem_free(r->pos, n * sizeof *r->pos);
+  td_mem_free(r->seen, n * sizeof *r->seen);
+  td_mem_free(r->aff, n * sizeof *r->aff);
+  td_mem_free(r->affected, n * sizeof *r->affected);
+  td_mem_free(r->logged, n * sizeof *r->logged);
+  td_mem_free(r->log_node, n * sizeof *r->log_node);
+  td_mem_free(r->log_dist, n * sizeof *r->log_dist);
+  td_mem_free(r->log_next, n * sizeof *r->log_next);
+  td_mem_free(r->edge_touch, ne * sizeof *r->edge_touch);
+  td_mem_free(r->node_touch, n * sizeof *r->node_touch);
+  td_mem_free(r->settled, n);
+  td_mem_free(r->edge_class, ne);
+  td_mem_free(r->fifo, r->fifo_total * sizeof *r->fifo);
+  td_mem_free(r->undo, r->undo_cap * sizeof *r->undo);
+  td_mem_free(r->reach_before, r->reach_cap);
+  td_mem_free(r, sizeof *r);
+}
+
+/* ---- accessors ----------------------------------------------------------- */
+
+const td_graph *td_route_graph(const td_route *r) { return r->g; }
+const td_cost *td_route_dist(const td_route *r) { return r->dist; }
+const int32_t *td_route_next(const td_route *r) { return r->next; }
+
+size_t td_route_goals(const td_route *r, const int32_t **goals) {
+  if (goals) *goals = r->goals;
+  return r->goal_count;
+}
+
+bool td_route_is_goal(const td_route *r, int32_t node) {
+  return node >= 0 && node < r->n && r->is_goal[node];
+}
+
+void td_route_set_fallback(td_route *r, double fraction) {
+  r->fallback = fraction > 0.0 ? fraction : 0.0;
+}
+
+const td_route_stats *td_route_get_stats(const td_route *r) { return &r->stats; }
+
+size_t td_route_changed(const td_route *r, const int32_t **nodes, bool *all) {
+  if (nodes) *nodes = r->log_node;
+  if (all) *all = r->log_all;
+  return (size_t)r->log_len;
+}
+
+/* ---- incremental: blocking ----------------------------------------------- */
+
+static inline void push_candidate(td_route *r, int32_t v) {
+  if (r->seen[v] == r->epoch) return;
+  r->seen[v] = r->epoch;
+  heap_update(r, v);
+}
+
+/* The canonical best offer to v from open neighbours outside A:
+** returns the neighbour (smallest id among the cheapest) or TD_NONE. */
+static int32_t best_outside(const td_route *r, int32_t v, td_cost *best) {
+  const td_graph *g = r->g;
+  int32_t arg = TD_NONE;
+  td_cost bd = TD_COST_INF;
+  for (int32_t k = g->adj_start[v], end = g->adj_start[v + 1]; k < end; k++) {
+    int32_t m = g->adj_to[k];
+    if (r->aff[m] == r->epoch || r->dist[m] == TD_COST_INF) continue;
+    if (!td_graph_edge_open(g, g->adj_edge[k])) continue;
+    td_cost nd = r->dist[m] + g->edges[g->adj_edge[k]].w;
+    if (nd < bd) { /* ascending ids: strict < keeps the smallest on ties */
+      bd = nd;
+      arg = m;
+    }
+  }
+  *best = bd;
+  return arg;
+}
+
+/* Returns false when the affected set outgrew the fallback limit; the
+** caller then recomputes everything (only next[] was touched, and logged). */
+static bool raise_phase(td_route *r, const flag_undo *items, size_t count) {
+  const td_graph *g = r->g;
+  next_epoch(r);
+  heap_clear(r);
+  r->affected_len = 0;
+  int32_t limit = (int32_t)(r->fallback * (double)r->n);
+  if (r->fallback >= 1.0) limit = r->n;
+
+  for (size_t i = 0; i < count; i++) {
+    int32_t id = items[i].id;
+    if (items[i].before || !items[i].after) continue; /* not a block */
+    if (items[i].is_node) {
+      if (r->dist[id] != TD_COST_INF) push_candidate(r, id);
+    } else {
+      int32_t a = g->edges[id].a, b = g->edges[id].b;
+      if (r->next[a] == b) push_candidate(r, a);
+      if (r->next[b] == a) push_candidate(r, b);
+    }
+  }
+
+  /* Phase 1: decide, in increasing old dist, who is affected. */
+  while (r->heap_len > 0) {
+    int32_t u = heap_pop(r);
+    if (!g->node_blocked[u]) {
+      td_cost bd;
+      int32_t alt = best_outside(r, u, &bd);
+      if (alt != TD_NONE && bd == r->dist[u]) {
+        if (r->next[u] != alt) {
+          log_node(r, u);
+          r->next[u] = alt;
+        }
+        continue;
+      }
+    }
+    r->aff[u] = r->epoch;
+    r->affected[r->affected_len++] = u;
+    if (r->affected_len > limit) {
+      heap_clear(r);
+      return false;
+    }
+    for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++) {
+      int32_t c = g->adj_to[k];
+      if (r->next[c] == u) push_candidate(r, c);
+    }
+  }
+
+  /* Phase 2: new values for A, from the boundary inwards. */
+  for (int32_t i = 0; i < r->affected_len; i++) {
+    int32_t u = r->affected[i];
+    log_node(r, u);
+    r->dist[u] = TD_COST_INF;
+    r->next[u] = TD_NONE;
+  }
+  for (int32_t i = 0; i < r->affected_len; i++) {
+    int32_t u = r->affected[i];
+    if (g->node_blocked[u]) continue;
+    td_cost bd;
+    int32_t alt = best_outside(r, u, &bd);
+    if (alt == TD_NONE) continue;
+    r->dist[u] = bd;
+    r->next[u] = alt;
+    heap_update(r, u);
+  }
+  while (r->heap_len > 0) {
+    int32_t u = heap_pop(r);
+    td_cost du = r->dist[u];
+    for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++) {
+      int32_t v = g->adj_to[k];
+      if (r->aff[v] != r->epoch || !td_graph_edge_open(g, g->adj_edge[k])) continue;
+      td_cost nd = du + g->edges[g->adj_edge[k]].w;
+      if (nd < r->dist[v]) {
+        r->dist[v] = nd;
+        r->next[v] = u;
+        heap_update(r, v);
+      } else if (nd == r->dist[v] && u < r->next[v]) {
+        r->next[v] = u;
+      }
+    }
+  }
+  r->stats.last_affected = (size_t)r->affected_len;
+  return true;
+}
+
+/* ---- incremental: unblocking --------------------------------------------- */
+
+static inline void relax(td_route *r, int32_t u, int32_t v, td_cost w) {
+  if (r->dist[u] == TD_COST_INF) return;
+  td_cost nd = r->dist[u] + w;
+  if (nd < r->dist[v]) {
+    log_node(r, v);
+    r->dist[v] = nd;
+    r->next[v] = u;
+    heap_update(r, v);
+  } else if (nd == r->dist[v] && u < r->next[v]) {
+    log_node(r, v);
+    r->next[v] = u;
+  }
+}
+
+static void lower_phase(td_route *r, const flag_undo *items, size_t count) {
+  const td_graph *g = r->g;
+  heap_clear(r);
+  int32_t limit = (int32_t)(r->fallback * (double)r->n);
+  if (r->fallback >= 1.0) limit = r->n;
+  for (size_t i = 0; i < count; i++) {
+    int32_t id = items[i].id;
+    if (!items[i].before || items[i].after) continue; /* not an unblock */
+    if (items[i].is_node) {
+      if (r->is_goal[id]) {
+        log_node(r, id);
+        r->dist[id] = 0;
+        r->next[id] = TD_NONE;
+        heap_update(r, id);
+        continue;
+      }
+      for (int32_t k = g->adj_start[id], end = g->adj_start[id + 1]; k < end; k++)
+        if (td_graph_edge_open(g, g->adj_edge[k]))
+          relax(r, g->adj_to[k], id, g->edges[g->adj_edge[k]].w);
+    } else if (td_graph_edge_open(g, id)) {
+      const td_edge *e = &g->edges[id];
+      relax(r, e->a, e->b, e->w);
+      relax(r, e->b, e->a, e->w);
+    }
+  }
+  int32_t popped = 0;
+  while (r->heap_len > 0) {
+    int32_t u = heap_pop(r);
+    if (++popped > limit) {
+      fallback_full(r);
+      return;
+    }
+    for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++)
+      if (td_graph_edge_open(g, g->adj_edge[k]))
+        relax(r, u, g->adj_to[k], g->edges[g->adj_edge[k]].w);
+  }
+  r->stats.last_affected += (size_t)popped;
+}
+
+/* ---- batches ------------------------------------------------------------- */
+
+static int check_batch(const td_route *r, const td_graph_change *c, size_t n,
+                       td_err *err) {
+  for (size_t i = 0; i < n; i++) {
+    bool node = c[i].kind == TD_CHANGE_BLOCK_NODE || c[i].kind == TD_CHANGE_UNBLOCK_NODE;
+    bool edge = c[i].kind == TD_CHANGE_BLOCK_EDGE || c[i].kind == TD_CHANGE_UNBLOCK_EDGE;
+    if (!node && !edge) return td_err_set(err, "route: change %zu has an unknown kind", i);
+    int32_t limit = node ? r->n : r->g->edge_count;
+    if (c[i].id < 0 || c[i].id >= limit)
+      return td_err_set(err, "route: change %zu names unknown %s %d", i,
+                        node ? "node" : "edge", c[i].id);
+  }
+  return 0;
+}
+
+static uint8_t *flag_of(td_route *r, const flag_undo *u) {
+  return u->is_node ? &r->g->node_blocked[u->id] : &r->g->edges[u->id].blocked;
+}
+
+/* Records the first value of every flag the batch touches into r->undo
+** (returns how many), then sets the flags to the batch's net result. */
+static size_t set_flags(td_route *r, const td_graph_change *c, size_t n) {
+  size_t count = 0;
+  next_epoch(r);
+  for (size_t i = 0; i < n; i++) {
+    bool node = c[i].kind == TD_CHANGE_BLOCK_NODE || c[i].kind == TD_CHANGE_UNBLOCK_NODE;
+    uint32_t *touch = node ? &r->node_touch[c[i].id] : &r->edge_touch[c[i].id];
+    flag_undo u = {.is_node = node, .id = c[i].id};
+    if (*touch != r->epoch) {
+      *touch = r->epoch;
+      u.before = *flag_of(r, &u) ? 1 : 0;
+      r->undo[count++] = u;
+    }
+    *flag_of(r, &u) = c[i].kind == TD_CHANGE_BLOCK_NODE || c[i].kind == TD_CHANGE_BLOCK_EDGE;
+  }
+  return count;
+}
+
+static void restore_flags(td_route *r, size_t count) {
+  for (size_t i = 0; i < count; i++) *flag_of(r, &r->undo[i]) = r->undo[i].before;
+}
+
+/* Applies the batch; leaves the flag records in r->undo[0 .. *undo_count). */
+static int update(td_route *r, const td_graph_change *c, size_t n, size_t *undo_count,
+                  td_err *err) {
+  if (check_batch(r, c, n, err) != 0) return -1;
+  void *p = td_mem_grow(r->undo, &r->undo_cap, n, sizeof *r->undo);
+  if (!p && n > 0) return td_err_set(err, "route: out of memory");
+  if (p) r->undo = p;
+  log_begin(r);
+  r->stats.last_full = false;
+  r->stats.last_affected = 0;
+  r->stats.incremental_count++;
+
+  size_t count = set_flags(r, c, n);
+  *undo_count = count;
+  bool any_block = false, any_unblock = false;
+  for (size_t i = 0; i < count; i++) {
+    flag_undo *u = &r->undo[i];
+    u->after = *flag_of(r, u) ? 1 : 0;
+    if (!u->before && u->after) any_block = true;
+    if (u->before && !u->after) {
+      any_unblock = true;
+      *flag_of(r, u) = 1; /* hidden until the raise phase is done */
+    }
+  }
+  /* dist only grows in the raise phase, which sees the blocks alone; then
+  ** the unblocks open and dist only shrinks */
+  bool incremental = !any_block || raise_phase(r, r->undo, count);
+  for (size_t i = 0; i < count; i++) *flag_of(r, &r->undo[i]) = r->undo[i].after;
+  if (!incremental) fallback_full(r);
+  else if (any_unblock) lower_phase(r, r->undo, count);
+  return 0;
+}
+
+int td_route_apply(td_route *r, const td_graph_change *changes, size_t n, td_err *err) {
+  size_t count;
+  return update(r, changes, n, &count, err);
+}
+
+static int transaction(td_route *r, const td_graph_change *changes, size_t n,
+                       const int32_t *must_reach, size_t m, td_route_verdict *verdict,
+                       bool keep_if_ok, td_err *err) {
+  td_route_verdict v = {.ok = true, .cut_index = 0, .cut_node = TD_NONE};
+  for (size_t i = 0; i < m; i++)
+    if (must_reach[i] < 0 || must_reach[i] >= r->n)
+      return td_err_set(err, "route: must_reach[%zu] names unknown node %d", i, must_reach[i]);
+  void *p = td_mem_grow(r->reach_before, &r->reach_cap, m, 1);
+  if (!p && m > 0) return td_err_set(err, "route: out of memory");
+  if (p) r->reach_before = p;
+  for (size_t i = 0; i < m; i++)
+    r->reach_before[i] = r->dist[must_reach[i]] != TD_COST_INF;
+  size_t count;
+  if (update(r, changes, n, &count, err) != 0) return -1;
+  for (size_t i = 0; i < m; i++)
+    if (r->reach_before[i] && r->dist[must_reach[i]] == TD_COST_INF) {
+      v.ok = false;
+      v.cut_index = i;
+      v.cut_node = must_reach[i];
+      break;
+    }
+  if (!v.ok || !keep_if_ok) {
+    log_rollback(r);
+    restore_flags(r, count);
+  }
+  if (verdict) *verdict = v;
+  return 0;
+}
+
+int td_route_try_apply(td_route *r, const td_graph_change *changes, size_t n,
+                       const int32_t *must_reach, size_t m,
+                       td_route_verdict *verdict, td_err *err) {
+  return transaction(r, changes, n, must_reach, m, verdict, true, err);
+}
+
+int td_route_check(td_route *r, const td_graph_change *changes, size_t n,
+                   const int32_t *must_reach, size_t m,
+                   td_route_verdict *verdict, td_err *err) {
+  return transaction(r, changes, n, must_reach, m, verdict, false, err);
+}
+
+/* ---- validation ---------------------------------------------------------- */
+
+int td_route_validate(const td_route *r, td_err *err) {
+  const td_graph *g = r->g;
+  for (int32_t v = 0; v < r->n; v++) {
+    td_cost want = TD_COST_INF;
+    int32_t arg = TD_NONE;
+    if (g->node_blocked[v]) {
+      /* impassable: unreachable */
+    } else if (r->is_goal[v]) {
+      want = 0;
+    } else {
+      for (int32_t k = g->adj_start[v], end = g->adj_start[v + 1]; k < end; k++) {
+        int32_t m = g->adj_to[k];
+        if (r->dist[m] == TD_COST_INF || !td_graph_edge_open(g, g->adj_edge[k])) continue;
+        td_cost nd = r->dist[m] + g->edges[g->adj_edge[k]].w;
+        if (nd < want) {
+          want = nd;
+          arg = m;
+        }
+      }
+    }
+    if (r->dist[v] != want || r->next[v] != arg)
+      return td_err_set(err, "route: node %d has dist %llu next %d, expected dist %llu next %d",
+                        v, (unsigned long long)r->dist[v], r->next[v],
+                        (unsigned long long)want, arg);
+  }
+  return 0;
+}

@@ -1,0 +1,493 @@
+/*
+** test_route.c: reverse Dijkstra, incremental updates and placement legality.
+*/
+#include "support.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "nav/graph.h"
+#include "nav/route.h"
+
+/* ---- graph builders ------------------------------------------------------ */
+
+static td_graph *finish(td_graph *g) {
+  td_err err;
+  assert_int_equal(td_graph_finalize(g, &err), 0);
+  return g;
+}
+
+/* 8-connected grid with optional walls (wall[i] != 0: no node edges). */
+static td_graph *grid_graph(int w, int h, const uint8_t *wall) {
+  td_graph *g = td_graph_create(w * h, 4 * w * h);
+  assert_non_null(g);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) assert_int_equal(td_graph_add_node(g, x, y, NULL), y * w + x);
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < w; x++) {
+      int i = y * w + x;
+      if (wall && wall[i]) continue;
+#define OPEN(xx, yy) ((xx) >= 0 && (xx) < w && (yy) < h && !(wall && wall[(yy) * w + (xx)]))
+      if (OPEN(x + 1, y)) td_graph_add_edge(g, i, i + 1, 1.0, NULL);
+      if (OPEN(x, y + 1)) td_graph_add_edge(g, i, i + w, 1.0, NULL);
+      if (OPEN(x + 1, y + 1) && OPEN(x + 1, y) && OPEN(x, y + 1))
+        td_graph_add_edge(g, i, i + w + 1, 1.0, NULL);
+      if (OPEN(x - 1, y + 1) && OPEN(x - 1, y) && OPEN(x, y + 1))
+        td_graph_add_edge(g, i, i + w - 1, 1.0, NULL);
+#undef OPEN
+    }
+  return finish(g);
+}
+
+/* A maze: walls on a lattice, a random spanning tree of the rooms, then a
+** few extra openings so that loops (alternative routes) exist. */
+static td_graph *maze_graph(int rooms_w, int rooms_h, td_test_rng *rng) {
+  int w = 2 * rooms_w + 1, h = 2 * rooms_h + 1;
+  uint8_t *wall = malloc((size_t)(w * h));
+  memset(wall, 1, (size_t)(w * h));
+  int *stack = malloc(sizeof(int) * (size_t)(rooms_w * rooms_h));
+  uint8_t *vis = calloc((size_t)(rooms_w * rooms_h), 1);
+  int sp = 0;
+  stack[sp++] = 0;
+  vis[0] = 1;
+  wall[1 * w + 1] = 0;
+  while (sp > 0) {
+    int c = stack[sp - 1], cx = c % rooms_w, cy = c / rooms_w;
+    int dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}}, opts[4], k = 0;
+    for (int d = 0; d < 4; d++) {
+      int nx = cx + dirs[d][0], ny = cy + dirs[d][1];
+      if (nx >= 0 && nx < rooms_w && ny >= 0 && ny < rooms_h && !vis[ny * rooms_w + nx]) opts[k++] = d;
+    }
+    if (k == 0) {
+      sp--;
+      continue;
+    }
+    int d = opts[td_test_below(rng, (uint32_t)k)];
+    int nx = cx + dirs[d][0], ny = cy + dirs[d][1];
+    vis[ny * rooms_w + nx] = 1;
+    wall[(2 * cy + 1 + dirs[d][1]) * w + (2 * cx + 1 + dirs[d][0])] = 0;
+    wall[(2 * ny + 1) * w + (2 * nx + 1)] = 0;
+    stack[sp++] = ny * rooms_w + nx;
+  }
+  for (int i = 0; i < rooms_w * rooms_h / 4; i++) {
+    int x = 1 + (int)td_test_below(rng, (uint32_t)(w - 2)), y = 1 + (int)td_test_below(rng, (uint32_t)(h - 2));
+    wall[y * w + x] = 0;
+  }
+  td_graph *g = grid_graph(w, h, wall);
+  free(wall);
+  free(stack);
+  free(vis);
+  return g;
+}
+
+/* Random geometric graph with random cost factors (many distinct weights:
+** exercises the heap path of the full recompute). */
+static td_graph *geometric_graph(int n, double radius, td_test_rng *rng) {
+  td_graph *g = td_graph_create(n, n * 4);
+  for (int i = 0; i < n; i++) td_graph_add_node(g, td_test_unit(rng), td_test_unit(rng), NULL);
+  for (int i = 0; i < n; i++)
+    for (int j = i + 1; j < n; j++)
+      if (hypot(g->x[i] - g->x[j], g->y[i] - g->y[j]) < radius)
+        td_graph_add_edge(g, i, j, 0.5 + 2.0 * td_test_unit(rng), NULL);
+  return finish(g);
+}
+
+static td_graph *tree_graph(int n, td_test_rng *rng) {
+  td_graph *g = td_graph_create(n, n);
+  for (int i = 0; i < n; i++) td_graph_add_node(g, td_test_unit(rng) * 10, td_test_unit(rng) * 10, NULL);
+  for (int i = 1; i < n; i++) td_graph_add_edge(g, i, (int)td_test_below(rng, (uint32_t)i), 1.0, NULL);
+  return finish(g);
+}
+
+/* ---- checks -------------------------------------------------------------- */
+
+/* The route must equal a route computed from scratch on the same graph. */
+static void assert_matches_full(td_route *r, const int32_t *goals, size_t ng) {
+  td_err err;
+  td_graph *g = (td_graph *)td_route_graph(r);
+  td_route *ref = td_route_create(g, goals, ng, &err);
+  assert_non_null(ref);
+  const td_cost *d = td_route_dist(r), *rd = td_route_dist(ref);
+  const int32_t *nx = td_route_next(r), *rn = td_route_next(ref);
+  for (int32_t v = 0; v < g->node_count; v++) {
+    if (d[v] != rd[v] || nx[v] != rn[v])
+      fail_msg("node %d: incremental dist %llu next %d, full dist %llu next %d", v,
+               (unsigned long long)d[v], nx[v], (unsigned long long)rd[v], rn[v]);
+  }
+  if (td_route_validate(r, &err) != 0) fail_msg("%s", err.msg);
+  td_route_destroy(ref);
+}
+
+/* ---- hand-checked cases -------------------------------------------------- */
+
+/* A square 0-1-2-3 with a diagonal 0-2 and a tail 2-4; goal 0.
+**   3 --- 2 --- 4        positions: 0 (0,0) 1 (3,0) 2 (3,4) 3 (0,4) 4 (6,4)
+**   |   / |
+**   0 --- 1 */
+static td_graph *square(void) {
+  td_graph *g = td_graph_create(0, 0);
+  double pos[5][2] = {{0, 0}, {3, 0}, {3, 4}, {0, 4}, {6, 4}};
+  for (int i = 0; i < 5; i++) td_graph_add_node(g, pos[i][0], pos[i][1], NULL);
+  td_graph_add_edge(g, 0, 1, 1.0, NULL); /* e0: 3 */
+  td_graph_add_edge(g, 1, 2, 1.0, NULL); /* e1: 4 */
+  td_graph_add_edge(g, 2, 3, 1.0, NULL); /* e2: 3 */
+  td_graph_add_edge(g, 3, 0, 1.0, NULL); /* e3: 4 */
+  td_graph_add_edge(g, 0, 2, 1.0, NULL); /* e4: 5 */
+  td_graph_add_edge(g, 2, 4, 2.0, NULL); /* e5: 3 * 2 = 6 */
+  return finish(g);
+}
+
+static void test_distances_by_hand(void **state) {
+  (void)state;
+  td_graph *g = square();
+  int32_t goal = 0;
+  td_route *r = td_route_create(g, &goal, 1, NULL);
+  const td_cost *d = td_route_dist(r);
+  const int32_t *nx = td_route_next(r);
+  assert_true(d[0] == 0 && nx[0] == TD_NONE);
+  assert_true(d[1] == 3 * TD_COST_ONE && nx[1] == 0);
+  assert_true(d[2] == 5 * TD_COST_ONE && nx[2] == 0);
+  assert_true(d[3] == 4 * TD_COST_ONE && nx[3] == 0);
+  assert_true(d[4] == 11 * TD_COST_ONE && nx[4] == 2);
+  /* block the diagonal: 2 now ties between 1 (3+4) and 3 (4+3): smallest id */
+  td_graph_change c = {TD_CHANGE_BLOCK_EDGE, 4};
+  assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
+  assert_true(d[2] == 7 * TD_COST_ONE && nx[2] == 1);
+  assert_true(d[4] == 13 * TD_COST_ONE && nx[4] == 2);
+  /* block 1-2: 2 keeps dist 7 through 3; a tie-aware update rewires it */
+  c = (td_graph_change){TD_CHANGE_BLOCK_EDGE, 1};
+  assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
+  assert_true(d[2] == 7 * TD_COST_ONE && nx[2] == 3);
+  assert_int_equal(td_route_get_stats(r)->last_affected, 0);
+  assert_false(td_route_get_stats(r)->last_full);
+  /* block node 3: 2 and 4 are cut off */
+  c = (td_graph_change){TD_CHANGE_BLOCK_NODE, 3};
+  assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
+  assert_true(d[3] == TD_COST_INF && nx[3] == TD_NONE);
+  assert_true(d[2] == TD_COST_INF && d[4] == TD_COST_INF && nx[4] == TD_NONE);
+  /* reopen everything at once */
+  td_graph_change all[3] = {{TD_CHANGE_UNBLOCK_NODE, 3}, {TD_CHANGE_UNBLOCK_EDGE, 1},
+                            {TD_CHANGE_UNBLOCK_EDGE, 4}};
+  assert_int_equal(td_route_apply(r, all, 3, NULL), 0);
+  assert_true(d[2] == 5 * TD_COST_ONE && nx[2] == 0 && d[4] == 11 * TD_COST_ONE);
+  assert_int_equal(td_route_validate(r, NULL), 0);
+  td_route_destroy(r);
+  td_graph_destroy(g);
+}
+
+static void test_multiple_goals_and_blocked_goal(void **state) {
+  (void)state;
+  /* a line 0-1-2-3-4 of unit edges, goals at both ends */
+  td_graph *g = td_graph_create(0, 0);
+  for (int i = 0; i < 5; i++) td_graph_add_node(g, i, 0, NULL);
+  for (int i = 0; i < 4; i++) td_graph_add_edge(g, i, i + 1, 1.0, NULL);
+  finish(g);
+  int32_t goals[2] = {0, 4};
+  td_route *r = td_route_create(g, goals, 2, NULL);
+  const td_cost *d = td_route_dist(r);
+  const int32_t *nx = td_route_next(r);
+  assert_true(d[1] == TD_COST_ONE && nx[1] == 0);
+  assert_true(d[2] == 2 * TD_COST_ONE && nx[2] == 1); /* tie 1 vs 3: smallest id */
+  assert_true(d[3] == TD_COST_ONE && nx[3] == 4);
+  td_graph_change c = {TD_CHANGE_BLOCK_NODE, 0};   /* a tower on a goal */
+  assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
+  assert_true(d[0] == TD_COST_INF && d[1] == 3 * TD_COST_ONE && nx[1] == 2 && nx[2] == 3);
+  c.kind = TD_CHANGE_UNBLOCK_NODE;
+  assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
+  assert_true(d[0] == 0 && d[1] == TD_COST_ONE && nx[2] == 1);
+  assert_matches_full(r, goals, 2);
+  td_route_destroy(r);
+  td_graph_destroy(g);
+}
+
+static void test_bad_batch_changes_nothing(void **state) {
+  (void)state;
+  td_graph *g = square();
+  int32_t goal = 0;
+  td_route *r = td_route_create(g, &goal, 1, NULL);
+  td_graph_change c[2] = {{TD_CHANGE_BLOCK_EDGE, 4}, {TD_CHANGE_BLOCK_NODE, 99}};
+  td_err err;
+  assert_int_equal(td_route_apply(r, c, 2, &err), -1);
+  assert_non_null(strstr(err.msg, "unknown node 99"));
+  assert_false(g->edges[4].blocked);
+  assert_true(td_route_dist(r)[2] == 5 * TD_COST_ONE);
+  td_graph_change bad = {(td_change_kind)42, 0};
+  assert_int_equal(td_route_apply(r, &bad, 1, &err), -1);
+  assert_non_null(strstr(err.msg, "unknown kind"));
+  int32_t nogoal = 7;
+  assert_null(td_route_create(g, &nogoal, 1, &err));
+  assert_non_null(strstr(err.msg, "unknown node 7"));
+  td_route_destroy(r);
+  td_graph_destroy(g);
+}
+
+static void test_graph_errors(void **state) {
+  (void)state;
+  td_err err;
+  td_graph *g = td_graph_create(0, 0);
+  td_graph_add_node(g, 0, 0, NULL);
+  td_graph_add_node(g, 1, 0, NULL);
+  assert_int_equal(td_graph_add_edge(g, 0, 0, 1.0, &err), TD_NONE);
+  assert_non_null(strstr(err.msg, "itself"));
+  assert_int_equal(td_graph_add_edge(g, 0, 5, 1.0, &err), TD_NONE);
+  assert_non_null(strstr(err.msg, "unknown node"));
+  assert_int_equal(td_graph_add_edge(g, 0, 1, 0.0, &err), TD_NONE);
+  assert_non_null(strstr(err.msg, "positive"));
+  assert_int_equal(td_graph_add_node(g, NAN, 0, &err), TD_NONE);
+  assert_non_null(strstr(err.msg, "finite"));
+  assert_int_equal(td_graph_add_edge(g, 0, 1, 1.0, NULL), 0);
+  assert_int_equal(td_graph_add_edge(g, 1, 0, 1.0, NULL), 1);
+  assert_int_equal(td_graph_finalize(g, &err), -1);
+  assert_non_null(strstr(err.msg, "two edges"));
+  td_graph_destroy(g);
+}
+
+/* ---- placement legality -------------------------------------------------- */
+
+typedef struct snapshot {
+  td_cost *dist;
+  int32_t *next;
+  uint8_t *nb, *eb;
+} snapshot;
+
+static snapshot take(const td_route *r) {
+  const td_graph *g = td_route_graph(r);
+  size_t n = (size_t)g->node_count, m = (size_t)g->edge_count;
+  snapshot s = {malloc(n * sizeof(td_cost)), malloc(n * sizeof(int32_t)), malloc(n), malloc(m)};
+  memcpy(s.dist, td_route_dist(r), n * sizeof(td_cost));
+  memcpy(s.next, td_route_next(r), n * sizeof(int32_t));
+  memcpy(s.nb, g->node_blocked, n);
+  for (size_t e = 0; e < m; e++) s.eb[e] = g->edges[e].blocked;
+  return s;
+}
+
+static void assert_same(const td_route *r, snapshot s) {
+  const td_graph *g = td_route_graph(r);
+  size_t n = (size_t)g->node_count;
+  assert_memory_equal(s.dist, td_route_dist(r), n * sizeof(td_cost));
+  assert_memory_equal(s.next, td_route_next(r), n * sizeof(int32_t));
+  assert_memory_equal(s.nb, g->node_blocked, n);
+  for (int32_t e = 0; e < g->edge_count; e++) assert_int_equal(s.eb[e], g->edges[e].blocked);
+  free(s.dist);
+  free(s.next);
+  free(s.nb);
+  free(s.eb);
+}
+
+static void test_try_apply_refuses_and_rolls_back(void **state) {
+  (void)state;
+  td_graph *g = square();
+  int32_t goal = 0;
+  td_route *r = td_route_create(g, &goal, 1, NULL);
+  int32_t spawns[2] = {1, 4};
+  td_route_verdict v;
+  /* closing edges 0-1 and 1-2 cuts node 1 off */
+  td_graph_change cut[2] = {{TD_CHANGE_BLOCK_EDGE, 0}, {TD_CHANGE_BLOCK_EDGE, 1}};
+  snapshot s = take(r);
+  assert_int_equal(td_route_try_apply(r, cut, 2, spawns, 2, &v, NULL), 0);
+  assert_false(v.ok);
+  assert_int_equal(v.cut_index, 0);
+  assert_int_equal(v.cut_node, 1);
+  assert_same(r, s);
+  /* node 2 blocked cuts spawn 4 (index 1) */
+  td_graph_change n2 = {TD_CHANGE_BLOCK_NODE, 2};
+  s = take(r);
+  assert_int_equal(td_route_try_apply(r, &n2, 1, spawns, 2, &v, NULL), 0);
+  assert_false(v.ok);
+  assert_int_equal(v.cut_node, 4);
+  assert_same(r, s);
+  /* a legal placement is applied */
+  td_graph_change diag = {TD_CHANGE_BLOCK_EDGE, 4};
+  assert_int_equal(td_route_try_apply(r, &diag, 1, spawns, 2, &v, NULL), 0);
+  assert_true(v.ok && v.cut_node == TD_NONE);
+  assert_true(g->edges[4].blocked);
+  assert_true(td_route_dist(r)[2] == 7 * TD_COST_ONE);
+  /* a preview never changes anything */
+  s = take(r);
+  td_graph_change e0 = {TD_CHANGE_BLOCK_EDGE, 0};
+  assert_int_equal(td_route_check(r, &e0, 1, spawns, 2, &v, NULL), 0);
+  assert_true(v.ok);
+  assert_same(r, s);
+  td_route_destroy(r);
+  td_graph_destroy(g);
+}
+
+/* ---- randomized: incremental == full ------------------------------------- */
+
+static void random_batch(td_route *r, td_test_rng *rng, td_graph_change *c, size_t *n) {
+  const td_graph *g = td_route_graph(r);
+  *n = 1 + td_test_below(rng, 4);
+  for (size_t i = 0; i < *n; i++) {
+    uint32_t roll = td_test_below(rng, 10);
+    if (roll < 7 && g->edge_count > 0) {
+      int32_t e = (int32_t)td_test_below(rng, (uint32_t)g->edge_count);
+      /* bias towards keeping about a quarter of the edges blocked */
+      bool block = g->edges[e].blocked ? td_test_below(rng, 4) == 0 : td_test_below(rng, 3) != 0;
+      c[i] = (td_graph_change){block ? TD_CHANGE_BLOCK_EDGE : TD_CHANGE_UNBLOCK_EDGE, e};
+    } else {
+      int32_t v = (int32_t)td_test_below(rng, (uint32_t)g->node_count);
+      bool block = g->node_blocked[v] ? td_test_below(rng, 3) == 0 : td_test_below(rng, 3) != 0;
+      c[i] = (td_graph_change){block ? TD_CHANGE_BLOCK_NODE : TD_CHANGE_UNBLOCK_NODE, v};
+    }
+  }
+}
+
+/* Applies `batches` random batches; after each, the route must equal a full
+** recompute. Every fifth batch goes through try_apply with random spawns and
+** a refused one must leave everything as it was. */
+static int run_random(td_graph *g, const int32_t *goals, size_t ng, int batches,
+                      double fallback, td_test_rng *rng) {
+  td_route *r = td_route_create(g, goals, ng, NULL);
+  assert_non_null(r);
+  td_route_set_fallback(r, fallback);
+  td_graph_change c[4];
+  size_t n;
+  for (int b = 0; b < batches; b++) {
+    random_batch(r, rng, c, &n);
+    if (b % 5 == 4) {
+      int32_t spawns[3];
+      for (int i = 0; i < 3; i++) spawns[i] = (int32_t)td_test_below(rng, (uint32_t)g->node_count);
+      /* the reference verdict: apply on a fresh full route */
+      snapshot s = take(r);
+      td_route_verdict v;
+      assert_int_equal(td_route_try_apply(r, c, n, spawns, 3, &v, NULL), 0);
+      bool was_reachable[3];
+      for (int i = 0; i < 3; i++) was_reachable[i] = s.dist[spawns[i]] != TD_COST_INF;
+      if (!v.ok) {
+        assert_true(was_reachable[v.cut_index]);
+        assert_same(r, s);
+        /* the cut is real: applying the batch does cut that spawn */
+        td_route_apply(r, c, n, NULL);
+        assert_true(td_route_dist(r)[v.cut_node] == TD_COST_INF);
+        assert_matches_full(r, goals, ng);
+        /* and undo it by unblocking what the batch blocked */
+        continue;
+      }
+      for (int i = 0; i < 3; i++)
+        if (was_reachable[i]) assert_true(td_route_dist(r)[spawns[i]] != TD_COST_INF);
+      free(s.dist);
+      free(s.next);
+      free(s.nb);
+      free(s.eb);
+    } else {
+      assert_int_equal(td_route_apply(r, c, n, NULL), 0);
+    }
+    assert_matches_full(r, goals, ng);
+  }
+  int fallbacks = (int)td_route_get_stats(r)->fallback_count;
+  td_route_destroy(r);
+  return fallbacks;
+}
+
+static void reset_flags(td_graph *g) {
+  memset(g->node_blocked, 0, (size_t)g->node_count);
+  for (int32_t e = 0; e < g->edge_count; e++) g->edges[e].blocked = 0;
+}
+
+static void test_random_open_grids(void **state) {
+  (void)state;
+  td_test_rng rng = {11};
+  for (int round = 0; round < 5; round++) {
+    int w = 8 + (int)td_test_below(&rng, 16), h = 8 + (int)td_test_below(&rng, 16);
+    td_graph *g = grid_graph(w, h, NULL);
+    int32_t goals[2] = {0, (int32_t)td_test_below(&rng, (uint32_t)(w * h))};
+    run_random(g, goals, 1 + round % 2, 600, 1.0, &rng);
+    td_graph_destroy(g);
+  }
+}
+
+static void test_random_mazes(void **state) {
+  (void)state;
+  td_test_rng rng = {22};
+  for (int round = 0; round < 5; round++) {
+    td_graph *g = maze_graph(6 + round, 8, &rng);
+    int32_t goals[1] = {0};
+    for (int32_t v = 0; v < g->node_count; v++)
+      if (g->adj_start[v + 1] > g->adj_start[v]) {
+        goals[0] = v;
+        break;
+      }
+    run_random(g, goals, 1, 600, 1.0, &rng);
+    td_graph_destroy(g);
+  }
+}
+
+static void test_random_geometric(void **state) {
+  (void)state;
+  td_test_rng rng = {33};
+  for (int round = 0; round < 5; round++) {
+    td_graph *g = geometric_graph(150 + 50 * round, 0.14, &rng);
+    int32_t goals[3] = {0, 1, 2};
+    run_random(g, goals, 1 + (size_t)round % 3, 600, 1.0, &rng);
+    td_graph_destroy(g);
+  }
+}
+
+static void test_random_trees(void **state) {
+  (void)state;
+  td_test_rng rng = {44};
+  for (int round = 0; round < 5; round++) {
+    td_graph *g = tree_graph(100 + 60 * round, &rng);
+    int32_t goals[2] = {0, (int32_t)td_test_below(&rng, 100)};
+    run_random(g, goals, 2, 600, 1.0, &rng);
+    td_graph_destroy(g);
+  }
+}
+
+/* The same with the default fallback (and a tiny one): both paths agree. */
+static void test_random_with_fallback(void **state) {
+  (void)state;
+  td_test_rng rng = {55};
+  td_graph *g = grid_graph(20, 20, NULL);
+  int32_t goal = 210;
+  int fb = run_random(g, &goal, 1, 400, 0.125, &rng);
+  reset_flags(g);
+  fb += run_random(g, &goal, 1, 400, 0.01, &rng);
+  assert_true(fb > 0); /* the fallback path was exercised */
+  td_graph_destroy(g);
+}
+
+/* Counted: 5*600*4 + 800 = 12,800 random batches in all. */
+
+static void test_changed_nodes_reported(void **state) {
+  (void)state;
+  td_graph *g = grid_graph(10, 10, NULL);
+  int32_t goal = 0;
+  td_route *r = td_route_create(g, &goal, 1, NULL);
+  td_cost before[100];
+  int32_t next_before[100];
+  memcpy(before, td_route_dist(r), sizeof before);
+  memcpy(next_before, td_route_next(r), sizeof next_before);
+  td_graph_change c = {TD_CHANGE_BLOCK_NODE, 11};
+  assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
+  const int32_t *changed;
+  bool all;
+  size_t k = td_route_changed(r, &changed, &all);
+  assert_false(all);
+  uint8_t in[100] = {0};
+  for (size_t i = 0; i < k; i++) in[changed[i]] = 1;
+  for (int v = 0; v < 100; v++)
+    if (before[v] != td_route_dist(r)[v] || next_before[v] != td_route_next(r)[v])
+      assert_true(in[v]);
+  assert_true(k < 100);
+  td_route_destroy(r);
+  td_graph_destroy(g);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_distances_by_hand),
+    cmocka_unit_test(test_multiple_goals_and_blocked_goal),
+    cmocka_unit_test(test_bad_batch_changes_nothing),
+    cmocka_unit_test(test_graph_errors),
+    cmocka_unit_test(test_try_apply_refuses_and_rolls_back),
+    cmocka_unit_test(test_random_open_grids),
+    cmocka_unit_test(test_random_mazes),
+    cmocka_unit_test(test_random_geometric),
+    cmocka_unit_test(test_random_trees),
+    cmocka_unit_test(test_random_with_fallback),
+    cmocka_unit_test(test_changed_nodes_reported),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
