@@ -1,3 +1,70 @@
-/* placeholder: td bench is being written */
+/*
+** cmd_bench.c: `td bench <area> [--json] [--quick] [--case NAME] [--seed N]
+** [--placements N]`.
+*/
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/bench.h"
 #include "app/cmds.h"
-int td_cmd_bench(int argc, char **argv) { (void)argc; (void)argv; return td_app_fail("bench: not built yet"); }
+
+static const char usage[] =
+  "usage: td bench <area> [options]\n"
+  "\n"
+  "areas:\n"
+  "  route   full and incremental route updates on grids, mazes and random\n"
+  "          geometric graphs, against a plain binary-heap Dijkstra\n"
+  "\n"
+  "options:\n"
+  "  --json            one JSON object per line: {\"bench\",\"case\",\"metric\",\"value\"}\n"
+  "  --quick           only the small cases (a smoke run)\n"
+  "  --case NAME       only this case (e.g. grid8-1000)\n"
+  "  --seed N          graph and placement seed (default 1)\n"
+  "  --placements N    random tower placements per case (default 1000)\n";
+
+static int parse_u64(const char *s, uint64_t *out) {
+  char *end;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (*s == '\0' || *end != '\0' || *s == '-') return -1;
+  *out = v;
+  return 0;
+}
+
+int td_cmd_bench(int argc, char **argv) {
+  bench_opts o = {.seed = 1, .placements = 1000};
+  const char *area = NULL;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(usage, stdout);
+      return 0;
+    } else if (!strcmp(a, "--json")) {
+      o.json = true;
+    } else if (!strcmp(a, "--quick")) {
+      o.quick = true;
+    } else if (!strcmp(a, "--case") && i + 1 < argc) {
+      o.only = argv[++i];
+    } else if (!strcmp(a, "--seed") && i + 1 < argc) {
+      if (parse_u64(argv[++i], &o.seed) != 0)
+        return td_app_fail("bench: --seed: '%s' is not a number", argv[i]);
+    } else if (!strcmp(a, "--placements") && i + 1 < argc) {
+      uint64_t p;
+      if (parse_u64(argv[++i], &p) != 0 || p > 10000000)
+        return td_app_fail("bench: --placements: '%s' is not a count", argv[i]);
+      o.placements = (size_t)p;
+    } else if (a[0] == '-') {
+      return td_app_fail("bench: unknown option '%s' (try td bench --help)", a);
+    } else if (!area) {
+      area = a;
+    } else {
+      return td_app_fail("bench: unexpected argument '%s'", a);
+    }
+  }
+  if (!area) {
+    fputs(usage, stderr);
+    return 2;
+  }
+  if (!strcmp(area, "route")) return td_bench_route(&o);
+  return td_app_fail("bench: unknown area '%s' (areas: route)", area);
+}

@@ -42,6 +42,21 @@
 
 #define FIFO_CLASSES 8
 
+/* Packed half-edge of the FIFO mode: neighbour id in the low 28 bits,
+** weight class in the high 4; class HP_CLOSED marks a blocked half-edge. */
+#define HP_SHIFT 28
+#define HP_MASK ((1u << HP_SHIFT) - 1)
+#define HP_CLOSED 15u
+#define HP_MAX_NODES ((int32_t)HP_MASK)
+
+/* How many queue entries ahead the full recompute prefetches adjacency. */
+#define PREFETCH_AHEAD 16
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
 /* One flag a batch touches: its value before the batch and its net value
 ** after it. before && !after is an unblock, !before && after a block. */
 typedef struct flag_undo {
@@ -89,10 +104,17 @@ struct td_route {
   uint8_t *reach_before;
   size_t reach_cap;
 
+  /* A mirror of the flags kept by sync_edge(), so that the hot loops read
+  ** the adjacency sequentially and never the edge records. Heap mode:
+  ** hw[k] is the weight of half-edge k (as laid out by the graph's
+  ** adjacency) or TD_COST_INF when the edge or either endpoint is blocked.
+  ** FIFO mode: hp[k] packs neighbour and class (see HP_SHIFT). */
+  td_cost *hw;
+  uint32_t *hp;
+
   /* FIFO classes for the full recompute, or fifo_classes == 0 for heap */
   int fifo_classes;
   td_cost class_w[FIFO_CLASSES];
-  uint8_t *edge_class;
   int32_t *fifo;                     /* one buffer for every queue */
   size_t fifo_base[FIFO_CLASSES + 2];/* queue q is fifo[base[q] .. base[q+1]) */
   size_t fifo_head[FIFO_CLASSES + 1];
@@ -103,6 +125,13 @@ struct td_route {
   double fallback;
   td_route_stats stats;
 };
+
+/* Weight of half-edge k, TD_COST_INF when closed. */
+static inline td_cost half_w(const td_route *r, int32_t k) {
+  if (r->hw) return r->hw[k];
+  uint32_t c = r->hp[k] >> HP_SHIFT;
+  return c == HP_CLOSED ? TD_COST_INF : r->class_w[c];
+}
 
 /* ---- indexed 4-ary heap -------------------------------------------------- */
 
@@ -204,6 +233,58 @@ static void next_epoch(td_route *r) {
   }
 }
 
+/* ---- the half-edge mirror of the flags ----------------------------------- */
+
+/* Position of the half-edge a->b in a's adjacency (it exists). */
+static int32_t half_index(const td_graph *g, int32_t a, int32_t b) {
+  int32_t lo = g->adj_start[a], hi = g->adj_start[a + 1] - 1;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (g->adj_to[mid] < b) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+static int weight_class(const td_route *r, td_cost w) {
+  int c = 0;
+  while (r->class_w[c] != w) c++;
+  return c;
+}
+
+static void set_half(td_route *r, int32_t k, int32_t e, bool open) {
+  const td_graph *g = r->g;
+  if (r->hw) {
+    r->hw[k] = open ? g->edges[e].w : TD_COST_INF;
+  } else {
+    uint32_t c = open ? (uint32_t)weight_class(r, g->edges[e].w) : HP_CLOSED;
+    r->hp[k] = (c << HP_SHIFT) | (uint32_t)g->adj_to[k];
+  }
+}
+
+static void sync_edge(td_route *r, int32_t e) {
+  const td_graph *g = r->g;
+  bool open = td_graph_edge_open(g, e);
+  set_half(r, half_index(g, g->edges[e].a, g->edges[e].b), e, open);
+  set_half(r, half_index(g, g->edges[e].b, g->edges[e].a), e, open);
+}
+
+static void sync_item(td_route *r, bool is_node, int32_t id) {
+  if (!is_node) {
+    sync_edge(r, id);
+    return;
+  }
+  const td_graph *g = r->g;
+  for (int32_t k = g->adj_start[id], end = g->adj_start[id + 1]; k < end; k++)
+    sync_edge(r, g->adj_edge[k]);
+}
+
+static void sync_all(td_route *r) {
+  const td_graph *g = r->g;
+  for (int32_t k = 0; k < 2 * g->edge_count; k++)
+    set_half(r, k, g->adj_edge[k], td_graph_edge_open(g, g->adj_edge[k]));
+}
+
 /* ---- full recompute ------------------------------------------------------ */
 
 static inline void fifo_push(td_route *r, int q, int32_t v) {
@@ -236,25 +317,44 @@ static void full_fifo(td_route *r) {
   /* queue fifo_classes holds the sources */
   for (size_t i = 0; i < r->goal_count; i++)
     if (r->dist[r->goals[i]] == 0) fifo_push(r, r->fifo_classes, r->goals[i]);
-  const td_edge *edges = g->edges;
-  const uint8_t *nblocked = g->node_blocked;
+  const uint32_t *hp = r->hp;
+  const int32_t *adj_start = g->adj_start;
+  td_cost *dist = r->dist;
+  int32_t *next = r->next;
+  td_cost cw[HP_CLOSED + 1];
+  for (int c = 0; c < r->fifo_classes; c++) cw[c] = r->class_w[c];
   for (;;) {
     int q = pick_fifo(r);
     if (q < 0) break;
-    int32_t u = r->fifo[r->fifo_base[q] + r->fifo_head[q]++];
+    const int32_t *queue = r->fifo + r->fifo_base[q];
+    size_t at = r->fifo_head[q]++;
+    int32_t u = queue[at];
+    /* The pop order follows the wavefront, not memory: fetch the adjacency
+    ** of entries a few pops ahead (first where it starts, then itself). */
+    if (at + PREFETCH_AHEAD < r->fifo_tail[q]) {
+      int32_t w = queue[at + PREFETCH_AHEAD];
+      PREFETCH(&adj_start[w]);
+      PREFETCH(&r->settled[w]);
+    }
+    if (at + PREFETCH_AHEAD / 2 < r->fifo_tail[q]) {
+      int32_t w = queue[at + PREFETCH_AHEAD / 2];
+      PREFETCH(&hp[adj_start[w]]);
+      PREFETCH(&dist[w]);
+    }
     r->settled[u] = 1;
-    td_cost du = r->dist[u];
-    for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++) {
-      int32_t v = g->adj_to[k];
-      const td_edge *e = &edges[g->adj_edge[k]];
-      if (e->blocked || nblocked[v] || r->settled[v]) continue;
-      td_cost nd = du + e->w;
-      if (nd < r->dist[v]) {
-        r->dist[v] = nd;
-        r->next[v] = u;
-        fifo_push(r, r->edge_class[g->adj_edge[k]], v);
-      } else if (nd == r->dist[v] && u < r->next[v]) {
-        r->next[v] = u;
+    td_cost du = dist[u];
+    /* no settled test: a settled v has dist[v] <= du < du + w */
+    for (int32_t k = adj_start[u], end = adj_start[u + 1]; k < end; k++) {
+      uint32_t c = hp[k] >> HP_SHIFT;
+      if (c == HP_CLOSED) continue;
+      int32_t v = (int32_t)(hp[k] & HP_MASK);
+      td_cost nd = du + cw[c];
+      if (nd < dist[v]) {
+        dist[v] = nd;
+        next[v] = u;
+        fifo_push(r, (int)c, v);
+      } else if (nd == dist[v] && u < next[v]) {
+        next[v] = u;
       }
     }
   }
@@ -269,10 +369,10 @@ static void full_heap(td_route *r) {
     int32_t u = heap_pop(r);
     td_cost du = r->dist[u];
     for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++) {
+      td_cost w = half_w(r, k);
+      if (w == TD_COST_INF) continue;
       int32_t v = g->adj_to[k];
-      const td_edge *e = &g->edges[g->adj_edge[k]];
-      if (e->blocked || g->node_blocked[v]) continue;
-      td_cost nd = du + e->w;
+      td_cost nd = du + w;
       if (nd < r->dist[v]) {
         r->dist[v] = nd;
         r->next[v] = u;
@@ -308,6 +408,7 @@ static void fallback_full(td_route *r) {
 }
 
 void td_route_full(td_route *r) {
+  sync_all(r); /* the flags may have been set on the graph directly */
   log_begin(r);
   heap_clear(r);
   for (int32_t v = 0; v < r->n; v++) log_node(r, v);
@@ -357,7 +458,7 @@ td_route *td_route_create(td_graph *g, const int32_t *goals, size_t goal_count,
   size_t n1 = n ? n : 1, ne1 = ne ? ne : 1;
   r->g = g;
   r->n = g->node_count;
-  r->fallback = 0.125;
+  r->fallback = 0.0625;
   r->goal_count = goal_count;
   r->dist = td_mem_alloc(n1 * sizeof *r->dist);
   r->next = td_mem_alloc(n1 * sizeof *r->next);
@@ -385,16 +486,19 @@ td_route *td_route_create(td_graph *g, const int32_t *goals, size_t goal_count,
     r->is_goal[goals[i]] = 1;
   }
   classify_weights(r);
+  if (g->node_count > HP_MAX_NODES) r->fifo_classes = 0;
+  if (r->fifo_classes == 0) {
+    r->hw = td_mem_alloc(2 * ne1 * sizeof *r->hw);
+    if (!r->hw) goto oom;
+  } else {
+    r->hp = td_mem_alloc(2 * ne1 * sizeof *r->hp);
+    if (!r->hp) goto oom;
+  }
+  sync_all(r);
   if (r->fifo_classes > 0) {
-    r->edge_class = td_mem_alloc(ne1);
-    if (!r->edge_class) goto oom;
     size_t count[FIFO_CLASSES] = {0};
-    for (int32_t e = 0; e < g->edge_count; e++) {
-      int c = 0;
-      while (r->class_w[c] != g->edges[e].w) c++;
-      r->edge_class[e] = (uint8_t)c;
-      count[c] += 2; /* each half-edge pushes at most once */
-    }
+    for (int32_t k = 0; k < 2 * g->edge_count; k++)
+      count[weight_class(r, g->edges[g->adj_edge[k]].w)]++; /* one push each, at most */
     size_t at = 0;
     for (int q = 0; q < r->fifo_classes; q++) {
       r->fifo_base[q] = at;
@@ -435,7 +539,8 @@ void td_route_destroy(td_route *r) {
   td_mem_free(r->edge_touch, ne * sizeof *r->edge_touch);
   td_mem_free(r->node_touch, n * sizeof *r->node_touch);
   td_mem_free(r->settled, n);
-  td_mem_free(r->edge_class, ne);
+  td_mem_free(r->hw, 2 * ne * sizeof *r->hw);
+  td_mem_free(r->hp, 2 * ne * sizeof *r->hp);
   td_mem_free(r->fifo, r->fifo_total * sizeof *r->fifo);
   td_mem_free(r->undo, r->undo_cap * sizeof *r->undo);
   td_mem_free(r->reach_before, r->reach_cap);
@@ -485,9 +590,9 @@ static int32_t best_outside(const td_route *r, int32_t v, td_cost *best) {
   td_cost bd = TD_COST_INF;
   for (int32_t k = g->adj_start[v], end = g->adj_start[v + 1]; k < end; k++) {
     int32_t m = g->adj_to[k];
-    if (r->aff[m] == r->epoch || r->dist[m] == TD_COST_INF) continue;
-    if (!td_graph_edge_open(g, g->adj_edge[k])) continue;
-    td_cost nd = r->dist[m] + g->edges[g->adj_edge[k]].w;
+    td_cost w = half_w(r, k);
+    if (w == TD_COST_INF || r->aff[m] == r->epoch || r->dist[m] == TD_COST_INF) continue;
+    td_cost nd = r->dist[m] + w;
     if (nd < bd) { /* ascending ids: strict < keeps the smallest on ties */
       bd = nd;
       arg = m;
@@ -567,8 +672,9 @@ static bool raise_phase(td_route *r, const flag_undo *items, size_t count) {
     td_cost du = r->dist[u];
     for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++) {
       int32_t v = g->adj_to[k];
-      if (r->aff[v] != r->epoch || !td_graph_edge_open(g, g->adj_edge[k])) continue;
-      td_cost nd = du + g->edges[g->adj_edge[k]].w;
+      td_cost w = half_w(r, k);
+      if (r->aff[v] != r->epoch || w == TD_COST_INF) continue;
+      td_cost nd = du + w;
       if (nd < r->dist[v]) {
         r->dist[v] = nd;
         r->next[v] = u;
@@ -615,8 +721,7 @@ static void lower_phase(td_route *r, const flag_undo *items, size_t count) {
         continue;
       }
       for (int32_t k = g->adj_start[id], end = g->adj_start[id + 1]; k < end; k++)
-        if (td_graph_edge_open(g, g->adj_edge[k]))
-          relax(r, g->adj_to[k], id, g->edges[g->adj_edge[k]].w);
+        if (half_w(r, k) != TD_COST_INF) relax(r, g->adj_to[k], id, half_w(r, k));
     } else if (td_graph_edge_open(g, id)) {
       const td_edge *e = &g->edges[id];
       relax(r, e->a, e->b, e->w);
@@ -631,8 +736,7 @@ static void lower_phase(td_route *r, const flag_undo *items, size_t count) {
       return;
     }
     for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++)
-      if (td_graph_edge_open(g, g->adj_edge[k]))
-        relax(r, u, g->adj_to[k], g->edges[g->adj_edge[k]].w);
+      if (half_w(r, k) != TD_COST_INF) relax(r, u, g->adj_to[k], half_w(r, k));
   }
   r->stats.last_affected += (size_t)popped;
 }
@@ -678,6 +782,7 @@ static size_t set_flags(td_route *r, const td_graph_change *c, size_t n) {
 
 static void restore_flags(td_route *r, size_t count) {
   for (size_t i = 0; i < count; i++) *flag_of(r, &r->undo[i]) = r->undo[i].before;
+  for (size_t i = 0; i < count; i++) sync_item(r, r->undo[i].is_node, r->undo[i].id);
 }
 
 /* Applies the batch; leaves the flag records in r->undo[0 .. *undo_count). */
@@ -706,8 +811,13 @@ static int update(td_route *r, const td_graph_change *c, size_t n, size_t *undo_
   }
   /* dist only grows in the raise phase, which sees the blocks alone; then
   ** the unblocks open and dist only shrinks */
+  for (size_t i = 0; i < count; i++)
+    if (!r->undo[i].before && r->undo[i].after) sync_item(r, r->undo[i].is_node, r->undo[i].id);
   bool incremental = !any_block || raise_phase(r, r->undo, count);
-  for (size_t i = 0; i < count; i++) *flag_of(r, &r->undo[i]) = r->undo[i].after;
+  for (size_t i = 0; i < count; i++) {
+    *flag_of(r, &r->undo[i]) = r->undo[i].after;
+    if (r->undo[i].before && !r->undo[i].after) sync_item(r, r->undo[i].is_node, r->undo[i].id);
+  }
   if (!incremental) fallback_full(r);
   else if (any_unblock) lower_phase(r, r->undo, count);
   return 0;
@@ -773,7 +883,11 @@ int td_route_validate(const td_route *r, td_err *err) {
     } else {
       for (int32_t k = g->adj_start[v], end = g->adj_start[v + 1]; k < end; k++) {
         int32_t m = g->adj_to[k];
-        if (r->dist[m] == TD_COST_INF || !td_graph_edge_open(g, g->adj_edge[k])) continue;
+        td_cost hw = td_graph_edge_open(g, g->adj_edge[k]) ? g->edges[g->adj_edge[k]].w
+                                                          : TD_COST_INF;
+        if (half_w(r, k) != hw)
+          return td_err_set(err, "route: half-edge %d->%d weight mirror is stale", v, m);
+        if (r->dist[m] == TD_COST_INF || hw == TD_COST_INF) continue;
         td_cost nd = r->dist[m] + g->edges[g->adj_edge[k]].w;
         if (nd < want) {
           want = nd;

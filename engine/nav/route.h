@@ -92,7 +92,7 @@ int td_route_check(td_route *r, const td_graph_change *changes, size_t n,
 size_t td_route_changed(const td_route *r, const int32_t **nodes, bool *all);
 
 /* Fallback threshold: an update that revisits more than fraction *
-** node_count nodes becomes a full recompute. Default 1/8; 1.0 disables. */
+** node_count nodes becomes a full recompute. Default 1/16; 1.0 disables. */
 void td_route_set_fallback(td_route *r, double fraction);
 
 const td_route_stats *td_route_get_stats(const td_route *r);

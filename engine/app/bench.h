@@ -1,0 +1,22 @@
+/*
+** bench.h: options shared by the `td bench` areas.
+*/
+#ifndef TD_APP_BENCH_H
+#define TD_APP_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct bench_opts {
+  bool json;          /* one JSON object per line */
+  bool quick;         /* the small cases only (CI smoke run) */
+  const char *only;   /* run just this case */
+  uint64_t seed;
+  size_t placements;  /* incremental updates to time */
+} bench_opts;
+
+/* Each returns 0 ok, 1 a check inside the bench failed, 2 bad input. */
+int td_bench_route(const bench_opts *o);
+
+#endif
