@@ -459,18 +459,29 @@ static void test_changed_nodes_reported(void **state) {
   int32_t next_before[100];
   memcpy(before, td_route_dist(r), sizeof before);
   memcpy(next_before, td_route_next(r), sizeof next_before);
+  td_route_set_fallback(r, 1.0);
   td_graph_change c = {TD_CHANGE_BLOCK_NODE, 11};
   assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
   const int32_t *changed;
   bool all;
   size_t k = td_route_changed(r, &changed, &all);
   assert_false(all);
+  assert_false(td_route_get_stats(r)->last_full);
   uint8_t in[100] = {0};
   for (size_t i = 0; i < k; i++) in[changed[i]] = 1;
   for (int v = 0; v < 100; v++)
     if (before[v] != td_route_dist(r)[v] || next_before[v] != td_route_next(r)[v])
       assert_true(in[v]);
   assert_true(k < 100);
+  /* past the fallback threshold the update is a full recompute: all nodes */
+  td_route_set_fallback(r, 0.01);
+  c = (td_graph_change){TD_CHANGE_BLOCK_NODE, 22};
+  assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
+  assert_int_equal(td_route_changed(r, &changed, &all), 100);
+  assert_true(all);
+  assert_true(td_route_get_stats(r)->last_full);
+  assert_int_equal(td_route_get_stats(r)->fallback_count, 1);
+  assert_matches_full(r, &goal, 1);
   td_route_destroy(r);
   td_graph_destroy(g);
 }
