@@ -474,7 +474,7 @@ static void test_changed_nodes_reported(void **state) {
       assert_true(in[v]);
   assert_true(k < 100);
   /* past the fallback threshold the update is a full recompute: all nodes */
-  td_route_set_fallback(r, 0.01);
+  td_route_set_fallback(r, 0.0);
   c = (td_graph_change){TD_CHANGE_BLOCK_NODE, 22};
   assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
   assert_int_equal(td_route_changed(r, &changed, &all), 100);
