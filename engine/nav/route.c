@@ -66,6 +66,11 @@ typedef struct flag_undo {
   int32_t id;
 } flag_undo;
 
+typedef struct heap_item {
+  td_cost key;
+  int32_t node;
+} heap_item;
+
 struct td_route {
   td_graph *g;
   int32_t n;
@@ -75,9 +80,12 @@ struct td_route {
   size_t goal_count;
   uint8_t *is_goal;
 
-  /* indexed 4-ary min-heap keyed by dist[]; pos[v] == -1 when v is out */
-  int32_t *heap;
-  int32_t *pos;
+  /* lazy 4-ary min-heap of (key, node): a node is pushed again when its
+  ** dist decreases, and an entry whose key is no longer dist[node] is stale
+  ** and skipped when popped. Keys are inline so that sifting reads the heap
+  ** alone. Capacity n + 1: when full, compacting the stale entries leaves at
+  ** most one per node (pushes happen on strict decreases only). */
+  heap_item *heap;
   int32_t heap_len;
 
   /* per-update stamps: seen (pushed as a candidate), aff (in A) */
@@ -135,64 +143,66 @@ static inline td_cost half_w(const td_route *r, int32_t k) {
 
 /* ---- indexed 4-ary heap -------------------------------------------------- */
 
-static inline bool heap_less(const td_route *r, int32_t a, int32_t b) {
-  td_cost ka = r->dist[a], kb = r->dist[b];
-  return ka < kb || (ka == kb && a < b);
+static inline bool heap_less(heap_item a, heap_item b) {
+  return a.key < b.key || (a.key == b.key && a.node < b.node);
 }
 
-static void heap_up(td_route *r, int32_t i) {
-  int32_t v = r->heap[i];
+static void heap_sift_up(heap_item *h, int32_t i) {
+  heap_item it = h[i];
   while (i > 0) {
     int32_t p = (i - 1) / 4;
-    if (!heap_less(r, v, r->heap[p])) break;
-    r->heap[i] = r->heap[p];
-    r->pos[r->heap[i]] = i;
+    if (!heap_less(it, h[p])) break;
+    h[i] = h[p];
     i = p;
   }
-  r->heap[i] = v;
-  r->pos[v] = i;
+  h[i] = it;
 }
 
-static void heap_down(td_route *r, int32_t i) {
-  int32_t v = r->heap[i], len = r->heap_len;
+static void heap_sift_down(heap_item *h, int32_t len, int32_t i) {
+  heap_item it = h[i];
   for (;;) {
     int32_t c = 4 * i + 1;
     if (c >= len) break;
     int32_t best = c, end = c + 4 < len ? c + 4 : len;
-    for (int32_t k = c + 1; k < end; k++)
-      if (heap_less(r, r->heap[k], r->heap[best])) best = k;
-    if (!heap_less(r, r->heap[best], v)) break;
-    r->heap[i] = r->heap[best];
-    r->pos[r->heap[i]] = i;
+    for (int32_t j = c + 1; j < end; j++)
+      if (heap_less(h[j], h[best])) best = j;
+    if (!heap_less(h[best], it)) break;
+    h[i] = h[best];
     i = best;
   }
-  r->heap[i] = v;
-  r->pos[v] = i;
+  h[i] = it;
 }
 
-/* Inserts v, or restores order after dist[v] decreased. */
-static void heap_update(td_route *r, int32_t v) {
-  if (r->pos[v] < 0) {
-    r->heap[r->heap_len] = v;
-    r->pos[v] = r->heap_len++;
-  }
-  heap_up(r, r->pos[v]);
+/* Drops stale entries and rebuilds the heap (O(n)); see heap_item. */
+static void heap_compact(td_route *r) {
+  int32_t k = 0;
+  for (int32_t i = 0; i < r->heap_len; i++)
+    if (r->heap[i].key == r->dist[r->heap[i].node]) r->heap[k++] = r->heap[i];
+  r->heap_len = k;
+  for (int32_t i = k / 4; i >= 0; i--) heap_sift_down(r->heap, k, i);
 }
 
+/* Pushes v with key dist[v]. */
+static inline void heap_push(td_route *r, int32_t v) {
+  if (r->heap_len > r->n) heap_compact(r);
+  r->heap[r->heap_len] = (heap_item){r->dist[v], v};
+  heap_sift_up(r->heap, r->heap_len++);
+}
+
+/* Pops the smallest live entry; TD_NONE when the heap is empty. */
 static int32_t heap_pop(td_route *r) {
-  int32_t top = r->heap[0];
-  r->pos[top] = -1;
-  if (--r->heap_len > 0) {
-    r->heap[0] = r->heap[r->heap_len];
-    heap_down(r, 0);
+  while (r->heap_len > 0) {
+    heap_item top = r->heap[0];
+    if (--r->heap_len > 0) {
+      r->heap[0] = r->heap[r->heap_len];
+      heap_sift_down(r->heap, r->heap_len, 0);
+    }
+    if (top.key == r->dist[top.node]) return top.node;
   }
-  return top;
+  return TD_NONE;
 }
 
-static void heap_clear(td_route *r) {
-  for (int32_t i = 0; i < r->heap_len; i++) r->pos[r->heap[i]] = -1;
-  r->heap_len = 0;
-}
+static void heap_clear(td_route *r) { r->heap_len = 0; }
 
 /* ---- undo log ------------------------------------------------------------ */
 
@@ -364,9 +374,12 @@ static void full_heap(td_route *r) {
   const td_graph *g = r->g;
   heap_clear(r);
   for (size_t i = 0; i < r->goal_count; i++)
-    if (r->dist[r->goals[i]] == 0 && r->pos[r->goals[i]] < 0) heap_update(r, r->goals[i]);
-  while (r->heap_len > 0) {
-    int32_t u = heap_pop(r);
+    if (r->dist[r->goals[i]] == 0 && r->next[r->goals[i]] == TD_NONE) {
+      r->next[r->goals[i]] = r->goals[i]; /* marks a goal listed twice */
+      heap_push(r, r->goals[i]);
+    }
+  for (size_t i = 0; i < r->goal_count; i++) r->next[r->goals[i]] = TD_NONE;
+  for (int32_t u; (u = heap_pop(r)) != TD_NONE;) {
     td_cost du = r->dist[u];
     for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++) {
       td_cost w = half_w(r, k);
@@ -376,7 +389,7 @@ static void full_heap(td_route *r) {
       if (nd < r->dist[v]) {
         r->dist[v] = nd;
         r->next[v] = u;
-        heap_update(r, v);
+        heap_push(r, v);
       } else if (nd == r->dist[v] && u < r->next[v]) {
         r->next[v] = u;
       }
@@ -408,7 +421,6 @@ static void fallback_full(td_route *r) {
 }
 
 void td_route_full(td_route *r) {
-  sync_all(r); /* the flags may have been set on the graph directly */
   log_begin(r);
   heap_clear(r);
   for (int32_t v = 0; v < r->n; v++) log_node(r, v);
@@ -464,8 +476,7 @@ td_route *td_route_create(td_graph *g, const int32_t *goals, size_t goal_count,
   r->next = td_mem_alloc(n1 * sizeof *r->next);
   r->goals = td_mem_alloc((goal_count ? goal_count : 1) * sizeof *r->goals);
   r->is_goal = td_mem_calloc(n1, 1);
-  r->heap = td_mem_alloc(n1 * sizeof *r->heap);
-  r->pos = td_mem_alloc(n1 * sizeof *r->pos);
+  r->heap = td_mem_alloc((n1 + 1) * sizeof *r->heap);
   r->seen = td_mem_calloc(n1, sizeof *r->seen);
   r->aff = td_mem_calloc(n1, sizeof *r->aff);
   r->affected = td_mem_alloc(n1 * sizeof *r->affected);
@@ -476,11 +487,10 @@ td_route *td_route_create(td_graph *g, const int32_t *goals, size_t goal_count,
   r->edge_touch = td_mem_calloc(ne1, sizeof *r->edge_touch);
   r->node_touch = td_mem_calloc(n1, sizeof *r->node_touch);
   r->settled = td_mem_alloc(n1);
-  if (!r->dist || !r->next || !r->goals || !r->is_goal || !r->heap || !r->pos ||
+  if (!r->dist || !r->next || !r->goals || !r->is_goal || !r->heap ||
       !r->seen || !r->aff || !r->affected || !r->logged || !r->log_node ||
       !r->log_dist || !r->log_next || !r->edge_touch || !r->node_touch || !r->settled)
     goto oom;
-  memset(r->pos, 0xff, n1 * sizeof *r->pos);
   for (size_t i = 0; i < goal_count; i++) {
     r->goals[i] = goals[i];
     r->is_goal[goals[i]] = 1;
@@ -527,8 +537,7 @@ void td_route_destroy(td_route *r) {
   td_mem_free(r->next, n * sizeof *r->next);
   td_mem_free(r->goals, (r->goal_count ? r->goal_count : 1) * sizeof *r->goals);
   td_mem_free(r->is_goal, n);
-  td_mem_free(r->heap, n * sizeof *r->heap);
-  td_mem_free(r->pos, n * sizeof *r->pos);
+  td_mem_free(r->heap, (n + 1) * sizeof *r->heap);
   td_mem_free(r->seen, n * sizeof *r->seen);
   td_mem_free(r->aff, n * sizeof *r->aff);
   td_mem_free(r->affected, n * sizeof *r->affected);
@@ -579,7 +588,7 @@ size_t td_route_changed(const td_route *r, const int32_t **nodes, bool *all) {
 static inline void push_candidate(td_route *r, int32_t v) {
   if (r->seen[v] == r->epoch) return;
   r->seen[v] = r->epoch;
-  heap_update(r, v);
+  heap_push(r, v);
 }
 
 /* The canonical best offer to v from open neighbours outside A:
@@ -624,9 +633,9 @@ static bool raise_phase(td_route *r, const flag_undo *items, size_t count) {
     }
   }
 
-  /* Phase 1: decide, in increasing old dist, who is affected. */
-  while (r->heap_len > 0) {
-    int32_t u = heap_pop(r);
+  /* Phase 1: decide, in increasing old dist, who is affected (keys are
+  ** the old dists, unchanged in this phase: no entry goes stale). */
+  for (int32_t u; (u = heap_pop(r)) != TD_NONE;) {
     if (!g->node_blocked[u]) {
       td_cost bd;
       int32_t alt = best_outside(r, u, &bd);
@@ -665,10 +674,9 @@ static bool raise_phase(td_route *r, const flag_undo *items, size_t count) {
     if (alt == TD_NONE) continue;
     r->dist[u] = bd;
     r->next[u] = alt;
-    heap_update(r, u);
+    heap_push(r, u);
   }
-  while (r->heap_len > 0) {
-    int32_t u = heap_pop(r);
+  for (int32_t u; (u = heap_pop(r)) != TD_NONE;) {
     td_cost du = r->dist[u];
     for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++) {
       int32_t v = g->adj_to[k];
@@ -678,7 +686,7 @@ static bool raise_phase(td_route *r, const flag_undo *items, size_t count) {
       if (nd < r->dist[v]) {
         r->dist[v] = nd;
         r->next[v] = u;
-        heap_update(r, v);
+        heap_push(r, v);
       } else if (nd == r->dist[v] && u < r->next[v]) {
         r->next[v] = u;
       }
@@ -697,7 +705,7 @@ static inline void relax(td_route *r, int32_t u, int32_t v, td_cost w) {
     log_node(r, v);
     r->dist[v] = nd;
     r->next[v] = u;
-    heap_update(r, v);
+    heap_push(r, v);
   } else if (nd == r->dist[v] && u < r->next[v]) {
     log_node(r, v);
     r->next[v] = u;
@@ -717,7 +725,7 @@ static void lower_phase(td_route *r, const flag_undo *items, size_t count) {
         log_node(r, id);
         r->dist[id] = 0;
         r->next[id] = TD_NONE;
-        heap_update(r, id);
+        heap_push(r, id);
         continue;
       }
       for (int32_t k = g->adj_start[id], end = g->adj_start[id + 1]; k < end; k++)
@@ -729,8 +737,7 @@ static void lower_phase(td_route *r, const flag_undo *items, size_t count) {
     }
   }
   int32_t popped = 0;
-  while (r->heap_len > 0) {
-    int32_t u = heap_pop(r);
+  for (int32_t u; (u = heap_pop(r)) != TD_NONE;) {
     if (++popped > limit) {
       fallback_full(r);
       return;
