@@ -3,9 +3,11 @@
 **
 ** A grid of width x height square cells; y grows downwards from row 0, as in
 ** Tiled and MovingAI. td_grid_build_graph makes one node per walkable cell
-** (at the cell centre) and 8-connected edges, factor 1 (weights 1 and sqrt 2
-** times the cell size), without corner cutting: a diagonal step exists only
-** when both orthogonal neighbours are walkable. The reverse Dijkstra of
+** (at the cell centre) and 8-connected edges, factor 1, without corner
+** cutting: a diagonal step exists only when both orthogonal neighbours are
+** walkable. Every edge weighs exactly td_graph_cost(cell, 1) or
+** td_graph_cost(cell * sqrt 2, 1), whatever the rounding of the positions,
+** which A*'s octile heuristic relies on. The reverse Dijkstra of
 ** route.h on this graph is a flow field.
 **
 ** Towers on grid maps block cells. Blocking a cell blocks its node and the
@@ -72,8 +74,11 @@ bool td_grid_line_of_sight(const td_grid *grid, const td_graph *g,
                            int32_t x0, int32_t y0, int32_t x1, int32_t y1);
 
 /* Path simplification (seed 002): keeps the first node, then greedily the
-** farthest node in line of sight, and the last. path and out are node ids of
-** g; out may alias path. Returns the new length. */
+** farthest node of the run of following nodes that are all in line of sight
+** of the last kept one, and so on to the last node. Consecutive output nodes
+** see each other whenever consecutive input nodes do. path and out are node
+** ids of g (built from this grid); out may alias path. Returns the new
+** length. */
 size_t td_grid_simplify(const td_grid *grid, const td_graph *g,
                         const int32_t *path, size_t n, int32_t *out);
 

@@ -1,0 +1,85 @@
+/*
+** pathq.h: a queue of path requests answered by A* under a per-tick budget
+** of node expansions (seed 002's path manager, without coroutines).
+**
+** Requests (start node, goal node, callback, user pointer) are answered in
+** the order they were made. td_pathq_tick spends at most its budget of
+** expansions (astar.h counts them) on the request at the head, then on the
+** next ones; a search that runs out of budget continues where it stopped on
+** the next tick. Requests needing no expansion (start == goal, a blocked
+** end) are answered even when the budget is spent. A cancelled request,
+** queued or in progress, is dropped and its callback never called.
+**
+** Each answer is one callback, made from inside td_pathq_tick:
+**   fn(user, id, status, path, len, cost)
+** status is TD_ASTAR_FOUND (path: len node ids, start to goal; cost: the
+** A* cost of the grid path, before any simplification), TD_ASTAR_NO_PATH
+** or TD_ASTAR_ERROR (out of memory; path NULL, len 0, cost TD_COST_INF).
+** With simplification on (td_pathq_set_simplify), a found path is passed
+** through td_grid_simplify first. A callback may make and cancel requests;
+** it must not tick or destroy the queue.
+**
+** The graph's blocked flags may change between ticks. A found path that
+** crosses a now-blocked node or edge is not delivered: that request's
+** search starts over. Call td_pathq_restart after unblocking, so the
+** request in progress does not miss a newly opened shorter path.
+**
+** Memory: the queue borrows the graph (and the grid, when simplifying),
+** which must outlive it, and owns its request array, A* search and path
+** buffer. The path passed to a callback belongs to the queue and is valid
+** only during the call.
+** Determinism: answers, their order and the tick they arrive on depend
+** only on the graph, its flags, the requests, the cancellations and the
+** budgets: no clock.
+*/
+#ifndef TD_PATHQ_H
+#define TD_PATHQ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nav/astar.h"
+#include "nav/graph.h"
+#include "nav/grid.h"
+
+typedef struct td_pathq td_pathq;
+
+/* Request ids are nonzero and count up from 1 (skipping 0 when they wrap). */
+typedef void (*td_pathq_fn)(void *user, uint32_t id, td_astar_status status,
+                            const int32_t *path, size_t len, td_cost cost);
+
+typedef struct td_pathq_stats {
+  uint64_t expansions;        /* all ticks so far */
+  uint64_t last_expansions;   /* the last tick */
+  uint64_t delivered;         /* callbacks made */
+  uint64_t cancelled;         /* requests cancelled before their answer */
+  uint64_t restarts;          /* searches restarted (stale path, td_pathq_restart) */
+} td_pathq_stats;
+
+td_pathq *td_pathq_create(const td_graph *g, td_err *err); /* NULL on OOM */
+void td_pathq_destroy(td_pathq *q);
+
+/* Simplify found paths on this grid (the one g was built from); NULL: off. */
+void td_pathq_set_simplify(td_pathq *q, const td_grid *grid);
+
+/* Queues a request. Returns its id, or 0 with err set (unknown node, no
+** callback, out of memory). */
+uint32_t td_pathq_request(td_pathq *q, int32_t start, int32_t goal, td_pathq_fn fn,
+                          void *user, td_err *err);
+
+/* Drops a pending request (queued or in progress). false if no pending
+** request has that id (already answered, cancelled, or never made). */
+bool td_pathq_cancel(td_pathq *q, uint32_t id);
+
+/* Answers requests in order, spending at most budget expansions. Returns
+** the number of callbacks made. Does nothing when called from a callback. */
+size_t td_pathq_tick(td_pathq *q, uint64_t budget);
+
+/* The graph's flags changed: the request in progress starts over. */
+void td_pathq_restart(td_pathq *q);
+
+size_t td_pathq_pending(const td_pathq *q);  /* requests not yet answered */
+const td_pathq_stats *td_pathq_get_stats(const td_pathq *q);
+
+#endif
