@@ -1,2 +1,229 @@
-/* script/lsandbox.c: being written (placeholder while the tree is assembled). */
-typedef int td_placeholder_25364;
+/*
+** lsandbox.c: the Lua sandbox for untrusted data files.
+** See lsandbox.h for the contract. Design note: everything that may
+** allocate inside the state (loading, creating the environment, reading
+** results) happens inside one lua_pcall, so a memory error can never escape
+** to Lua's panic handler; the limits are enforced by the allocator (memory)
+** and a count hook (instructions), and classified after the call from flags
+** the sandbox keeps, not from message text a script could forge.
+*/
+#include "script/lsandbox.h"
+
+#include <stdbool.h>
+#include <string.h>
+
+#include <lauxlib.h>
+
+enum { FAIL_NONE, FAIL_CAP, FAIL_OOM };
+
+struct td_lsandbox {
+  lua_State *L;
+  size_t mem_limit;       /* invariant: mem_used <= mem_limit */
+  size_t mem_used, mem_peak;
+  uint64_t instr_limit;
+  uint64_t instr_count;   /* of the current run, in multiples of the hook step */
+  bool instr_tripped;     /* sticky until the next run starts */
+  int alloc_fail;         /* why the last refused allocation failed */
+  bool load_oom;          /* the current run's load failed for memory */
+};
+
+/* The one allocator of the state: counts bytes against the cap, then defers
+** to td_mem. Shrinking and freeing never fail on our side. */
+static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  td_lsandbox *sb = ud;
+  size_t old = ptr ? osize : 0; /* for new blocks Lua passes a type tag */
+  if (nsize == 0) {
+    td_mem_free(ptr, old);
+    sb->mem_used -= old;
+    return NULL;
+  }
+  if (nsize > old && nsize - old > sb->mem_limit - sb->mem_used) {
+    sb->alloc_fail = FAIL_CAP;
+    return NULL;
+  }
+  void *p = td_mem_realloc(ptr, old, nsize);
+  if (!p) {
+    sb->alloc_fail = FAIL_OOM;
+    return NULL;
+  }
+  sb->mem_used = sb->mem_used - old + nsize;
+  if (sb->mem_used > sb->mem_peak) sb->mem_peak = sb->mem_used;
+  return p;
+}
+
+static td_lsandbox *sandbox_of(lua_State *L) {
+  return *(td_lsandbox **)lua_getextraspace(L);
+}
+
+/* Count hook. After the trip it re-arms itself for every instruction, so
+** catching the error (pcall in a later, richer environment) only delays the
+** next one by a single instruction. */
+static void count_hook(lua_State *L, lua_Debug *ar) {
+  (void)ar;
+  td_lsandbox *sb = sandbox_of(L);
+  if (!sb->instr_tripped) {
+    sb->instr_count += TD_LSANDBOX_HOOK_STEP;
+    if (sb->instr_count < sb->instr_limit) return;
+    sb->instr_tripped = true;
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+  }
+  lua_pushliteral(L, "instruction limit exceeded");
+  lua_error(L);
+}
+
+/* Message handler: makes sure the error object is a string. Kept to one
+** line of output; a traceback can join here when mods need it. */
+static int message_handler(lua_State *L) {
+  int t = lua_type(L, 1);
+  if (t == LUA_TSTRING) return 1;
+  if (t == LUA_TNUMBER) {
+    lua_tostring(L, 1); /* converts in place */
+    return 1;
+  }
+  lua_pushfstring(L, "(error object is a %s value)", lua_typename(L, t));
+  return 1;
+}
+
+td_lsandbox *td_lsandbox_create(const td_lsandbox_limits *limits, td_err *err) {
+  td_lsandbox *sb = td_mem_calloc(1, sizeof *sb);
+  if (!sb) {
+    td_err_set(err, "lua sandbox: out of memory");
+    return NULL;
+  }
+  sb->mem_limit = limits && limits->memory ? limits->memory : TD_LSANDBOX_DEFAULT_MEMORY;
+  sb->instr_limit = limits && limits->instructions ? limits->instructions
+                                                   : TD_LSANDBOX_DEFAULT_INSTRUCTIONS;
+  sb->L = lua_newstate(sandbox_alloc, sb);
+  if (!sb->L) {
+    td_err_set(err, "lua sandbox: %s", sb->alloc_fail == FAIL_CAP
+                                           ? "memory limit too small for a Lua state"
+                                           : "out of memory");
+    td_mem_free(sb, sizeof *sb);
+    return NULL;
+  }
+  *(td_lsandbox **)lua_getextraspace(sb->L) = sb;
+  return sb;
+}
+
+void td_lsandbox_destroy(td_lsandbox *sb) {
+  if (!sb) return;
+  lua_close(sb->L);
+  td_mem_free(sb, sizeof *sb);
+}
+
+lua_State *td_lsandbox_state(td_lsandbox *sb) { return sb->L; }
+size_t td_lsandbox_memory(const td_lsandbox *sb) { return sb->mem_used; }
+size_t td_lsandbox_memory_peak(const td_lsandbox *sb) { return sb->mem_peak; }
+uint64_t td_lsandbox_instructions(const td_lsandbox *sb) { return sb->instr_count; }
+
+/* Arms the limits for one top-level run. */
+static void begin(td_lsandbox *sb) {
+  sb->instr_count = 0;
+  sb->instr_tripped = false;
+  sb->alloc_fail = FAIL_NONE;
+  sb->load_oom = false;
+  lua_sethook(sb->L, count_hook, LUA_MASKCOUNT, TD_LSANDBOX_HOOK_STEP);
+}
+
+/* One line: control characters (a newline in a message) become spaces. */
+static void flatten(td_err *err) {
+  if (!err) return;
+  for (char *p = err->msg; *p; p++)
+    if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = ' ';
+}
+
+/* Puts the error on top of the stack into err. Lua prefixes positions with
+** the chunk id, which it truncates to LUA_IDSIZE - 1 characters: such a
+** prefix is replaced by the full name; a message without it gets one. */
+static void set_error(td_lsandbox *sb, int status, const char *name, td_err *err) {
+  if (sb->instr_tripped) {
+    td_err_set(err, "%s: instruction limit exceeded", name);
+  } else if (status == LUA_ERRMEM || sb->load_oom ||
+             (status == LUA_ERRERR && sb->alloc_fail != FAIL_NONE)) {
+    td_err_set(err, "%s: %s", name,
+               sb->alloc_fail == FAIL_OOM ? "out of memory" : "memory limit exceeded");
+  } else {
+    const char *msg = lua_tostring(sb->L, -1);
+    if (!msg) msg = "(no error message)";
+    size_t n = strlen(name), k = n < LUA_IDSIZE - 1 ? n : LUA_IDSIZE - 1;
+    if (strncmp(msg, name, k) == 0 && msg[k] == ':')
+      td_err_set(err, "%s%s", name, msg + k);
+    else
+      td_err_set(err, "%s: %s", name, msg);
+  }
+  flatten(err);
+}
+
+typedef struct run_args {
+  td_lsandbox *sb;
+  const char *name, *src;
+  size_t len;
+  bool has_env;
+} run_args;
+
+/* Protected body of td_lsandbox_run: [ud, env?] -> [result]. */
+static int run_chunk(lua_State *L) {
+  run_args *a = lua_touserdata(L, 1);
+  const char *chunkname = lua_pushfstring(L, "=%s", a->name);
+  int st = luaL_loadbufferx(L, a->src, a->len, chunkname, "t");
+  if (st != LUA_OK) {
+    if (st == LUA_ERRMEM) a->sb->load_oom = true;
+    return lua_error(L);
+  }
+  if (a->has_env) lua_pushvalue(L, 2);
+  else lua_newtable(L);
+  /* a main chunk has exactly one upvalue, _ENV */
+  if (!lua_setupvalue(L, -2, 1)) lua_pop(L, 1);
+  lua_call(L, 0, 1);
+  return 1;
+}
+
+int td_lsandbox_run(td_lsandbox *sb, const char *name, const char *src,
+                    size_t len, int env, td_err *err) {
+  lua_State *L = sb->L;
+  if (env != 0) {
+    env = lua_absindex(L, env);
+    if (lua_type(L, env) != LUA_TTABLE)
+      return td_err_set(err, "%s: environment is not a table", name);
+  }
+  run_args a = {.sb = sb, .name = name, .src = src, .len = len, .has_env = env != 0};
+  if (!lua_checkstack(L, 4)) return td_err_set(err, "%s: out of memory", name);
+  int base = lua_gettop(L);
+  /* light C functions and light userdata: pushing them allocates nothing */
+  lua_pushcfunction(L, message_handler);
+  lua_pushcfunction(L, run_chunk);
+  lua_pushlightuserdata(L, &a);
+  if (env != 0) lua_pushvalue(L, env);
+  begin(sb);
+  int st = lua_pcall(L, env != 0 ? 2 : 1, 1, base + 1);
+  if (st != LUA_OK) {
+    set_error(sb, st, name, err);
+    lua_settop(L, base);
+    return -1;
+  }
+  lua_remove(L, base + 1); /* the handler */
+  return 0;
+}
+
+int td_lsandbox_call(td_lsandbox *sb, const char *name, lua_CFunction fn,
+                     void *ud, int nargs, int nresults, td_err *err) {
+  lua_State *L = sb->L;
+  if (!lua_checkstack(L, 3)) {
+    lua_pop(L, nargs);
+    return td_err_set(err, "%s: out of memory", name);
+  }
+  int base = lua_gettop(L) - nargs;
+  lua_pushcfunction(L, message_handler);
+  lua_pushcfunction(L, fn);
+  lua_pushlightuserdata(L, ud);
+  lua_rotate(L, base + 1, 3); /* handler, fn, ud below the arguments */
+  begin(sb);
+  int st = lua_pcall(L, nargs + 1, nresults, base + 1);
+  if (st != LUA_OK) {
+    set_error(sb, st, name, err);
+    lua_settop(L, base);
+    return -1;
+  }
+  lua_remove(L, base + 1);
+  return 0;
+}

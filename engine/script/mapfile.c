@@ -1,2 +1,1138 @@
-/* script/mapfile.c: being written (placeholder while the tree is assembled). */
-typedef int td_placeholder_18940;
+/*
+** mapfile.c: Tiled Lua maps -> td_map. See mapfile.h and docs/maps.md.
+**
+** Two phases. (1) Extraction, inside the sandbox's protected call: walk the
+** returned table with raw accesses (no metatable can exist in an empty
+** environment, but raw access does not rely on it), check every field's type
+** and range, and copy what is needed into the C arrays of `extract`. Every
+** td_mem block is stored into `extract` before the next Lua call that could
+** raise, so an error (ours, raised as a string, or Lua's memory error) that
+** unwinds the C frames leaks nothing: the caller frees `extract`. (2) Build,
+** in plain C once the state is closed: merge path vertices, make the graph or
+** the grid, place spawns, goals and bases, and check the route. Phase 2
+** writes into *out as it goes and td_map_free(out) undoes it on error.
+*/
+#include "script/mapfile.h"
+
+#include <assert.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <lua.h>
+
+#include "nav/grid.h"
+#include "nav/route.h"
+#include "script/lsandbox.h"
+
+#if defined(__GNUC__)
+#define NORETURN_PRINTF(f, a) __attribute__((noreturn, format(printf, f, a)))
+#else
+#define NORETURN_PRINTF(f, a)
+#endif
+
+#define GID_MAX 0x0FFFFFFFu /* gids without Tiled's flip/rotation flags */
+
+/* ---- extracted data ---------------------------------------------------- */
+
+enum { CLASS_PATH, CLASS_SPAWN, CLASS_GOAL, CLASS_BASE, CLASS_COUNT };
+static const char *const class_names[CLASS_COUNT] = {"path", "spawn", "goal",
+                                                     "tower_base"};
+
+typedef struct vertex {
+  double x, y;               /* absolute map position */
+} vertex;
+
+typedef struct object {
+  int32_t id;
+  int cls;
+  char name[64];
+  double x, y, w, h;         /* spawn/goal: the point; base: the rectangle */
+  double cost;               /* path: cost factor of its edges */
+  size_t v0, vn;             /* path: its vertices, verts[v0 .. v0+vn) */
+  bool closed;               /* path drawn as a polygon */
+} object;
+
+typedef struct walk_tile {
+  uint32_t gid;
+  uint8_t walkable;
+  uint32_t seq;              /* declaration order: the first one wins */
+} walk_tile;
+
+typedef struct extract {
+  lua_State *L;
+  char where[192];           /* context prefix of messages */
+  int32_t width, height, tile_w, tile_h;
+  walk_tile *tiles;
+  size_t tile_count, tile_cap;
+  td_map_layer *layers;
+  size_t layer_count, layer_cap;
+  object *objs;
+  size_t obj_count, obj_cap;
+  size_t base_count;
+  vertex *verts;
+  size_t vert_count, vert_cap;
+} extract;
+
+static void extract_free(extract *x) {
+  td_mem_free(x->tiles, x->tile_cap * sizeof *x->tiles);
+  for (size_t i = 0; i < x->layer_count; i++)
+    td_mem_free(x->layers[i].gids, (size_t)x->layers[i].width *
+                                       (size_t)x->layers[i].height * sizeof(uint32_t));
+  td_mem_free(x->layers, x->layer_cap * sizeof *x->layers);
+  td_mem_free(x->objs, x->obj_cap * sizeof *x->objs);
+  td_mem_free(x->verts, x->vert_cap * sizeof *x->verts);
+  memset(x, 0, sizeof *x);
+}
+
+/* ---- phase 1: checked reads ------------------------------------------- */
+
+static void fail(extract *x, const char *fmt, ...) NORETURN_PRINTF(2, 3);
+static void fail(extract *x, const char *fmt, ...) {
+  char msg[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (x->where[0]) lua_pushfstring(x->L, "%s: %s", x->where, msg);
+  else lua_pushstring(x->L, msg);
+  lua_error(x->L);
+  abort(); /* not reached: lua_error does not return */
+}
+
+static const char *type_name(extract *x, int type) {
+  return lua_typename(x->L, type);
+}
+
+/* Pushes t[key] without metamethods and returns its type. [-0, +1] */
+static int field(extract *x, int t, const char *key) {
+  lua_pushstring(x->L, key);
+  return lua_rawget(x->L, t);
+}
+
+/* Optional integer field in [lo, hi]; false when absent. [-0, +0] */
+static bool opt_integer(extract *x, int t, const char *key, lua_Integer lo,
+                        lua_Integer hi, lua_Integer *out) {
+  int type = field(x, t, key);
+  if (type == LUA_TNIL) {
+    lua_pop(x->L, 1);
+    return false;
+  }
+  if (type != LUA_TNUMBER)
+    fail(x, "field '%s': expected an integer, got %s", key, type_name(x, type));
+  int isint = 0;
+  lua_Integer v = lua_tointegerx(x->L, -1, &isint);
+  if (!isint)
+    fail(x, "field '%s': expected an integer, got %g", key, (double)lua_tonumber(x->L, -1));
+  if (v < lo || v > hi)
+    fail(x, "field '%s': %lld is out of range [%lld, %lld]", key, (long long)v,
+         (long long)lo, (long long)hi);
+  lua_pop(x->L, 1);
+  *out = v;
+  return true;
+}
+
+static lua_Integer req_integer(extract *x, int t, const char *key, lua_Integer lo,
+                               lua_Integer hi) {
+  lua_Integer v = 0;
+  if (!opt_integer(x, t, key, lo, hi, &v))
+    fail(x, "field '%s' is missing (expected an integer)", key);
+  return v;
+}
+
+/* Optional finite number field in [lo, hi]; false when absent. [-0, +0] */
+static bool opt_number(extract *x, int t, const char *key, double lo, double hi,
+                       double *out) {
+  int type = field(x, t, key);
+  if (type == LUA_TNIL) {
+    lua_pop(x->L, 1);
+    return false;
+  }
+  if (type != LUA_TNUMBER)
+    fail(x, "field '%s': expected a number, got %s", key, type_name(x, type));
+  double v = (double)lua_tonumber(x->L, -1);
+  if (!isfinite(v)) fail(x, "field '%s': expected a finite number, got %g", key, v);
+  if (v < lo || v > hi) fail(x, "field '%s': %g is out of range [%g, %g]", key, v, lo, hi);
+  lua_pop(x->L, 1);
+  *out = v;
+  return true;
+}
+
+static double req_number(extract *x, int t, const char *key, double lo, double hi) {
+  double v = 0;
+  if (!opt_number(x, t, key, lo, hi, &v))
+    fail(x, "field '%s' is missing (expected a number)", key);
+  return v;
+}
+
+/* Optional string field, copied (truncated) into buf; false when absent. */
+static bool opt_string(extract *x, int t, const char *key, char *buf, size_t size) {
+  int type = field(x, t, key);
+  if (type == LUA_TNIL) {
+    lua_pop(x->L, 1);
+    return false;
+  }
+  if (type != LUA_TSTRING)
+    fail(x, "field '%s': expected a string, got %s", key, type_name(x, type));
+  size_t len = 0;
+  const char *s = lua_tolstring(x->L, -1, &len);
+  size_t n = len < size - 1 ? len : size - 1;
+  memcpy(buf, s, n);
+  buf[n] = '\0';
+  lua_pop(x->L, 1);
+  return true;
+}
+
+static bool opt_boolean(extract *x, int t, const char *key, bool *out) {
+  int type = field(x, t, key);
+  if (type == LUA_TNIL) {
+    lua_pop(x->L, 1);
+    return false;
+  }
+  if (type != LUA_TBOOLEAN)
+    fail(x, "field '%s': expected a boolean, got %s", key, type_name(x, type));
+  *out = lua_toboolean(x->L, -1);
+  lua_pop(x->L, 1);
+  return true;
+}
+
+/* Optional table field: returns its absolute index with the table pushed,
+** or 0 with nothing pushed when absent. */
+static int opt_table(extract *x, int t, const char *key) {
+  int type = field(x, t, key);
+  if (type == LUA_TNIL) {
+    lua_pop(x->L, 1);
+    return 0;
+  }
+  if (type != LUA_TTABLE)
+    fail(x, "field '%s': expected a table, got %s", key, type_name(x, type));
+  return lua_gettop(x->L);
+}
+
+static int req_table(extract *x, int t, const char *key) {
+  int i = opt_table(x, t, key);
+  if (!i) fail(x, "field '%s' is missing (expected a table)", key);
+  return i;
+}
+
+/* Pushes array element t[i], which must be a table; returns its index. */
+static int elem_table(extract *x, int t, lua_Integer i, const char *array) {
+  int type = lua_rawgeti(x->L, t, i);
+  if (type != LUA_TTABLE)
+    fail(x, "%s[%lld]: expected a table, got %s", array, (long long)i, type_name(x, type));
+  return lua_gettop(x->L);
+}
+
+/* Length of an array field, bounded so that size_t arithmetic is safe (the
+** memory cap bounds real tables far below this). */
+static size_t array_len(extract *x, int t) {
+  lua_Unsigned n = lua_rawlen(x->L, t);
+  if (n > (lua_Unsigned)INT32_MAX) fail(x, "array too long");
+  return (size_t)n;
+}
+
+/* Room for n more values: the C API does not check (Debian builds Lua
+** without api checks), and group layers nest. */
+static void need_stack(extract *x, int n) {
+  if (!lua_checkstack(x->L, n)) fail(x, "out of memory (Lua stack)");
+}
+
+static void *grow(extract *x, void *p, size_t *cap, size_t need, size_t elem) {
+  void *q = td_mem_grow(p, cap, need, elem);
+  if (!q) fail(x, "out of memory");
+  return q;
+}
+
+static void set_where(extract *x, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static void set_where(extract *x, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(x->where, sizeof x->where, fmt, ap);
+  va_end(ap);
+}
+
+/* ---- phase 1: the map table ------------------------------------------- */
+
+static void read_header(extract *x, int m) {
+  char orient[32];
+  if (!opt_string(x, m, "orientation", orient, sizeof orient))
+    fail(x, "field 'orientation' is missing (expected \"orthogonal\")");
+  if (strcmp(orient, "orthogonal") != 0)
+    fail(x, "orientation '%s' is not supported (only orthogonal maps)", orient);
+  bool infinite = false;
+  if (opt_boolean(x, m, "infinite", &infinite) && infinite)
+    fail(x, "infinite maps are not supported (untick Infinite in the map properties)");
+  x->width = (int32_t)req_integer(x, m, "width", 1, TD_MAPFILE_MAX_TILES);
+  x->height = (int32_t)req_integer(x, m, "height", 1, TD_MAPFILE_MAX_TILES);
+  x->tile_w = (int32_t)req_integer(x, m, "tilewidth", 1, 4096);
+  x->tile_h = (int32_t)req_integer(x, m, "tileheight", 1, 4096);
+}
+
+/* Records the `walkable` property of every tile of every embedded tileset. */
+static void read_tilesets(extract *x, int m) {
+  int ts = opt_table(x, m, "tilesets");
+  if (!ts) return;
+  size_t n = array_len(x, ts);
+  for (size_t i = 1; i <= n; i++) {
+    x->where[0] = '\0';
+    int t = elem_table(x, ts, (lua_Integer)i, "tilesets");
+    char name[64] = "";
+    opt_string(x, t, "name", name, sizeof name);
+    if (name[0]) set_where(x, "tileset '%s'", name);
+    else set_where(x, "tilesets[%zu]", i);
+    lua_Integer first = req_integer(x, t, "firstgid", 1, GID_MAX);
+    int tiles = opt_table(x, t, "tiles");
+    if (tiles) {
+      size_t tn = array_len(x, tiles);
+      size_t keep = strlen(x->where);
+      for (size_t k = 1; k <= tn; k++) {
+        x->where[keep] = '\0';
+        int e = elem_table(x, tiles, (lua_Integer)k, "tiles");
+        snprintf(x->where + keep, sizeof x->where - keep, ": tiles[%zu]", k);
+        lua_Integer id = req_integer(x, e, "id", 0, (lua_Integer)GID_MAX - first);
+        int props = opt_table(x, e, "properties");
+        if (props) {
+          int type = field(x, props, "walkable");
+          if (type != LUA_TNIL && type != LUA_TBOOLEAN)
+            fail(x, "property 'walkable': expected a boolean, got %s", type_name(x, type));
+          if (type == LUA_TBOOLEAN) {
+            x->tiles = grow(x, x->tiles, &x->tile_cap, x->tile_count + 1, sizeof *x->tiles);
+            x->tiles[x->tile_count] = (walk_tile){.gid = (uint32_t)(first + id),
+                                                  .walkable = (uint8_t)lua_toboolean(x->L, -1),
+                                                  .seq = (uint32_t)x->tile_count};
+            x->tile_count++;
+          }
+          lua_pop(x->L, 2); /* walkable, properties */
+        }
+        lua_pop(x->L, 1); /* tile */
+      }
+      lua_pop(x->L, 1); /* tiles */
+    }
+    lua_pop(x->L, 1); /* tileset */
+  }
+  lua_pop(x->L, 1); /* tilesets */
+  x->where[0] = '\0';
+}
+
+static void read_tile_layer(extract *x, int l, int32_t id, const char *name,
+                            double ox, double oy) {
+  int32_t w = (int32_t)req_integer(x, l, "width", 1, TD_MAPFILE_MAX_TILES);
+  int32_t h = (int32_t)req_integer(x, l, "height", 1, TD_MAPFILE_MAX_TILES);
+  if (w != x->width || h != x->height)
+    fail(x, "size %dx%d differs from the map's %dx%d", w, h, x->width, x->height);
+  int type = field(x, l, "chunks");
+  if (type != LUA_TNIL) fail(x, "chunks (infinite maps) are not supported");
+  lua_pop(x->L, 1);
+  char enc[32];
+  if (opt_string(x, l, "encoding", enc, sizeof enc) && strcmp(enc, "lua") != 0)
+    fail(x, "encoding '%s' is not supported (set the tile layer format to CSV in "
+            "the map properties)", enc);
+  int d = req_table(x, l, "data");
+  size_t cells = (size_t)w * (size_t)h, n = array_len(x, d);
+  if (n != cells)
+    fail(x, "data has %zu entries, expected %zu (%dx%d)", n, cells, w, h);
+  x->layers = grow(x, x->layers, &x->layer_cap, x->layer_count + 1, sizeof *x->layers);
+  td_map_layer *ly = &x->layers[x->layer_count];
+  memset(ly, 0, sizeof *ly);
+  ly->id = id;
+  snprintf(ly->name, sizeof ly->name, "%s", name);
+  ly->offset_x = ox;
+  ly->offset_y = oy;
+  uint32_t *gids = td_mem_alloc(cells * sizeof *gids);
+  if (!gids) fail(x, "out of memory");
+  ly->gids = gids;
+  ly->width = w;  /* from here on extract_free frees gids by this size */
+  ly->height = h;
+  x->layer_count++;
+  for (size_t k = 0; k < cells; k++) {
+    int t = lua_rawgeti(x->L, d, (lua_Integer)k + 1);
+    int isint = 0;
+    lua_Integer v = t == LUA_TNUMBER ? lua_tointegerx(x->L, -1, &isint) : 0;
+    if (!isint || v < 0 || v > (lua_Integer)UINT32_MAX)
+      fail(x, "data[%zu]: expected a tile gid (integer in [0, 4294967295]), got %s",
+           k + 1, t == LUA_TNUMBER ? "an out-of-range number" : type_name(x, t));
+    gids[k] = (uint32_t)v;
+    lua_pop(x->L, 1);
+  }
+  lua_pop(x->L, 1); /* data */
+}
+
+static bool coord_ok(double v) {
+  return isfinite(v) && fabs(v) <= TD_MAPFILE_MAX_COORD;
+}
+
+static void read_path(extract *x, int o, object *ob, const char *shape, double rot) {
+  int pv = req_table(x, o, shape);
+  size_t n = array_len(x, pv);
+  if (n < 2) fail(x, "a path needs at least 2 vertices, has %zu", n);
+  if (n > TD_MAPFILE_MAX_VERTICES - x->vert_count)
+    fail(x, "the map has more than %d path vertices", TD_MAPFILE_MAX_VERTICES);
+  /* Tiled rotates clockwise on screen (y down) around the object's origin */
+  double a = rot * (3.14159265358979323846 / 180.0), c = cos(a), s = sin(a);
+  size_t keep = strlen(x->where);
+  ob->v0 = x->vert_count;
+  ob->vn = n;
+  for (size_t k = 1; k <= n; k++) {
+    x->where[keep] = '\0';
+    int e = elem_table(x, pv, (lua_Integer)k, shape);
+    snprintf(x->where + keep, sizeof x->where - keep, ": %s[%zu]", shape, k);
+    double vx = req_number(x, e, "x", -TD_MAPFILE_MAX_COORD * 2, TD_MAPFILE_MAX_COORD * 2);
+    double vy = req_number(x, e, "y", -TD_MAPFILE_MAX_COORD * 2, TD_MAPFILE_MAX_COORD * 2);
+    vertex v = {ob->x + vx * c - vy * s, ob->y + vx * s + vy * c}; /* exact at 0 */
+    if (!coord_ok(v.x) || !coord_ok(v.y))
+      fail(x, "vertex at (%g, %g) is outside the coordinate range [-1e6, 1e6]", v.x, v.y);
+    x->verts = grow(x, x->verts, &x->vert_cap, x->vert_count + 1, sizeof *x->verts);
+    x->verts[x->vert_count++] = v;
+    lua_pop(x->L, 1);
+  }
+  x->where[keep] = '\0';
+  lua_pop(x->L, 1); /* vertex array */
+  ob->cost = 1.0;
+  int props = opt_table(x, o, "properties");
+  if (props) {
+    int type = field(x, props, "cost");
+    if (type != LUA_TNIL) {
+      if (type != LUA_TNUMBER)
+        fail(x, "property 'cost': expected a number, got %s", type_name(x, type));
+      double cost = (double)lua_tonumber(x->L, -1);
+      if (!(cost > 0.0) || !(cost <= TD_MAPFILE_MAX_COST))
+        fail(x, "property 'cost' must be > 0 and <= %g, is %g", TD_MAPFILE_MAX_COST, cost);
+      ob->cost = cost;
+    }
+    lua_pop(x->L, 2);
+  }
+}
+
+/* One object of an object layer; objects of other classes are skipped
+** without further checks (they are decoration for other tools). */
+static void read_object(extract *x, int o, double ox, double oy) {
+  char cls[64] = "";
+  if (!opt_string(x, o, "class", cls, sizeof cls) || !cls[0])
+    opt_string(x, o, "type", cls, sizeof cls);
+  int k = 0;
+  while (k < CLASS_COUNT && strcmp(cls, class_names[k]) != 0) k++;
+  if (k == CLASS_COUNT) return;
+  lua_Integer id = req_integer(x, o, "id", 0, INT32_MAX);
+  set_where(x, "object %lld (%s)", (long long)id, class_names[k]);
+  object ob;
+  memset(&ob, 0, sizeof ob);
+  ob.id = (int32_t)id;
+  ob.cls = k;
+  opt_string(x, o, "name", ob.name, sizeof ob.name);
+  char shape[32] = "rectangle";
+  opt_string(x, o, "shape", shape, sizeof shape);
+  ob.x = req_number(x, o, "x", -TD_MAPFILE_MAX_COORD, TD_MAPFILE_MAX_COORD) + ox;
+  ob.y = req_number(x, o, "y", -TD_MAPFILE_MAX_COORD, TD_MAPFILE_MAX_COORD) + oy;
+  opt_number(x, o, "width", 0, TD_MAPFILE_MAX_COORD, &ob.w);
+  opt_number(x, o, "height", 0, TD_MAPFILE_MAX_COORD, &ob.h);
+  double rot = 0;
+  opt_number(x, o, "rotation", -1e6, 1e6, &rot);
+  lua_Integer gid = 0;
+  bool tile_object = opt_integer(x, o, "gid", 0, UINT32_MAX, &gid) && gid != 0;
+  if (!coord_ok(ob.x) || !coord_ok(ob.y))
+    fail(x, "position (%g, %g) is outside the coordinate range [-1e6, 1e6]", ob.x, ob.y);
+  switch (k) {
+  case CLASS_PATH:
+    if (strcmp(shape, "polyline") != 0 && strcmp(shape, "polygon") != 0)
+      fail(x, "a path must be a polyline (or a polygon), not a %s", shape);
+    ob.closed = shape[4] == 'g';
+    read_path(x, o, &ob, shape, rot);
+    break;
+  case CLASS_SPAWN:
+  case CLASS_GOAL:
+    if (strcmp(shape, "point") != 0 || tile_object)
+      fail(x, "a %s must be a point object, not a %s", class_names[k],
+           tile_object ? "tile object" : shape);
+    break;
+  default: /* CLASS_BASE */
+    if (strcmp(shape, "rectangle") != 0)
+      fail(x, "a tower_base must be a rectangle, not a %s", shape);
+    if (!(ob.w > 0) || !(ob.h > 0))
+      fail(x, "a tower_base needs a positive width and height, has %gx%g", ob.w, ob.h);
+    if (rot != 0.0) fail(x, "rotated tower bases are not supported (rotation %g)", rot);
+    if (tile_object) ob.y -= ob.h; /* tile objects are anchored bottom-left */
+    if (!coord_ok(ob.x + ob.w) || !coord_ok(ob.y) || !coord_ok(ob.y + ob.h))
+      fail(x, "rectangle is outside the coordinate range [-1e6, 1e6]");
+    if (x->base_count >= TD_MAPFILE_MAX_BASES)
+      fail(x, "the map has more than %d tower bases", TD_MAPFILE_MAX_BASES);
+    x->base_count++;
+    break;
+  }
+  x->objs = grow(x, x->objs, &x->obj_cap, x->obj_count + 1, sizeof *x->objs);
+  x->objs[x->obj_count++] = ob;
+}
+
+static void read_layers(extract *x, int lt, double ox, double oy, int depth) {
+  need_stack(x, 12); /* a layer, its objects, an object, its polyline, a vertex, a field */
+  size_t n = array_len(x, lt);
+  for (size_t i = 1; i <= n; i++) {
+    int top = lua_gettop(x->L);
+    x->where[0] = '\0';
+    int l = elem_table(x, lt, (lua_Integer)i, "layers");
+    char name[64] = "", type[32];
+    opt_string(x, l, "name", name, sizeof name);
+    if (name[0]) set_where(x, "layer '%s'", name);
+    else set_where(x, "layers[%zu]", i);
+    if (!opt_string(x, l, "type", type, sizeof type))
+      fail(x, "field 'type' is missing (expected a string)");
+    lua_Integer id = 0;
+    opt_integer(x, l, "id", 0, INT32_MAX, &id);
+    double lox = 0, loy = 0;
+    opt_number(x, l, "offsetx", -TD_MAPFILE_MAX_COORD, TD_MAPFILE_MAX_COORD, &lox);
+    opt_number(x, l, "offsety", -TD_MAPFILE_MAX_COORD, TD_MAPFILE_MAX_COORD, &loy);
+    lox += ox;
+    loy += oy;
+    if (strcmp(type, "tilelayer") == 0) {
+      read_tile_layer(x, l, (int32_t)id, name, lox, loy);
+    } else if (strcmp(type, "objectgroup") == 0) {
+      int ot = opt_table(x, l, "objects");
+      if (ot) {
+        size_t on = array_len(x, ot);
+        char layer_where[sizeof x->where];
+        memcpy(layer_where, x->where, sizeof layer_where);
+        for (size_t k = 1; k <= on; k++) {
+          memcpy(x->where, layer_where, sizeof layer_where);
+          int o = elem_table(x, ot, (lua_Integer)k, "objects");
+          size_t keep = strlen(x->where);
+          snprintf(x->where + keep, sizeof x->where - keep, ": objects[%zu]", k);
+          read_object(x, o, lox, loy);
+          lua_pop(x->L, 1);
+        }
+        lua_pop(x->L, 1);
+      }
+    } else if (strcmp(type, "group") == 0) {
+      if (depth >= 16) fail(x, "layer groups nested deeper than 16");
+      int sub = opt_table(x, l, "layers");
+      if (sub) {
+        read_layers(x, sub, lox, loy, depth + 1);
+        lua_pop(x->L, 1);
+      }
+    } /* image layers and future types: nothing to read */
+    lua_pop(x->L, 1);
+    assert(lua_gettop(x->L) == top);
+    (void)top;
+  }
+}
+
+/* Protected body of phase 1: [extract ud, map table] -> []. */
+static int extract_map(lua_State *L) {
+  extract *x = lua_touserdata(L, 1);
+  x->L = L;
+  need_stack(x, 12);
+  if (lua_type(L, 2) != LUA_TTABLE)
+    fail(x, "the file must return a table (return { ... }), got %s",
+         type_name(x, lua_type(L, 2)));
+  read_header(x, 2);
+  read_tilesets(x, 2);
+  assert(lua_gettop(L) == 2);
+  int lt = opt_table(x, 2, "layers");
+  if (lt) {
+    read_layers(x, lt, 0, 0, 0);
+    lua_pop(L, 1);
+  }
+  assert(lua_gettop(L) == 2);
+  return 0;
+}
+
+/* ---- phase 2: building ------------------------------------------------ */
+
+typedef struct build {
+  const char *name;
+  extract *x;
+  td_map *m;
+  td_err *err;
+  /* waypoint maps: spatial hash of the path vertices */
+  struct cell {
+    int32_t cx, cy;
+    int32_t head;            /* first vertex of the cell's chain */
+    int32_t count;           /* 0: free slot */
+  } *cells;
+  size_t cell_cap;           /* power of two */
+  int32_t *next;             /* vertex -> next vertex in its cell */
+  int32_t *parent;           /* union-find over vertices; root = smallest */
+  int32_t *node_of;          /* vertex -> graph node */
+} build;
+
+static void build_free(build *b) {
+  size_t nv = b->x->vert_count;
+  td_mem_free(b->cells, b->cell_cap * sizeof *b->cells);
+  td_mem_free(b->next, nv * sizeof *b->next);
+  td_mem_free(b->parent, nv * sizeof *b->parent);
+  td_mem_free(b->node_of, nv * sizeof *b->node_of);
+}
+
+static const char *obj_class(const object *ob) { return class_names[ob->cls]; }
+
+/* Merge cells are MERGE_DIST wide: two vertices closer than that lie in
+** the same or neighbouring cells. */
+static int32_t cell_coord(double v) {
+  return (int32_t)floor(v / TD_MAPFILE_MERGE_DIST);
+}
+
+static struct cell *cell_slot(build *b, int32_t cx, int32_t cy, bool create) {
+  uint64_t h = (uint64_t)(uint32_t)cx * 0x9E3779B97F4A7C15ull ^
+               (uint64_t)(uint32_t)cy * 0xC2B2AE3D27D4EB4Full;
+  h ^= h >> 31;
+  size_t mask = b->cell_cap - 1;
+  for (size_t i = (size_t)h & mask;; i = (i + 1) & mask) {
+    struct cell *c = &b->cells[i];
+    if (c->count == 0) {
+      if (!create) return NULL;
+      *c = (struct cell){.cx = cx, .cy = cy, .head = TD_NONE, .count = 0};
+      return c;
+    }
+    if (c->cx == cx && c->cy == cy) return c;
+  }
+}
+
+static int32_t uf_find(int32_t *parent, int32_t v) {
+  int32_t r = v;
+  while (parent[r] != r) r = parent[r];
+  while (parent[v] != r) {
+    int32_t n = parent[v];
+    parent[v] = r;
+    v = n;
+  }
+  return r;
+}
+
+static double dist2(vertex a, double x, double y) {
+  return (a.x - x) * (a.x - x) + (a.y - y) * (a.y - y);
+}
+
+typedef struct pedge {
+  int32_t lo, hi;            /* endpoints, lo < hi */
+  int32_t a, b;              /* endpoints as drawn */
+  double factor;
+  int32_t seq;               /* drawing order */
+} pedge;
+
+static int cmp_pedge_key(const void *pa, const void *pb) {
+  const pedge *a = pa, *b = pb;
+  if (a->lo != b->lo) return a->lo < b->lo ? -1 : 1;
+  if (a->hi != b->hi) return a->hi < b->hi ? -1 : 1;
+  if (a->factor != b->factor) return a->factor < b->factor ? -1 : 1;
+  return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+static int cmp_pedge_seq(const void *pa, const void *pb) {
+  const pedge *a = pa, *b = pb;
+  return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+/* Waypoint graph from the path objects: hash, merge, dedupe, finalize. */
+static int build_waypoints(build *b) {
+  extract *x = b->x;
+  size_t nv = x->vert_count;
+  td_err gerr;
+  size_t cap = 16;
+  while (cap < 2 * nv) cap *= 2;
+  b->cells = td_mem_calloc(cap, sizeof *b->cells);
+  if (b->cells) b->cell_cap = cap;
+  b->next = td_mem_alloc(nv * sizeof *b->next);
+  b->parent = td_mem_alloc(nv * sizeof *b->parent);
+  b->node_of = td_mem_alloc(nv * sizeof *b->node_of);
+  if (!b->cells || !b->next || !b->parent || !b->node_of)
+    return td_err_set(b->err, "%s: out of memory", b->name);
+  for (size_t oi = 0; oi < x->obj_count; oi++) {
+    const object *ob = &x->objs[oi];
+    if (ob->cls != CLASS_PATH) continue;
+    for (size_t v = ob->v0; v < ob->v0 + ob->vn; v++) {
+      struct cell *c = cell_slot(b, cell_coord(x->verts[v].x), cell_coord(x->verts[v].y), true);
+      if (c->count == TD_MAPFILE_MAX_CLUSTER)
+        return td_err_set(b->err, "%s: object %d (path): more than %d path vertices "
+                          "crowd around (%g, %g)", b->name, ob->id,
+                          TD_MAPFILE_MAX_CLUSTER, x->verts[v].x, x->verts[v].y);
+      b->next[v] = c->head;
+      c->head = (int32_t)v;
+      c->count++;
+      b->parent[v] = (int32_t)v;
+    }
+  }
+  /* single-linkage merge; each pair is looked at once (j > i), and a cell
+  ** holds at most MAX_CLUSTER vertices, so this is O(n) */
+  double md2 = TD_MAPFILE_MERGE_DIST * TD_MAPFILE_MERGE_DIST;
+  for (size_t i = 0; i < nv; i++) {
+    vertex p = x->verts[i];
+    int32_t cx = cell_coord(p.x), cy = cell_coord(p.y);
+    for (int dy = -1; dy <= 1; dy++)
+      for (int dx = -1; dx <= 1; dx++) {
+        struct cell *c = cell_slot(b, cx + dx, cy + dy, false);
+        for (int32_t j = c ? c->head : TD_NONE; j != TD_NONE; j = b->next[j]) {
+          if ((size_t)j <= i || dist2(x->verts[j], p.x, p.y) >= md2) continue;
+          int32_t ra = uf_find(b->parent, (int32_t)i), rb = uf_find(b->parent, j);
+          if (ra < rb) b->parent[rb] = ra;
+          else if (rb < ra) b->parent[ra] = rb;
+        }
+      }
+  }
+  /* nodes in order of their first vertex, at that vertex */
+  int32_t nodes = 0;
+  for (size_t v = 0; v < nv; v++) {
+    int32_t r = uf_find(b->parent, (int32_t)v);
+    b->node_of[v] = (size_t)r == v ? nodes++ : b->node_of[r];
+  }
+  /* edges, one per consecutive pair that did not merge */
+  size_t ecap = 0, en = 0;
+  pedge *edges = NULL;
+  for (size_t oi = 0; oi < x->obj_count; oi++) {
+    const object *ob = &x->objs[oi];
+    if (ob->cls != CLASS_PATH) continue;
+    size_t made = 0, segs = ob->closed ? ob->vn : ob->vn - 1;
+    for (size_t k = 0; k < segs; k++) {
+      int32_t na = b->node_of[ob->v0 + k], nb = b->node_of[ob->v0 + (k + 1) % ob->vn];
+      if (na == nb) continue;
+      pedge *p = td_mem_grow(edges, &ecap, en + 1, sizeof *edges);
+      if (!p) {
+        td_mem_free(edges, ecap * sizeof *edges);
+        return td_err_set(b->err, "%s: out of memory", b->name);
+      }
+      edges = p;
+      edges[en] = (pedge){.lo = na < nb ? na : nb, .hi = na < nb ? nb : na, .a = na,
+                          .b = nb, .factor = ob->cost, .seq = (int32_t)en};
+      en++;
+      made++;
+    }
+    if (made == 0) {
+      td_mem_free(edges, ecap * sizeof *edges);
+      return td_err_set(b->err, "%s: object %d (path): all its vertices lie within "
+                        "%g units of each other and merge into one node",
+                        b->name, ob->id, TD_MAPFILE_MERGE_DIST);
+    }
+  }
+  /* the same edge drawn twice is kept once, with the smaller factor, at the
+  ** place where it was first drawn */
+  if (en) qsort(edges, en, sizeof *edges, cmp_pedge_key);
+  size_t kept = 0;
+  for (size_t i = 0; i < en;) {
+    size_t j = i;
+    pedge best = edges[i]; /* smallest factor */
+    int32_t first = edges[i].seq, fa = edges[i].a, fb = edges[i].b;
+    for (; j < en && edges[j].lo == edges[i].lo && edges[j].hi == edges[i].hi; j++)
+      if (edges[j].seq < first) {
+        first = edges[j].seq;
+        fa = edges[j].a;
+        fb = edges[j].b;
+      }
+    best.seq = first;
+    best.a = fa;
+    best.b = fb;
+    edges[kept++] = best;
+    i = j;
+  }
+  if (kept) qsort(edges, kept, sizeof *edges, cmp_pedge_seq);
+
+  td_graph *g = td_graph_create(nodes, (int32_t)kept);
+  b->m->graph = g;
+  int rc = g ? 0 : -1;
+  for (size_t v = 0; rc == 0 && v < nv; v++)
+    if ((size_t)uf_find(b->parent, (int32_t)v) == v &&
+        td_graph_add_node(g, x->verts[v].x, x->verts[v].y, &gerr) == TD_NONE)
+      rc = -1;
+  for (size_t e = 0; rc == 0 && e < kept; e++)
+    if (td_graph_add_edge(g, edges[e].a, edges[e].b, edges[e].factor, &gerr) == TD_NONE)
+      rc = -1;
+  td_mem_free(edges, ecap * sizeof *edges);
+  if (rc == 0 && td_graph_finalize(g, &gerr) != 0) rc = -1;
+  if (rc != 0) return td_err_set(b->err, "%s: %s", b->name, g ? gerr.msg : "out of memory");
+  return 0;
+}
+
+/* The node of the path vertex nearest to (px, py) within SNAP_DIST (ties:
+** the vertex drawn first), or TD_NONE. */
+static int32_t snap_to_vertex(build *b, double px, double py) {
+  double best = TD_MAPFILE_SNAP_DIST * TD_MAPFILE_SNAP_DIST;
+  int32_t found = TD_NONE;
+  int32_t cx = cell_coord(px), cy = cell_coord(py);
+  for (int dy = -1; dy <= 1; dy++)
+    for (int dx = -1; dx <= 1; dx++) {
+      struct cell *c = cell_slot(b, cx + dx, cy + dy, false);
+      for (int32_t j = c ? c->head : TD_NONE; j != TD_NONE; j = b->next[j]) {
+        double d = dist2(b->x->verts[j], px, py);
+        if (d < best || (d == best && (found == TD_NONE || j < found))) {
+          best = d;
+          found = j;
+        }
+      }
+    }
+  return found == TD_NONE ? TD_NONE : b->node_of[found];
+}
+
+/* Lookup of a gid's walkable property: -1 none, 0 false, 1 true. tiles is
+** sorted by (gid, seq). */
+static int tile_walkable(const extract *x, uint32_t gid) {
+  size_t lo = 0, hi = x->tile_count;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (x->tiles[mid].gid < gid) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < x->tile_count && x->tiles[lo].gid == gid ? x->tiles[lo].walkable : -1;
+}
+
+static int cmp_tile(const void *pa, const void *pb) {
+  const walk_tile *a = pa, *b = pb;
+  if (a->gid != b->gid) return a->gid < b->gid ? -1 : 1;
+  return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+static bool layer_has_walkable(const extract *x, const td_map_layer *ly) {
+  size_t cells = (size_t)ly->width * (size_t)ly->height;
+  for (size_t k = 0; k < cells; k++) {
+    uint32_t gid = ly->gids[k] & ~TD_MAP_GID_FLAGS;
+    if (gid && tile_walkable(x, gid) >= 0) return true;
+  }
+  return false;
+}
+
+static int build_grid(build *b, td_map_layer *ly) {
+  extract *x = b->x;
+  td_err gerr;
+  if (x->tile_w != x->tile_h)
+    return td_err_set(b->err, "%s: a grid map needs square tiles, has %dx%d", b->name,
+                      x->tile_w, x->tile_h);
+  if (ly->offset_x != 0.0 || ly->offset_y != 0.0)
+    return td_err_set(b->err, "%s: layer '%s': the walkable layer cannot have an offset",
+                      b->name, ly->name);
+  b->m->grid = td_grid_create(ly->width, ly->height, (double)x->tile_w, &gerr);
+  if (!b->m->grid) return td_err_set(b->err, "%s: %s", b->name, gerr.msg);
+  for (int32_t cy = 0; cy < ly->height; cy++)
+    for (int32_t cx = 0; cx < ly->width; cx++) {
+      uint32_t gid = ly->gids[(size_t)cy * (size_t)ly->width + (size_t)cx] & ~TD_MAP_GID_FLAGS;
+      td_grid_set_walkable(b->m->grid, cx, cy, gid != 0 && tile_walkable(x, gid) == 1);
+    }
+  b->m->graph = td_grid_build_graph(b->m->grid, &gerr);
+  if (!b->m->graph) return td_err_set(b->err, "%s: %s", b->name, gerr.msg);
+  if (b->m->graph->node_count == 0)
+    return td_err_set(b->err, "%s: layer '%s': no walkable cell", b->name, ly->name);
+  return 0;
+}
+
+/* Spawns and goals, in file order. */
+static int place_points(build *b) {
+  extract *x = b->x;
+  td_map *m = b->m;
+  size_t ns = 0, ng = 0;
+  for (size_t i = 0; i < x->obj_count; i++) {
+    ns += x->objs[i].cls == CLASS_SPAWN;
+    ng += x->objs[i].cls == CLASS_GOAL;
+  }
+  if (ng == 0) return td_err_set(b->err, "%s: no goal object (class 'goal')", b->name);
+  if (ns == 0) return td_err_set(b->err, "%s: no spawn object (class 'spawn')", b->name);
+  m->spawns = td_mem_calloc(ns, sizeof *m->spawns);
+  if (m->spawns) m->spawn_count = ns;
+  m->goals = td_mem_calloc(ng, sizeof *m->goals);
+  if (m->goals) m->goal_count = ng;
+  if (!m->spawns || !m->goals) return td_err_set(b->err, "%s: out of memory", b->name);
+  ns = ng = 0;
+  for (size_t i = 0; i < x->obj_count; i++) {
+    const object *ob = &x->objs[i];
+    if (ob->cls != CLASS_SPAWN && ob->cls != CLASS_GOAL) continue;
+    int32_t node;
+    if (m->grid) {
+      double gx = floor(ob->x / m->grid->cell), gy = floor(ob->y / m->grid->cell);
+      if (gx < 0 || gy < 0 || gx >= m->grid->width || gy >= m->grid->height)
+        return td_err_set(b->err, "%s: object %d (%s): at (%g, %g), outside the map",
+                          b->name, ob->id, obj_class(ob), ob->x, ob->y);
+      node = td_grid_node_at(m->grid, (int32_t)gx, (int32_t)gy);
+      if (node == TD_NONE)
+        return td_err_set(b->err, "%s: object %d (%s): not on a walkable cell (cell %d,%d)",
+                          b->name, ob->id, obj_class(ob), (int)gx, (int)gy);
+    } else {
+      node = snap_to_vertex(b, ob->x, ob->y);
+      if (node == TD_NONE)
+        return td_err_set(b->err, "%s: object %d (%s): not on any path vertex (none within "
+                          "%g units of (%g, %g))", b->name, ob->id, obj_class(ob),
+                          TD_MAPFILE_SNAP_DIST, ob->x, ob->y);
+    }
+    td_map_point *pt = ob->cls == CLASS_SPAWN ? &m->spawns[ns++] : &m->goals[ng++];
+    pt->node = node;
+    pt->object_id = ob->id;
+    snprintf(pt->name, sizeof pt->name, "%s", ob->name);
+  }
+  for (size_t s = 0; s < m->spawn_count; s++)
+    for (size_t k = 0; k < m->goal_count; k++)
+      if (m->spawns[s].node == m->goals[k].node)
+        return td_err_set(b->err, "%s: object %d (spawn): on the same node as object %d (goal)",
+                          b->name, m->spawns[s].object_id, m->goals[k].object_id);
+  return 0;
+}
+
+/* Closed segment against closed rectangle (Liang-Barsky clipping): true
+** when some point of the segment lies in the rectangle, including segments
+** that start, end or lie entirely inside it. */
+static bool segment_hits_rect(double x0, double y0, double x1, double y1, double rx,
+                              double ry, double rw, double rh) {
+  double p[4] = {-(x1 - x0), x1 - x0, -(y1 - y0), y1 - y0};
+  double q[4] = {x0 - rx, rx + rw - x0, y0 - ry, ry + rh - y0};
+  double t0 = 0.0, t1 = 1.0;
+  for (int k = 0; k < 4; k++) {
+    if (p[k] == 0.0) {
+      if (q[k] < 0.0) return false; /* parallel and outside this slab */
+      continue;
+    }
+    double t = q[k] / p[k];
+    if (p[k] < 0.0) {
+      if (t > t1) return false;
+      if (t > t0) t0 = t;
+    } else {
+      if (t < t0) return false;
+      if (t < t1) t1 = t;
+    }
+  }
+  return t0 <= t1;
+}
+
+/* Cells [*lo, *hi] along one axis whose centres lie in [a, a + len). */
+static void centre_range(double a, double len, double cell, int32_t n, int32_t *lo,
+                         int32_t *hi) {
+  *lo = 0;
+  *hi = -1;
+  double first = floor(a / cell) - 1.0, last = floor((a + len) / cell) + 1.0;
+  if (first < 0) first = 0;
+  if (last > n - 1) last = n - 1;
+  if (first > last) return; /* also keeps the casts below in range */
+  for (int32_t c = (int32_t)first; c <= (int32_t)last; c++) {
+    double centre = (c + 0.5) * cell;
+    if (centre >= a && centre < a + len) {
+      if (*hi < *lo) *lo = c;
+      *hi = c;
+    }
+  }
+}
+
+static int place_bases(build *b) {
+  extract *x = b->x;
+  td_map *m = b->m;
+  const td_graph *g = m->graph;
+  if (x->base_count == 0) return 0;
+  m->bases = td_mem_calloc(x->base_count, sizeof *m->bases);
+  if (!m->bases) return td_err_set(b->err, "%s: out of memory", b->name);
+  m->base_count = x->base_count;
+  size_t bi = 0;
+  for (size_t i = 0; i < x->obj_count; i++) {
+    const object *ob = &x->objs[i];
+    if (ob->cls != CLASS_BASE) continue;
+    td_tower_base *tb = &m->bases[bi++];
+    tb->object_id = ob->id;
+    snprintf(tb->name, sizeof tb->name, "%s", ob->name);
+    tb->x = ob->x;
+    tb->y = ob->y;
+    tb->w = ob->w;
+    tb->h = ob->h;
+    if (m->grid) {
+      int32_t x0, x1, y0, y1, cells[TD_MAPFILE_MAX_BASE_CELLS];
+      centre_range(ob->x, ob->w, m->grid->cell, m->grid->width, &x0, &x1);
+      centre_range(ob->y, ob->h, m->grid->cell, m->grid->height, &y0, &y1);
+      int64_t area = (int64_t)(x1 - x0 + 1) * (int64_t)(y1 - y0 + 1);
+      if (x1 < x0 || y1 < y0)
+        return td_err_set(b->err, "%s: object %d (tower_base): covers no cell centre",
+                          b->name, ob->id);
+      if (area > TD_MAPFILE_MAX_BASE_CELLS)
+        return td_err_set(b->err, "%s: object %d (tower_base): covers %lld cells, at most %d",
+                          b->name, ob->id, (long long)area, TD_MAPFILE_MAX_BASE_CELLS);
+      size_t nc = 0;
+      for (int32_t cy = y0; cy <= y1; cy++)
+        for (int32_t cx = x0; cx <= x1; cx++) cells[nc++] = cy * m->grid->width + cx;
+      size_t need = td_grid_changes(m->grid, g, cells, nc, true, NULL, 0);
+      if (need == 0)
+        return td_err_set(b->err, "%s: object %d (tower_base): covers no walkable cell",
+                          b->name, ob->id);
+      tb->block = td_mem_calloc(need, sizeof *tb->block);
+      if (!tb->block) return td_err_set(b->err, "%s: out of memory", b->name);
+      tb->block_count = need;
+      size_t got = td_grid_changes(m->grid, g, cells, nc, true, tb->block, need);
+      if (got != need)
+        return td_err_set(b->err, "%s: object %d (tower_base): grid changes changed size",
+                          b->name, ob->id);
+    } else {
+      size_t need = 0;
+      for (int32_t e = 0; e < g->edge_count; e++) {
+        const td_edge *ed = &g->edges[e];
+        need += segment_hits_rect(g->x[ed->a], g->y[ed->a], g->x[ed->b], g->y[ed->b],
+                                  ob->x, ob->y, ob->w, ob->h);
+      }
+      if (need == 0)
+        return td_err_set(b->err, "%s: object %d (tower_base): touches no path edge",
+                          b->name, ob->id);
+      if (need > TD_MAPFILE_MAX_BASE_EDGES)
+        return td_err_set(b->err, "%s: object %d (tower_base): touches %zu path edges, at "
+                          "most %d", b->name, ob->id, need, TD_MAPFILE_MAX_BASE_EDGES);
+      tb->block = td_mem_calloc(need, sizeof *tb->block);
+      if (!tb->block) return td_err_set(b->err, "%s: out of memory", b->name);
+      tb->block_count = need;
+      size_t k = 0;
+      for (int32_t e = 0; e < g->edge_count; e++) {
+        const td_edge *ed = &g->edges[e];
+        if (segment_hits_rect(g->x[ed->a], g->y[ed->a], g->x[ed->b], g->y[ed->b], ob->x,
+                              ob->y, ob->w, ob->h))
+          tb->block[k++] = (td_graph_change){TD_CHANGE_BLOCK_EDGE, e};
+      }
+    }
+  }
+  return 0;
+}
+
+/* Every spawn must reach a goal on the open map. */
+static int check_route(build *b) {
+  td_map *m = b->m;
+  td_graph *g = m->graph;
+  /* fixed-point sums along any route stay far from overflow */
+  td_cost total = 0;
+  for (int32_t e = 0; e < g->edge_count; e++) {
+    total += g->edges[e].w;
+    if (total > ((td_cost)1 << 62))
+      return td_err_set(b->err, "%s: the map is too large: path costs would overflow",
+                        b->name);
+  }
+  int32_t *goals = td_mem_alloc(m->goal_count * sizeof *goals);
+  uint8_t *seen = td_mem_calloc((size_t)g->node_count, 1);
+  if (!goals || !seen) {
+    td_mem_free(goals, m->goal_count * sizeof *goals);
+    td_mem_free(seen, (size_t)g->node_count);
+    return td_err_set(b->err, "%s: out of memory", b->name);
+  }
+  size_t n = 0;
+  for (size_t i = 0; i < m->goal_count; i++)
+    if (!seen[m->goals[i].node]) {
+      seen[m->goals[i].node] = 1;
+      goals[n++] = m->goals[i].node;
+    }
+  td_err rerr;
+  td_route *r = td_route_create(g, goals, n, &rerr);
+  td_mem_free(goals, m->goal_count * sizeof *goals);
+  td_mem_free(seen, (size_t)g->node_count);
+  if (!r) return td_err_set(b->err, "%s: %s", b->name, rerr.msg);
+  const td_cost *dist = td_route_dist(r);
+  int rc = 0;
+  for (size_t s = 0; s < m->spawn_count && rc == 0; s++)
+    if (dist[m->spawns[s].node] == TD_COST_INF)
+      rc = td_err_set(b->err, "%s: object %d (spawn): cannot reach any goal", b->name,
+                      m->spawns[s].object_id);
+  td_route_destroy(r);
+  return rc;
+}
+
+static int build_map(build *b) {
+  extract *x = b->x;
+  td_map *m = b->m;
+  m->width = x->width;
+  m->height = x->height;
+  m->tile_w = x->tile_w;
+  m->tile_h = x->tile_h;
+  if (x->tile_count) qsort(x->tiles, x->tile_count, sizeof *x->tiles, cmp_tile);
+  td_map_layer *walk = NULL;
+  for (size_t i = 0; i < x->layer_count; i++) {
+    if (!layer_has_walkable(x, &x->layers[i])) continue;
+    if (walk)
+      return td_err_set(b->err, "%s: layers '%s' and '%s' both use tiles with the "
+                        "'walkable' property; a map has one walkable layer",
+                        b->name, walk->name, x->layers[i].name);
+    walk = &x->layers[i];
+    walk->walkable = 1;
+  }
+  const object *path = NULL;
+  for (size_t i = 0; i < x->obj_count && !path; i++)
+    if (x->objs[i].cls == CLASS_PATH) path = &x->objs[i];
+  if (path && walk)
+    return td_err_set(b->err, "%s: object %d (path) and layer '%s' (walkable tiles): a map "
+                      "is either a waypoint map or a grid map, not both",
+                      b->name, path->id, walk->name);
+  if (!path && !walk)
+    return td_err_set(b->err, "%s: no path objects (class 'path') and no tile layer with "
+                      "'walkable' tiles: nothing to walk on", b->name);
+  if ((walk ? build_grid(b, walk) : build_waypoints(b)) != 0) return -1;
+  if (place_points(b) != 0 || place_bases(b) != 0 || check_route(b) != 0) return -1;
+  /* the tile layers move into the map */
+  m->layers = x->layers;
+  m->layer_count = x->layer_count;
+  if (x->layer_cap > x->layer_count) {
+    /* td_map_free frees by count: give back the spare capacity */
+    td_map_layer *p = td_mem_realloc(x->layers, x->layer_cap * sizeof *p,
+                                     x->layer_count * sizeof *p);
+    if (x->layer_count && !p) {
+      m->layers = NULL;
+      m->layer_count = 0;
+      return td_err_set(b->err, "%s: out of memory", b->name);
+    }
+    m->layers = p;
+  }
+  x->layers = NULL;
+  x->layer_count = x->layer_cap = 0;
+  return 0;
+}
+
+/* ---- entry points ----------------------------------------------------- */
+
+int td_mapfile_load_buffer(const char *name, const char *data, size_t len,
+                           td_map *out, td_err *err) {
+  memset(out, 0, sizeof *out);
+  if (len >= 3 && memcmp(data, "\xEF\xBB\xBF", 3) == 0) { /* UTF-8 BOM */
+    data += 3;
+    len -= 3;
+  }
+  td_lsandbox_limits lim = {.memory = TD_MAPFILE_MEMORY,
+                            .instructions = TD_MAPFILE_INSTRUCTIONS};
+  td_lsandbox *sb = td_lsandbox_create(&lim, err);
+  if (!sb) return -1;
+  extract x;
+  memset(&x, 0, sizeof x);
+  int rc = td_lsandbox_run(sb, name, data, len, 0, err);
+  if (rc == 0) rc = td_lsandbox_call(sb, name, extract_map, &x, 1, 0, err);
+  td_lsandbox_destroy(sb);
+  if (rc == 0) {
+    snprintf(out->source, sizeof out->source, "%s", name);
+    build b = {.name = name, .x = &x, .m = out, .err = err};
+    rc = build_map(&b);
+    build_free(&b);
+  }
+  extract_free(&x);
+  if (rc != 0) td_map_free(out);
+  return rc;
+}
+
+int td_mapfile_load(const char *path, td_map *out, td_err *err) {
+  memset(out, 0, sizeof *out);
+  FILE *f = fopen(path, "rb");
+  if (!f) return td_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+  size_t cap = 0, len = 0;
+  char *buf = NULL;
+  int rc = 0;
+  for (;;) {
+    if (len == cap) {
+      if (cap >= TD_MAPFILE_MAX_BYTES && fgetc(f) != EOF) {
+        rc = td_err_set(err, "%s: file is larger than %zu bytes", path,
+                        (size_t)TD_MAPFILE_MAX_BYTES);
+        break;
+      }
+      size_t ncap = cap ? cap * 2 : 65536;
+      if (ncap > TD_MAPFILE_MAX_BYTES) ncap = TD_MAPFILE_MAX_BYTES;
+      char *p = td_mem_realloc(buf, cap, ncap);
+      if (!p) {
+        rc = td_err_set(err, "%s: out of memory", path);
+        break;
+      }
+      buf = p;
+      cap = ncap;
+    }
+    if (len == cap) break; /* exactly the largest size */
+    size_t got = fread(buf + len, 1, cap - len, f);
+    len += got;
+    if (got == 0) {
+      if (ferror(f)) rc = td_err_set(err, "%s: cannot read: %s", path, strerror(errno));
+      break;
+    }
+  }
+  fclose(f);
+  if (rc == 0) rc = td_mapfile_load_buffer(path, buf, len, out, err);
+  td_mem_free(buf, cap);
+  return rc;
+}

@@ -3,7 +3,8 @@
 **
 ** A map is a waypoint graph (or a grid and the graph built from it), the
 ** spawn and goal nodes, and the tower bases with the batch of graph changes a
-** tower on each applies. It is plain data, filled by the loader
+** tower on each applies, plus the tile layers as drawn (for the renderer).
+** It is plain data, filled by the loader
 ** (script/mapfile.h) or by code (tests, benchmarks), and read by the world.
 ** Every spawn, goal and base remembers the Tiled object id it came from so
 ** that errors and tools can name it.
@@ -34,6 +35,18 @@ typedef struct td_tower_base {
   size_t block_count;
 } td_tower_base;
 
+/* A tile layer kept for the renderer: gids as Tiled wrote them, flip flags
+** (top 4 bits, TD_MAP_GID_FLAGS) included; 0 is an empty cell. */
+#define TD_MAP_GID_FLAGS 0xF0000000u
+typedef struct td_map_layer {
+  int32_t id;                   /* Tiled layer id (0 when absent) */
+  char name[64];
+  int32_t width, height;        /* in tiles (the map's size) */
+  double offset_x, offset_y;    /* drawing offset in map units (with its groups') */
+  uint32_t *gids;               /* width*height, row-major */
+  uint8_t walkable;             /* nonzero: this layer made the grid */
+} td_map_layer;
+
 typedef struct td_map {
   char source[256];             /* file name, for messages */
   int32_t width, height;        /* in tiles */
@@ -46,6 +59,8 @@ typedef struct td_map {
   size_t goal_count;
   td_tower_base *bases;
   size_t base_count;
+  td_map_layer *layers;         /* tile layers in file order */
+  size_t layer_count;
 } td_map;
 
 void td_map_free(td_map *map);

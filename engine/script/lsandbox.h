@@ -1,0 +1,84 @@
+/*
+** lsandbox.h: a Lua 5.4 state for untrusted data files (maps now, mods later).
+**
+** A sandbox is a lua_State with no library opened at all, whose every
+** allocation goes through td_mem (mem.h) and is counted against a memory cap,
+** and whose VM instructions are counted by a hook against an instruction cap.
+** Chunks load in text mode only (precompiled bytecode can crash the VM, so
+** binary chunks are refused) and run with their _ENV set to a table the
+** caller chooses: by default a fresh empty one, so a data file sees no
+** globals (no os, io, require, print, load, pcall, setmetatable...).
+**
+** Limits. The memory cap bounds the bytes the state holds at once: an
+** allocation that would pass it fails, and Lua raises a memory error. The
+** instruction cap bounds the VM instructions of one top-level run or call
+** (counted in steps of TD_LSANDBOX_HOOK_STEP). Once tripped it is sticky for
+** the rest of that run: the hook raises again before every further
+** instruction, so a script's own pcall cannot swallow it. Both counters and
+** the trip reset at the start of the next td_lsandbox_run/td_lsandbox_call.
+**
+** Errors come back in a td_err as one line: "name:line: message" (Lua's own
+** format, with name in full even past LUA_IDSIZE), "name: message" for errors
+** without a position, "name: instruction limit exceeded" or
+** "name: memory limit exceeded" ("name: out of memory" when td_mem itself
+** failed). Control characters in messages become spaces.
+**
+** Memory: the sandbox owns its lua_State; td_lsandbox_destroy closes it and
+** frees everything. Values a run leaves on the stack belong to the caller,
+** who pops them (they live until then, or until destroy).
+** Determinism: no clock, no randomness of ours (Lua seeds its string hash per
+** state: never depend on pairs() order). Not reentrant: a C function called
+** from a running chunk must not start another run on the same sandbox.
+*/
+#ifndef TD_LSANDBOX_H
+#define TD_LSANDBOX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <lua.h>
+
+#include "nav/mem.h"
+
+#define TD_LSANDBOX_DEFAULT_MEMORY ((size_t)64 << 20)       /* 64 MiB */
+#define TD_LSANDBOX_DEFAULT_INSTRUCTIONS ((uint64_t)10000000) /* 10 M */
+#define TD_LSANDBOX_HOOK_STEP 1000  /* instructions between two hook calls */
+
+typedef struct td_lsandbox td_lsandbox;
+
+typedef struct td_lsandbox_limits {
+  size_t memory;          /* cap in bytes; 0: TD_LSANDBOX_DEFAULT_MEMORY */
+  uint64_t instructions;  /* cap per run or call; 0: TD_LSANDBOX_DEFAULT_INSTRUCTIONS */
+} td_lsandbox_limits;
+
+/* limits may be NULL (defaults). NULL with err set on OOM or when the cap is
+** too small for an empty state. */
+td_lsandbox *td_lsandbox_create(const td_lsandbox_limits *limits, td_err *err);
+void td_lsandbox_destroy(td_lsandbox *sb);                  /* NULL is a no-op */
+
+/* The state, for pushing arguments and reading results. Every API call that
+** may allocate must run inside td_lsandbox_call (Debian's Lua has no API
+** checks, and an unprotected memory error would abort). */
+lua_State *td_lsandbox_state(td_lsandbox *sb);
+
+/* Loads src (text only) as chunk `name` and runs it. env == 0: _ENV is a
+** fresh empty table; otherwise env is the stack index of the table to use
+** (it stays on the stack). On success returns 0 with the chunk's first
+** result (nil if none) pushed [-0, +1]; on error returns -1, err set, stack
+** as before [-0, +0]. */
+int td_lsandbox_run(td_lsandbox *sb, const char *name, const char *src,
+                    size_t len, int env, td_err *err);
+
+/* Calls fn in protected mode under the same limits and error format (name
+** prefixes messages). fn receives ud as a light userdata at index 1 followed
+** by the nargs values popped from the top of the stack. fn reports errors by
+** raising (lua_error) a string. On success returns 0 with nresults results
+** pushed [-nargs, +nresults]; on error -1 with err set [-nargs, +0]. */
+int td_lsandbox_call(td_lsandbox *sb, const char *name, lua_CFunction fn,
+                     void *ud, int nargs, int nresults, td_err *err);
+
+size_t td_lsandbox_memory(const td_lsandbox *sb);        /* bytes held now */
+size_t td_lsandbox_memory_peak(const td_lsandbox *sb);   /* highest so far */
+uint64_t td_lsandbox_instructions(const td_lsandbox *sb); /* last run; a multiple of the step */
+
+#endif

@@ -1,0 +1,60 @@
+/*
+** mapfile.h: loads a map drawn in Tiled and exported as Lua (`return {...}`).
+**
+** The file runs in a sandbox (lsandbox.h: text only, empty environment,
+** TD_MAPFILE_MEMORY bytes and TD_MAPFILE_INSTRUCTIONS instructions at most),
+** and must return a table. The loader reads that table through the C API,
+** checking the type and range of every field it uses, copies what it needs
+** into C arrays, closes the state, then builds the td_map in plain C:
+**   - objects of class `path` (polylines, or polygons for closed loops) make a
+**     waypoint graph: vertices closer than 0.5 units merge (transitively)
+**     into one node, consecutive vertices are joined by an edge, the
+**     property `cost` (> 0) scales the edges of its polyline;
+**   - or a tile layer whose tiles carry the boolean property `walkable` makes
+**     a grid map (td_grid, one node per walkable cell);
+**   - `spawn` and `goal` point objects become nodes; `tower_base`
+**     rectangles get the batch of changes a tower there applies;
+**   - every spawn must reach a goal (checked with td_route_create).
+** docs/maps.md is the modder's description of the format, the limits, and
+** the error messages.
+**
+** Errors: one line in err, "<file>: <object/layer/field>: <what is wrong>",
+** e.g. "maps/x.lua: object 12 (spawn): not on any path vertex".
+**
+** Memory: on success *out owns everything (td_map_free); on error *out is
+** left zeroed and nothing leaks. All allocation goes through td_mem.
+** Determinism: node, edge, spawn, goal and base order follow the file
+** (layers, then objects, then vertices, in order); nothing depends on
+** addresses, clocks or Lua's hash order.
+*/
+#ifndef TD_MAPFILE_H
+#define TD_MAPFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nav/mem.h"
+#include "sim/map.h"
+
+#define TD_MAPFILE_MEMORY ((size_t)64 << 20)          /* sandbox memory cap */
+#define TD_MAPFILE_INSTRUCTIONS ((uint64_t)10000000)  /* sandbox instruction cap */
+#define TD_MAPFILE_MAX_BYTES ((size_t)32 << 20)       /* largest file read */
+#define TD_MAPFILE_MERGE_DIST 0.5      /* vertices closer than this merge */
+#define TD_MAPFILE_SNAP_DIST 0.5       /* spawn/goal within this of a vertex */
+#define TD_MAPFILE_MAX_COORD 1e6       /* |x|, |y| of every position */
+#define TD_MAPFILE_MAX_COST 1000.0     /* largest `cost` property */
+#define TD_MAPFILE_MAX_VERTICES 100000 /* path vertices per map */
+#define TD_MAPFILE_MAX_CLUSTER 32      /* vertices in one 0.5 x 0.5 square */
+#define TD_MAPFILE_MAX_BASES 1024      /* tower bases per map */
+#define TD_MAPFILE_MAX_BASE_CELLS 64   /* cells under one base (grid maps) */
+#define TD_MAPFILE_MAX_BASE_EDGES 64   /* edges one base touches (waypoint maps) */
+#define TD_MAPFILE_MAX_TILES 4096      /* map width or height in tiles */
+
+/* Reads and loads the file at path; messages name it as given. */
+int td_mapfile_load(const char *path, td_map *out, td_err *err);
+
+/* Loads a map from memory; name is used in messages and map->source. */
+int td_mapfile_load_buffer(const char *name, const char *data, size_t len,
+                           td_map *out, td_err *err);
+
+#endif

@@ -1,0 +1,312 @@
+#!/usr/bin/env python3
+"""Generates the bundled maps in maps/ as Tiled Lua exports.
+
+    python3 maps/gen_maps.py             # writes maps/01-crossroads.lua, maps/02-grid.lua
+
+The output follows the layout Tiled writes with File > Export As > Lua
+files. Tiled cannot open its Lua exports, so this script is the source of
+the two maps: change them here and rerun it (the output is deterministic).
+A map drawn in Tiled is kept as .tmx and exported to maps/ instead.
+docs/maps.md describes the conventions (classes path/spawn/goal/tower_base,
+properties cost/walkable).
+"""
+import os
+import sys
+from collections import deque
+
+T = 32  # tile size in pixels (map units)
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+# ---- a tiny writer for Tiled's Lua layout ---------------------------------
+
+def lua_value(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return str(int(v)) if v == int(v) else repr(v)
+    if isinstance(v, str):
+        return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    raise TypeError(v)
+
+
+class Raw:
+    """Text emitted as is (a pre-formatted table body)."""
+
+    def __init__(self, text):
+        self.text = text
+
+
+def emit(out, value, indent):
+    pad = "  " * indent
+    if isinstance(value, Raw):
+        out.append(value.text)
+    elif isinstance(value, dict):
+        if not value:
+            out.append("{}")
+            return
+        out.append("{\n")
+        items = list(value.items())
+        for i, (k, v) in enumerate(items):
+            key = k if k.isidentifier() else '["%s"]' % k
+            if k.startswith("@"):  # property tables use ["name"] keys
+                key = '["%s"]' % k[1:]
+            out.append("  " * (indent + 1) + key + " = ")
+            emit(out, v, indent + 1)
+            out.append(",\n" if i + 1 < len(items) else "\n")
+        out.append(pad + "}")
+    elif isinstance(value, list):
+        if not value:
+            out.append("{}")
+            return
+        if all(isinstance(v, dict) and set(v) == {"x", "y"} for v in value):
+            out.append("{\n")
+            for i, v in enumerate(value):
+                out.append("  " * (indent + 1) + "{ x = %s, y = %s }" %
+                           (lua_value(v["x"]), lua_value(v["y"])))
+                out.append(",\n" if i + 1 < len(value) else "\n")
+            out.append(pad + "}")
+            return
+        out.append("{\n")
+        for i, v in enumerate(value):
+            out.append("  " * (indent + 1))
+            emit(out, v, indent + 1)
+            out.append(",\n" if i + 1 < len(value) else "\n")
+        out.append(pad + "}")
+    else:
+        out.append(lua_value(value))
+
+
+def tile_data(gids, width, indent):
+    pad = "  " * indent
+    rows = [gids[i:i + width] for i in range(0, len(gids), width)]
+    lines = [pad + "  " + ", ".join(str(g) for g in row) for row in rows]
+    return Raw("{\n" + ",\n".join(lines) + "\n" + pad + "}")
+
+
+def props(d):
+    return {"@" + k: v for k, v in d.items()}
+
+
+def write_map(path, m):
+    out = ["return "]
+    emit(out, m, 0)
+    out.append("\n")
+    with open(path, "w") as f:
+        f.write("".join(out))
+
+
+def obj(oid, name, cls, shape, x, y, w=0, h=0, key="type", polyline=None, properties=None):
+    o = {"id": oid, "name": name, key: cls, "shape": shape, "x": x, "y": y,
+         "width": w, "height": h, "rotation": 0, "visible": True}
+    if polyline is not None:
+        o["polyline"] = [{"x": px - x, "y": py - y} for px, py in polyline]
+    o["properties"] = props(properties or {})
+    return o
+
+
+def object_layer(lid, name, objects, tiled19):
+    layer = {"type": "objectgroup", "draworder": "topdown", "id": lid, "name": name}
+    if tiled19:
+        layer["class"] = ""
+    layer.update({"visible": True, "opacity": 1, "offsetx": 0, "offsety": 0,
+                  "parallaxx": 1, "parallaxy": 1, "properties": {}, "objects": objects})
+    return layer
+
+
+def tile_layer(lid, name, width, height, gids, tiled19):
+    layer = {"type": "tilelayer", "x": 0, "y": 0, "width": width, "height": height,
+             "id": lid, "name": name}
+    if tiled19:
+        layer["class"] = ""
+    layer.update({"visible": True, "opacity": 1, "offsetx": 0, "offsety": 0,
+                  "parallaxx": 1, "parallaxy": 1, "properties": {}, "encoding": "lua",
+                  "data": tile_data(gids, width, 3)})
+    return layer
+
+
+def header(version, tiledversion, width, height, nextlayerid, nextobjectid, tiled19):
+    m = {"version": version, "luaversion": "5.1", "tiledversion": tiledversion}
+    if tiled19:
+        m["class"] = ""
+    m.update({"orientation": "orthogonal", "renderorder": "right-down", "width": width,
+              "height": height, "tilewidth": T, "tileheight": T, "nextlayerid": nextlayerid,
+              "nextobjectid": nextobjectid, "properties": {}})
+    return m
+
+
+def tileset(name, firstgid, image, columns, tiles, tiled19):
+    ts = {"name": name, "firstgid": firstgid}
+    if tiled19:
+        ts["class"] = ""
+    ts.update({"tilewidth": T, "tileheight": T, "spacing": 0, "margin": 0,
+               "columns": columns, "image": image, "imagewidth": columns * T,
+               "imageheight": T, "objectalignment": "unspecified",
+               "tileoffset": {"x": 0, "y": 0},
+               "grid": {"orientation": "orthogonal", "width": T, "height": T},
+               "properties": {}, "wangsets": {}, "tilecount": columns,
+               "tiles": [{"id": i, "properties": props(p)} for i, p in tiles]})
+    return ts
+
+
+def centre(tx, ty):
+    return (tx * T + T // 2, ty * T + T // 2)
+
+
+# ---- 01-crossroads: a Defense Grid-style waypoint web ----------------------
+
+def crossroads():
+    W, H = 30, 20
+    n = {k: centre(*v) for k, v in {
+        "S": (1, 10), "A": (5, 10), "F": (10, 10), "H": (15, 10), "I": (20, 10),
+        "E": (25, 10), "G": (28, 10), "B": (8, 4), "C": (15, 4), "D": (22, 4),
+        "J": (8, 16), "K": (15, 16), "L": (22, 16)}.items()}
+
+    def off(p, dx, dy):  # a vertex drawn slightly off (merges: < 0.5 units)
+        return (p[0] + dx, p[1] + dy)
+
+    paths = [
+        (1, "trunk", [n[k] for k in "SAFHIEG"], {}),
+        (2, "north", [off(n["A"], 0.25, -0.25)] + [n[k] for k in "BCDE"], {}),
+        (3, "south", [n[k] for k in "AJKLE"], {}),
+        (4, "link-c", [n["C"], off(n["H"], 0.25, 0.25), n["K"]], {}),
+        (5, "mud", [n["D"], n["I"]], {"cost": 2}),
+        (6, "link-bf", [n["B"], n["F"]], {}),
+    ]
+    path_objs = [obj(i, name, "path", "polyline", pts[0][0], pts[0][1], polyline=pts,
+                     properties=p) for i, name, pts, p in paths]
+    markers = [obj(7, "west gate", "spawn", "point", *n["S"]),
+               obj(8, "core", "goal", "point", *n["G"])]
+    # tower bases: (id, centre) of a 32x32 rectangle; comments name the
+    # edges each one blocks (tests/test_mapfile.c checks them)
+    base_centres = [(9, (400, 336)),    # F-H
+                    (10, (560, 336)),   # H-I
+                    (11, (592, 144)),   # C-D
+                    (12, (592, 528)),   # K-L
+                    (13, (496, 240)),   # C-H
+                    (14, n["I"]),       # around I: H-I, I-E, D-I
+                    (15, (224, 432)),   # A-J
+                    (16, (384, 144)),   # B-C
+                    (17, (768, 432))]   # L-E
+    bases = [obj(i, "base %d" % (k + 1), "tower_base", "rectangle", cx - T // 2,
+                 cy - T // 2, T, T) for k, (i, (cx, cy)) in enumerate(base_centres)]
+    trees = [obj(18, "oak", "tree", "point", 100, 100), obj(19, "rock", "decoration",
+                                                            "rectangle", 600, 560, 40, 24)]
+    # decoration: grass, with path tiles under every segment
+    gids = [1] * (W * H)
+    segs = [(pts[k], pts[k + 1]) for _, _, pts, _ in paths for k in range(len(pts) - 1)]
+    for (x0, y0), (x1, y1) in segs:
+        steps = int(max(abs(x1 - x0), abs(y1 - y0)) // 4) + 1
+        for s in range(steps + 1):
+            x = x0 + (x1 - x0) * s / steps
+            y = y0 + (y1 - y0) * s / steps
+            gids[int(y // T) * W + int(x // T)] = 2
+    for _, (cx, cy) in base_centres:
+        gids[(cy // T) * W + cx // T] = 3
+    m = header("1.8", "1.8.6", W, H, 5, 20, False)
+    m["tilesets"] = [tileset("crossroads", 1, "../assets/tiles/crossroads.png", 3,
+                             [(0, {"terrain": "grass"}), (1, {"terrain": "road"}),
+                              (2, {"terrain": "pad"})], False)]
+    m["layers"] = [tile_layer(1, "ground", W, H, gids, False),
+                   object_layer(2, "paths", path_objs, False),
+                   object_layer(3, "markers", markers, False),
+                   object_layer(4, "bases", bases + trees, False)]
+    return m
+
+
+# ---- 02-grid: a small maze on a walkable tile layer -----------------------
+
+GRID_W, GRID_H = 24, 16
+
+
+def grid_walls():
+    wall = [[x in (0, GRID_W - 1) or y in (0, GRID_H - 1) for x in range(GRID_W)]
+            for y in range(GRID_H)]
+
+    def column(x, ys):
+        for y in ys:
+            wall[y][x] = True
+
+    column(6, range(1, 11))                                 # gap at y 11..14
+    column(12, [y for y in range(1, 15) if y not in (2, 3, 9, 10)])
+    column(18, range(5, 13))                                # gaps at y 1..4 and 13..14
+    for x in range(1, 5):                                    # a ledge near the spawn
+        wall[6][x] = True
+    for x in range(8, 11):                                   # pillars
+        wall[5][x] = True
+    for y in range(6, 9):
+        wall[y][15] = True
+    return wall
+
+
+def reachable(wall, start, blocked=()):
+    seen = {start}
+    q = deque([start])
+    while q:
+        x, y = q.popleft()
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            c = (x + dx, y + dy)
+            if 0 <= c[0] < GRID_W and 0 <= c[1] < GRID_H and not wall[c[1]][c[0]] \
+                    and c not in blocked and c not in seen:
+                seen.add(c)
+                q.append(c)
+    return seen
+
+
+def grid_map():
+    wall = grid_walls()
+    spawn, goal = (2, 9), (21, 8)
+    # tower bases: id -> cells (x, y); every one may be built on its own
+    bases = {10: [(12, 9), (12, 10)],         # middle gap of the centre wall
+             11: [(18, 3), (18, 4)],          # top gap of the east wall
+             12: [(9, 7)],                    # open ground
+             13: [(14, 12), (15, 12), (14, 13), (15, 13)],
+             14: [(6, 11), (6, 12)],          # 14 and 15 together close the west gap
+             15: [(6, 13), (6, 14)]}
+    assert goal in reachable(wall, spawn)
+    for oid, cells in bases.items():
+        assert all(not wall[y][x] for x, y in cells), oid
+        assert goal in reachable(wall, spawn, set(cells)), oid
+    assert goal not in reachable(wall, spawn, set(bases[14] + bases[15]))
+
+    gids = []
+    for y in range(GRID_H):
+        for x in range(GRID_W):
+            if wall[y][x]:
+                gids.append(2)                                # wall
+            elif (x * 7 + y * 13) % 11 == 0:
+                gids.append(3)                                # flowers (walkable)
+            else:
+                gids.append(1)                                # floor
+    # a flipped floor tile: Tiled sets the top bits; still walkable
+    gids[9 * GRID_W + 4] = 1 | 0x80000000
+    objs = [obj(1, "north gate", "spawn", "point", *centre(*spawn), key="class"),
+            obj(2, "reactor", "goal", "point", *centre(*goal), key="class")]
+    for oid, cells in bases.items():
+        xs = [c[0] for c in cells]
+        ys = [c[1] for c in cells]
+        x0, y0 = min(xs) * T, min(ys) * T
+        w, h = (max(xs) + 1) * T - x0, (max(ys) + 1) * T - y0
+        objs.append(obj(oid, "pad %d" % oid, "tower_base", "rectangle", x0, y0, w, h,
+                        key="class"))
+    objs.append(obj(20, "lamp", "light", "point", 300, 40, key="class"))
+    m = header("1.10", "1.10.2", GRID_W, GRID_H, 4, 21, True)
+    m["tilesets"] = [tileset("maze", 1, "../assets/tiles/maze.png", 3,
+                             [(0, {"walkable": True}), (1, {"walkable": False}),
+                              (2, {"walkable": True})], True)]
+    m["layers"] = [tile_layer(1, "floor", GRID_W, GRID_H, gids, True),
+                   object_layer(2, "objects", objs, True)]
+    return m
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "maps")
+    os.makedirs(out, exist_ok=True)
+    write_map(os.path.join(out, "01-crossroads.lua"), crossroads())
+    write_map(os.path.join(out, "02-grid.lua"), grid_map())
+
+
+if __name__ == "__main__":
+    main()
