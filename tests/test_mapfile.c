@@ -238,7 +238,7 @@ static void test_crossroads(void **state) {
 
   /* the mud link D-I has cost 2: twice its length */
   int32_t di = edge_between(g, N_D, N_I);
-  assert_true(g->edges[di].factor == 2.0f);
+  assert_true(g->edges[di].factor == 2.0);
   assert_true(g->edges[di].w == td_graph_cost(hypot(64.0, 192.0), 2.0));
   int32_t sa = edge_between(g, N_S, N_A);
   assert_true(g->edges[sa].w == td_graph_cost(128.0, 1.0));
@@ -450,7 +450,7 @@ static void test_duplicate_edge_smaller_cost(void **state) {
           &m);
   assert_int_equal(m.graph->node_count, 2);
   assert_int_equal(m.graph->edge_count, 1);
-  assert_true(m.graph->edges[0].factor == 2.5f);
+  assert_true(m.graph->edges[0].factor == 2.5);
   assert_true(m.graph->edges[0].w == td_graph_cost(100.0, 2.5));
   assert_int_equal(m.graph->edges[0].a, 0); /* as first drawn */
   td_map_free(&m);
@@ -470,7 +470,7 @@ static void test_cost_and_polygon(void **state) {
   assert_int_equal(m.graph->node_count, 5);
   assert_int_equal(m.graph->edge_count, 5);
   for (int e = 0; e < 4; e++) {
-    assert_true(m.graph->edges[e].factor == 1.5f);
+    assert_true(m.graph->edges[e].factor == 1.5);
     assert_true(m.graph->edges[e].w == td_graph_cost(100.0, 1.5));
   }
   assert_true(fabs(m.graph->x[4] - 100.0) < 1e-9 && fabs(m.graph->y[4] - 150.0) < 1e-9);

@@ -348,7 +348,6 @@ static int run_random(td_graph *g, const int32_t *goals, size_t ng, int batches,
     if (b % 5 == 4) {
       int32_t spawns[3];
       for (int i = 0; i < 3; i++) spawns[i] = (int32_t)td_test_below(rng, (uint32_t)g->node_count);
-      /* the reference verdict: apply on a fresh full route */
       snapshot s = take(r);
       td_route_verdict v;
       assert_int_equal(td_route_try_apply(r, c, n, spawns, 3, &v, NULL), 0);
@@ -361,9 +360,9 @@ static int run_random(td_graph *g, const int32_t *goals, size_t ng, int batches,
         td_route_apply(r, c, n, NULL);
         assert_true(td_route_dist(r)[v.cut_node] == TD_COST_INF);
         assert_matches_full(r, goals, ng);
-        /* and undo it by unblocking what the batch blocked */
         continue;
       }
+      assert_int_equal(v.cut_node, TD_NONE);
       for (int i = 0; i < 3; i++)
         if (was_reachable[i]) assert_true(td_route_dist(r)[spawns[i]] != TD_COST_INF);
       free(s.dist);
@@ -448,7 +447,222 @@ static void test_random_with_fallback(void **state) {
   td_graph_destroy(g);
 }
 
-/* Counted: 5*600*4 + 800 = 12,800 random batches in all. */
+/* Lattice points joined within distance 3: lengths 1, sqrt 2, 2, sqrt 5,
+** 2 sqrt 2, 3 (and factors 1 or 2) make more than 8 weights, so the heap
+** mode runs, and integer coordinates make real ties (1 + 1 == 2). */
+static td_graph *lattice_graph(int side, td_test_rng *rng) {
+  td_graph *g = td_graph_create(side * side, side * side * 8);
+  for (int y = 0; y < side; y++)
+    for (int x = 0; x < side; x++) td_graph_add_node(g, x, y, NULL);
+  for (int i = 0; i < side * side; i++)
+    for (int j = i + 1; j < side * side; j++) {
+      double d = hypot(g->x[i] - g->x[j], g->y[i] - g->y[j]);
+      if (d <= 3.0 && td_test_below(rng, 3) == 0)
+        td_graph_add_edge(g, i, j, td_test_below(rng, 4) == 0 ? 2.0 : 1.0, NULL);
+    }
+  return finish(g);
+}
+
+static void test_random_heap_mode_with_ties(void **state) {
+  (void)state;
+  td_test_rng rng = {66};
+  for (int round = 0; round < 4; round++) {
+    td_graph *g = lattice_graph(9 + round, &rng);
+    int32_t goals[2] = {0, (int32_t)td_test_below(&rng, (uint32_t)g->node_count)};
+    /* ties exist: some node has two neighbours on shortest routes */
+    td_route *r = td_route_create(g, goals, 2, NULL);
+    int ties = 0;
+    for (int32_t v = 0; v < g->node_count; v++) {
+      int on = 0;
+      for (int32_t k = g->adj_start[v]; k < g->adj_start[v + 1]; k++) {
+        int32_t m = g->adj_to[k];
+        if (td_route_dist(r)[m] != TD_COST_INF &&
+            td_route_dist(r)[m] + g->edges[g->adj_edge[k]].w == td_route_dist(r)[v])
+          on++;
+      }
+      ties += on > 1;
+    }
+    assert_true(ties > 0);
+    td_route_destroy(r);
+    run_random(g, goals, 2, 500, round % 2 ? 1.0 : 0.0625, &rng);
+    td_graph_destroy(g);
+  }
+}
+
+/* Counted: 5*600*4 + 800 + 4*500 = 14,800 random batches in all. */
+
+static void test_edge_cases(void **state) {
+  (void)state;
+  td_err err;
+  /* one node, no edge: a goal, then not */
+  td_graph *g = finish(td_graph_create(0, 0));
+  assert_int_equal(g->node_count, 0);
+  td_route *r = td_route_create(g, NULL, 0, &err);
+  assert_non_null(r);
+  assert_int_equal(td_route_validate(r, NULL), 0);
+  td_route_destroy(r);
+  td_graph_destroy(g);
+  g = td_graph_create(0, 0);
+  td_graph_add_node(g, 0, 0, NULL);
+  finish(g);
+  int32_t goal = 0;
+  r = td_route_create(g, &goal, 1, NULL);
+  assert_true(td_route_dist(r)[0] == 0);
+  td_graph_change c = {TD_CHANGE_BLOCK_NODE, 0};
+  assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
+  assert_true(td_route_dist(r)[0] == TD_COST_INF);
+  td_route_destroy(r);
+  td_graph_destroy(g);
+
+  /* no goal at all: everything unreachable */
+  g = square();
+  r = td_route_create(g, NULL, 0, NULL);
+  for (int v = 0; v < 5; v++) assert_true(td_route_dist(r)[v] == TD_COST_INF);
+  td_route_destroy(r);
+
+  /* a goal listed twice, and a goal blocked before the route exists */
+  int32_t goals[3] = {0, 0, 4};
+  g->node_blocked[4] = 1;
+  r = td_route_create(g, goals, 3, NULL);
+  assert_true(td_route_dist(r)[4] == TD_COST_INF && td_route_dist(r)[2] == 5 * TD_COST_ONE);
+  assert_int_equal(td_route_validate(r, NULL), 0);
+  c = (td_graph_change){TD_CHANGE_UNBLOCK_NODE, 4};
+  assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
+  /* node 2 is 5 from goal 0 and 6 from goal 4: it keeps goal 0 */
+  assert_true(td_route_dist(r)[4] == 0 && td_route_dist(r)[2] == 5 * TD_COST_ONE);
+  assert_int_equal(td_route_next(r)[2], 0);
+  c = (td_graph_change){TD_CHANGE_BLOCK_EDGE, 4}; /* now 7 via 1 or 3, or 6 via 4 */
+  assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
+  assert_true(td_route_dist(r)[2] == 6 * TD_COST_ONE);
+  assert_int_equal(td_route_next(r)[2], 4);
+  assert_matches_full(r, goals, 3);
+
+  /* one batch that blocks and unblocks the same items: the last one wins */
+  td_graph_change twice[4] = {{TD_CHANGE_UNBLOCK_EDGE, 4}, {TD_CHANGE_BLOCK_EDGE, 4},
+                              {TD_CHANGE_UNBLOCK_NODE, 3}, {TD_CHANGE_BLOCK_NODE, 3}};
+  assert_int_equal(td_route_apply(r, twice, 4, NULL), 0);
+  assert_true(g->edges[4].blocked);
+  assert_true(g->node_blocked[3]);
+  assert_matches_full(r, goals, 3);
+  td_route_destroy(r);
+  td_graph_destroy(g);
+}
+
+static void test_cost_overflow_refused(void **state) {
+  (void)state;
+  /* three edges of 4e11 units each would overflow a sum of distances */
+  td_graph *g = td_graph_create(0, 0);
+  td_graph_add_node(g, 0, 0, NULL);
+  td_graph_add_node(g, 4e11, 0, NULL);
+  td_graph_add_node(g, 0, 4e11, NULL);
+  td_graph_add_node(g, 4e11, 4e11, NULL);
+  td_graph_add_edge(g, 0, 1, 1.0, NULL);
+  td_graph_add_edge(g, 1, 3, 1.0, NULL);
+  td_graph_add_edge(g, 3, 2, 1.0, NULL);
+  td_err err;
+  assert_int_equal(td_graph_finalize(g, &err), -1);
+  assert_non_null(strstr(err.msg, "too long in all"));
+  td_graph_destroy(g);
+  assert_true(td_graph_cost(NAN, 1.0) == TD_COST_MAX);
+  assert_true(td_graph_cost(INFINITY, 1.0) == TD_COST_MAX);
+  assert_true(td_graph_cost(0.0, 1.0) == 1);
+}
+
+static void test_fallback_clamped(void **state) {
+  (void)state;
+  td_graph *g = grid_graph(6, 6, NULL);
+  int32_t goal = 0;
+  td_route *r = td_route_create(g, &goal, 1, NULL);
+  double odd[4] = {INFINITY, 1e300, -5.0, NAN};
+  for (int i = 0; i < 4; i++) {
+    td_route_set_fallback(r, odd[i]);
+    td_graph_change c = {TD_CHANGE_BLOCK_NODE, 7 + i};
+    assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
+    assert_matches_full(r, &goal, 1);
+  }
+  td_route_destroy(r);
+  td_graph_destroy(g);
+}
+
+/* ---- allocation failure -------------------------------------------------- */
+
+/* A hook that checks every old size it is given against the size it
+** handed out, counts live blocks, and fails the fail_at-th allocation. */
+typedef struct counting {
+  long calls, fail_at, live, bad_sizes;
+} counting;
+
+static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
+  counting *c = ud;
+  size_t *h = ptr ? (size_t *)ptr - 2 : NULL;
+  if (h && h[0] != osize) c->bad_sizes++;
+  if (nsize == 0) {
+    if (h) {
+      c->live--;
+      free(h);
+    }
+    return NULL;
+  }
+  if (++c->calls == c->fail_at) return NULL;
+  size_t *n = realloc(h, nsize + 2 * sizeof(size_t));
+  if (!n) return NULL;
+  if (!h) c->live++;
+  n[0] = nsize;
+  return n + 2;
+}
+
+/* Builds a graph and a route and runs updates; returns 0 when it all worked,
+** -1 when an allocation failed (cleanly). */
+static int build_and_update(void) {
+  td_err err;
+  td_graph *g = td_graph_create(2, 2);
+  if (!g) return -1;
+  for (int i = 0; i < 40; i++)
+    if (td_graph_add_node(g, i % 8, i / 8, &err) < 0) goto fail;
+  for (int i = 0; i < 39; i++)
+    if (td_graph_add_edge(g, i, i + 1, 1.0 + (i % 3), &err) < 0) goto fail;
+  if (td_graph_add_edge(g, 0, 39, 1.0, &err) < 0) goto fail;
+  if (td_graph_finalize(g, &err) != 0) goto fail;
+  int32_t goals[2] = {0, 20};
+  td_route *r = td_route_create(g, goals, 2, &err);
+  if (!r) goto fail;
+  td_graph_change c[6] = {{TD_CHANGE_BLOCK_EDGE, 3}, {TD_CHANGE_BLOCK_NODE, 30},
+                          {TD_CHANGE_BLOCK_EDGE, 9}, {TD_CHANGE_UNBLOCK_EDGE, 3},
+                          {TD_CHANGE_BLOCK_NODE, 11}, {TD_CHANGE_UNBLOCK_NODE, 30}};
+  int32_t spawns[3] = {5, 15, 35};
+  td_route_verdict v;
+  int status = 0;
+  if (td_route_apply(r, c, 2, &err) != 0 ||
+      td_route_try_apply(r, c + 2, 4, spawns, 3, &v, &err) != 0 ||
+      td_route_check(r, c, 6, spawns, 3, &v, &err) != 0)
+    status = -1;
+  if (status == 0 && td_route_validate(r, &err) != 0) fail_msg("%s", err.msg);
+  td_route_destroy(r);
+  td_graph_destroy(g);
+  return status;
+fail:
+  td_graph_destroy(g);
+  return -1;
+}
+
+static void test_allocation_failures(void **state) {
+  (void)state;
+  counting c = {0};
+  td_mem_set_allocator(counting_alloc, &c);
+  assert_int_equal(build_and_update(), 0);
+  long total = c.calls;
+  assert_int_equal(c.live, 0);
+  assert_int_equal(c.bad_sizes, 0);
+  for (long n = 1; n <= total; n++) {
+    c = (counting){.fail_at = n};
+    assert_int_equal(build_and_update(), -1);
+    if (c.live != 0 || c.bad_sizes != 0)
+      fail_msg("allocation %ld failing: %ld blocks leaked, %ld size mismatches", n, c.live,
+               c.bad_sizes);
+  }
+  td_mem_set_allocator(NULL, NULL);
+  assert_true(total > 20);
+}
 
 static void test_changed_nodes_reported(void **state) {
   (void)state;
@@ -499,6 +713,11 @@ int main(void) {
     cmocka_unit_test(test_random_trees),
     cmocka_unit_test(test_random_with_fallback),
     cmocka_unit_test(test_changed_nodes_reported),
+    cmocka_unit_test(test_random_heap_mode_with_ties),
+    cmocka_unit_test(test_edge_cases),
+    cmocka_unit_test(test_cost_overflow_refused),
+    cmocka_unit_test(test_fallback_clamped),
+    cmocka_unit_test(test_allocation_failures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -187,7 +187,9 @@ static void free_world(world *w) {
   td_grid_destroy(w->grid);
 }
 
-/* A random tower: 2x2 cells on grids, one node on geometric graphs. */
+/* A random tower: 2x2 cells on grids, one node on geometric graphs. A spot
+** where a standing tower already blocks a node is skipped (t->n == 0), so
+** that selling a tower never reopens another's cells. */
 static void random_tower(const world *w, td_graphgen_rng *rng, tower *t) {
   if (w->grid) {
     int32_t x = (int32_t)td_graphgen_below(rng, (uint32_t)(w->grid->width - 1));
@@ -196,6 +198,8 @@ static void random_tower(const world *w, td_graphgen_rng *rng, tower *t) {
                         (y + 1) * w->grid->width + x, (y + 1) * w->grid->width + x + 1};
     t->n = td_grid_changes(w->grid, w->g, cells, 4, true, t->block, 32);
     if (t->n > 32) t->n = 0;
+    for (size_t i = 0; i < t->n; i++)
+      if (t->block[i].kind == TD_CHANGE_BLOCK_NODE && w->g->node_blocked[t->block[i].id]) t->n = 0;
     for (size_t i = 0; i < t->n; i++) {
       t->unblock[i] = t->block[i];
       t->unblock[i].kind = t->block[i].kind == TD_CHANGE_BLOCK_NODE ? TD_CHANGE_UNBLOCK_NODE
@@ -204,12 +208,13 @@ static void random_tower(const world *w, td_graphgen_rng *rng, tower *t) {
     return;
   }
   int32_t v = (int32_t)td_graphgen_below(rng, (uint32_t)w->g->node_count);
-  t->n = 1;
+  t->n = w->g->node_blocked[v] ? 0 : 1;
   t->block[0] = (td_graph_change){TD_CHANGE_BLOCK_NODE, v};
   t->unblock[0] = (td_graph_change){TD_CHANGE_UNBLOCK_NODE, v};
 }
 
 static void emit(const bench_opts *o, const char *name, const char *metric, double value) {
+  if (!isfinite(value)) value = 0.0; /* JSON has no inf or nan */
   if (o->json)
     printf("{\"bench\":\"route\",\"case\":\"%s\",\"metric\":\"%s\",\"value\":%.6g}\n", name,
            metric, value);
@@ -237,8 +242,14 @@ static int run_case(const bench_case *c, const bench_opts *o) {
   /* full recompute: ours and the baseline, interleaved so drift hits both */
   /* the baseline allocates through the same hook as td (huge pages alike) */
   baseline b = {.dist = td_mem_alloc((size_t)n * sizeof(td_cost))};
-  if (!b.dist) abort();
   double *full = malloc((size_t)reps * sizeof *full), *base = malloc((size_t)reps * sizeof *base);
+  size_t placements = o->placements, max_towers = 200;
+  tower *alive = calloc(max_towers, sizeof *alive);
+  double *lat = malloc((2 * placements + 1) * sizeof *lat);
+  if (!b.dist || !full || !base || !alive || !lat) {
+    fprintf(stderr, "td: bench route: %s: out of memory\n", c->name);
+    exit(2);
+  }
   int status = 0;
   for (int i = 0; i < reps; i++) {
     double s = now_ms();
@@ -259,9 +270,6 @@ static int run_case(const bench_case *c, const bench_opts *o) {
 
   /* incremental: place towers at random, sell the oldest past max_towers */
   td_graphgen_rng rng = {o->seed ^ 0xBEEFull};
-  size_t placements = o->placements, max_towers = 200;
-  tower *alive = calloc(max_towers, sizeof *alive);
-  double *lat = malloc(2 * placements * sizeof *lat);
   size_t nlat = 0, nalive = 0, oldest = 0, refused = 0, placed = 0;
   uint64_t fallbacks0 = td_route_get_stats(r)->fallback_count;
   for (size_t i = 0; i < placements; i++) {

@@ -2,6 +2,8 @@
 ** cmd_bench.c: `td bench <area> [--json] [--quick] [--case NAME] [--seed N]
 ** [--placements N]`.
 */
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,11 +26,17 @@ static const char usage[] =
   "  --placements N    random tower placements per case (default 1000)\n";
 
 static int parse_u64(const char *s, uint64_t *out) {
+  if (*s < '0' || *s > '9') return -1; /* no sign, no blank */
   char *end;
+  errno = 0;
   unsigned long long v = strtoull(s, &end, 10);
-  if (*s == '\0' || *end != '\0' || *s == '-') return -1;
+  if (*end != '\0' || errno == ERANGE) return -1;
   *out = v;
   return 0;
+}
+
+static bool takes_value(const char *a) {
+  return !strcmp(a, "--case") || !strcmp(a, "--seed") || !strcmp(a, "--placements");
 }
 
 int td_cmd_bench(int argc, char **argv) {
@@ -43,12 +51,14 @@ int td_cmd_bench(int argc, char **argv) {
       o.json = true;
     } else if (!strcmp(a, "--quick")) {
       o.quick = true;
-    } else if (!strcmp(a, "--case") && i + 1 < argc) {
+    } else if (takes_value(a) && i + 1 >= argc) {
+      return td_app_fail("bench: %s needs a value (try td bench --help)", a);
+    } else if (!strcmp(a, "--case")) {
       o.only = argv[++i];
-    } else if (!strcmp(a, "--seed") && i + 1 < argc) {
+    } else if (!strcmp(a, "--seed")) {
       if (parse_u64(argv[++i], &o.seed) != 0)
         return td_app_fail("bench: --seed: '%s' is not a number", argv[i]);
-    } else if (!strcmp(a, "--placements") && i + 1 < argc) {
+    } else if (!strcmp(a, "--placements")) {
       uint64_t p;
       if (parse_u64(argv[++i], &p) != 0 || p > 10000000)
         return td_app_fail("bench: --placements: '%s' is not a count", argv[i]);

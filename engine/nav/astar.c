@@ -204,7 +204,8 @@ static void reach(td_astar *s, int32_t n, td_cost gn, int32_t p) {
 
 static void choose_heuristic(td_astar *s, const td_graph *g) {
   double mf = (double)g->min_factor;
-  /* min_factor is a float: lower the scale by more than its rounding */
+  /* keep a margin below the smallest factor, so that the rounding of the
+  ** products below never makes the heuristic overestimate */
   s->h_scale = mf * (double)TD_COST_ONE * (1.0 - 1e-6);
   s->cell = g->grid_cell;
   if (!(g->grid_cell > 0.0)) {

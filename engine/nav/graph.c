@@ -6,10 +6,13 @@
 #include <math.h>
 #include <string.h>
 
+/* Bytes of the adjacency arrays of h half-edges (never 0: see finalize). */
+static size_t adj_bytes(size_t h) { return (h ? h : 1) * sizeof(int32_t); }
+
 td_graph *td_graph_create(int32_t node_hint, int32_t edge_hint) {
   td_graph *g = td_mem_calloc(1, sizeof *g);
   if (!g) return NULL;
-  g->min_factor = 1.0f;
+  g->min_factor = 1.0;
   size_t nc = node_hint > 0 ? (size_t)node_hint : 16;
   size_t ec = edge_hint > 0 ? (size_t)edge_hint : 16;
   g->x = td_mem_alloc(nc * sizeof *g->x);
@@ -34,25 +37,36 @@ void td_graph_destroy(td_graph *g) {
   td_mem_free(g->y, n * sizeof *g->y);
   td_mem_free(g->node_blocked, n);
   td_mem_free(g->edges, g->edge_cap * sizeof *g->edges);
-  td_mem_free(g->adj_start, ((size_t)g->node_count + 1) * sizeof(int32_t));
-  td_mem_free(g->adj_to, h * sizeof(int32_t));
-  td_mem_free(g->adj_edge, h * sizeof(int32_t));
+  if (g->adj_start) {
+    td_mem_free(g->adj_start, ((size_t)g->node_count + 1) * sizeof(int32_t));
+    td_mem_free(g->adj_to, adj_bytes(h));
+    td_mem_free(g->adj_edge, adj_bytes(h));
+  }
   td_mem_free(g, sizeof *g);
 }
 
-/* Grows the three node arrays together so that they keep one capacity. */
+/* Grows the three node arrays together: new blocks first, so that a
+** failure leaves the old ones, and their one capacity, untouched. */
 static int grow_nodes(td_graph *g) {
-  size_t ncap = g->node_cap * 2;
-  double *x = td_mem_realloc(g->x, g->node_cap * sizeof *x, ncap * sizeof *x);
-  if (!x) return -1;
+  size_t ocap = g->node_cap, ncap = ocap * 2;
+  double *x = td_mem_alloc(ncap * sizeof *x);
+  double *y = td_mem_alloc(ncap * sizeof *y);
+  uint8_t *b = td_mem_alloc(ncap);
+  if (!x || !y || !b) {
+    td_mem_free(x, ncap * sizeof *x);
+    td_mem_free(y, ncap * sizeof *y);
+    td_mem_free(b, ncap);
+    return -1;
+  }
+  memcpy(x, g->x, ocap * sizeof *x);
+  memcpy(y, g->y, ocap * sizeof *y);
+  memcpy(b, g->node_blocked, ocap);
+  td_mem_free(g->x, ocap * sizeof *x);
+  td_mem_free(g->y, ocap * sizeof *y);
+  td_mem_free(g->node_blocked, ocap);
   g->x = x;
-  double *y = td_mem_realloc(g->y, g->node_cap * sizeof *y, ncap * sizeof *y);
-  if (!y) return -1; /* x is larger than needed; harmless, freed by size */
   g->y = y;
-  uint8_t *b = td_mem_realloc(g->node_blocked, g->node_cap, ncap);
-  if (!b) return -1;
   g->node_blocked = b;
-  /* only now is every array at the new capacity */
   g->node_cap = ncap;
   return 0;
 }
@@ -61,7 +75,8 @@ int32_t td_graph_add_node(td_graph *g, double x, double y, td_err *err) {
   if (g->finalized) return td_err_set(err, "graph: add_node after finalize");
   if (!isfinite(x) || !isfinite(y))
     return td_err_set(err, "graph: node position is not a finite number");
-  if (g->node_count == INT32_MAX - 1) return td_err_set(err, "graph: too many nodes");
+  if (g->node_count >= TD_GRAPH_MAX_NODES)
+    return td_err_set(err, "graph: too many nodes (at most %d)", TD_GRAPH_MAX_NODES);
   if ((size_t)g->node_count == g->node_cap && grow_nodes(g) != 0)
     return td_err_set(err, "graph: out of memory");
   int32_t id = g->node_count++;
@@ -73,8 +88,8 @@ int32_t td_graph_add_node(td_graph *g, double x, double y, td_err *err) {
 
 td_cost td_graph_cost(double length, double factor) {
   double c = ceil(length * factor * (double)TD_COST_ONE);
+  if (!(c < (double)TD_COST_MAX)) return TD_COST_MAX; /* also NaN */
   if (c < 1.0) return 1;
-  if (c >= 1.8e19) return TD_COST_INF - 1;
   return (td_cost)c;
 }
 
@@ -96,28 +111,36 @@ int32_t td_graph_add_edge(td_graph *g, int32_t a, int32_t b, double factor,
     if (!p) return td_err_set(err, "graph: out of memory");
     g->edges = p;
   }
-  double len = hypot(g->x[a] - g->x[b], g->y[a] - g->y[b]);
+  double dx = g->x[a] - g->x[b], dy = g->y[a] - g->y[b];
+  double len = sqrt(dx * dx + dy * dy); /* correctly rounded, unlike hypot */
   int32_t id = g->edge_count++;
   g->edges[id] = (td_edge){.a = a, .b = b, .w = td_graph_cost(len, factor),
-                           .factor = (float)factor, .blocked = 0};
-  if (id == 0 || (float)factor < g->min_factor) g->min_factor = (float)factor;
+                           .factor = factor, .blocked = 0};
+  if (id == 0 || factor < g->min_factor) g->min_factor = factor;
   return id;
 }
 
 int td_graph_finalize(td_graph *g, td_err *err) {
   if (g->finalized) return 0;
   size_t n = (size_t)g->node_count, h = 2 * (size_t)g->edge_count;
+  td_cost total = 0;
+  for (int32_t e = 0; e < g->edge_count; e++) {
+    total += g->edges[e].w; /* each w <= TD_COST_MAX: no wrap before the test */
+    if (total >= TD_COST_MAX)
+      return td_err_set(err, "graph: the edges are too long in all (more than %.3g map units "
+                        "of weighted length)", td_graph_cost_to_units(TD_COST_MAX));
+  }
   g->adj_start = td_mem_calloc(n + 1, sizeof(int32_t));
-  g->adj_to = td_mem_alloc(h ? h * sizeof(int32_t) : 1);
-  g->adj_edge = td_mem_alloc(h ? h * sizeof(int32_t) : 1);
+  g->adj_to = td_mem_alloc(adj_bytes(h));
+  g->adj_edge = td_mem_alloc(adj_bytes(h));
   if (!g->adj_start || !g->adj_to || !g->adj_edge) {
     td_mem_free(g->adj_start, (n + 1) * sizeof(int32_t));
-    td_mem_free(g->adj_to, h * sizeof(int32_t));
-    td_mem_free(g->adj_edge, h * sizeof(int32_t));
+    td_mem_free(g->adj_to, adj_bytes(h));
+    td_mem_free(g->adj_edge, adj_bytes(h));
     g->adj_start = g->adj_to = g->adj_edge = NULL;
     return td_err_set(err, "graph: out of memory");
   }
-  if (g->edge_count == 0) g->min_factor = 1.0f;
+  if (g->edge_count == 0) g->min_factor = 1.0;
   /* counting sort by source node, then each node's run by neighbour id */
   for (int32_t e = 0; e < g->edge_count; e++) {
     g->adj_start[g->edges[e].a + 1]++;
@@ -153,8 +176,8 @@ int td_graph_finalize(td_graph *g, td_err *err) {
         td_err_set(err, "graph: nodes %zu and %d are joined by two edges (%d and %d)",
                    v, g->adj_to[i], g->adj_edge[i - 1], g->adj_edge[i]);
         td_mem_free(g->adj_start, (n + 1) * sizeof(int32_t));
-        td_mem_free(g->adj_to, h * sizeof(int32_t));
-        td_mem_free(g->adj_edge, h * sizeof(int32_t));
+        td_mem_free(g->adj_to, adj_bytes(h));
+        td_mem_free(g->adj_edge, adj_bytes(h));
         g->adj_start = g->adj_to = g->adj_edge = NULL;
         return -1;
       }

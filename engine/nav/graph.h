@@ -12,8 +12,17 @@
 ** Costs are fixed-point integers (td_cost, TD_COST_ONE per map unit), edge
 ** weights rounded up. Integer sums are exact and associative, so a route
 ** computed incrementally equals a full recompute bit for bit, and ties are
-** real ties. 2^24 per unit gives a range of 10^12 map units and a rounding
-** error below 6e-8 per edge.
+** real ties. 2^24 per unit gives a rounding error below 6e-8 per edge.
+** td_graph_finalize refuses a graph whose edge weights add up to
+** TD_COST_MAX or more; as every shortest route is a simple path, no
+** distance sum can then overflow (about 5.5e11 map units in all).
+**
+** Lengths are computed with sqrt(dx*dx + dy*dy) (correctly rounded by
+** IEEE 754, unlike hypot) and the build disables floating-point
+** contraction, so weights are the same bits on every platform.
+**
+** One route per graph: the flags live here, but each route keeps its own
+** mirror of them; a graph shared by two routes would leave one stale.
 **
 ** Memory: the graph owns all its arrays; td_graph_destroy frees them.
 ** Determinism: no clock, no randomness; ids are assigned in insertion order.
@@ -29,12 +38,14 @@
 typedef uint64_t td_cost;
 #define TD_COST_ONE ((td_cost)1 << 24)   /* one map unit */
 #define TD_COST_INF UINT64_MAX           /* unreachable */
+#define TD_COST_MAX (UINT64_MAX / 2)     /* bound on the sum of all weights */
+#define TD_GRAPH_MAX_NODES ((int32_t)1 << 28)
 #define TD_NONE (-1)                     /* no node / no edge */
 
 typedef struct td_edge {
   int32_t a, b;      /* endpoints, a != b */
   td_cost w;         /* ceil(length * factor * TD_COST_ONE), at least 1 */
-  float factor;      /* cost factor given at creation (> 0) */
+  double factor;     /* cost factor given at creation (> 0) */
   uint8_t blocked;   /* nonzero: impassable */
 } td_edge;
 
@@ -68,7 +79,7 @@ typedef struct td_graph {
   ** centres of square cells of that size and edges are 8-connected with
   ** factor 1, so the octile distance is exact in the open */
   double grid_cell;
-  float min_factor;         /* smallest edge factor (scales the heuristic) */
+  double min_factor;        /* smallest edge factor (scales the heuristic) */
   bool finalized;
   size_t node_cap, edge_cap;
 } td_graph;
@@ -81,13 +92,15 @@ int32_t td_graph_add_node(td_graph *g, double x, double y, td_err *err);
 int32_t td_graph_add_edge(td_graph *g, int32_t a, int32_t b, double factor,
                           td_err *err);
 
-/* Builds the adjacency. Fails on duplicate edges. 0 ok, -1 error. */
+/* Builds the adjacency. Fails on duplicate edges and when the weights add
+** up to TD_COST_MAX or more. 0 ok, -1 error. */
 int td_graph_finalize(td_graph *g, td_err *err);
 
 /* Edge joining a and b, or TD_NONE. O(log degree). */
 int32_t td_graph_find_edge(const td_graph *g, int32_t a, int32_t b);
 
-/* Fixed-point weight of a segment of the given length and factor. */
+/* Fixed-point weight of a segment of the given length and factor: at least
+** 1, at most TD_COST_MAX (also for NaN or infinite input). */
 td_cost td_graph_cost(double length, double factor);
 /* A cost as map units (for printing). */
 double td_graph_cost_to_units(td_cost c);

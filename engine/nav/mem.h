@@ -26,7 +26,7 @@ void *td_mem_alloc(size_t size);                       /* NULL on failure or siz
 void *td_mem_calloc(size_t count, size_t size);        /* zeroed; overflow-checked */
 void *td_mem_realloc(void *ptr, size_t osize, size_t nsize);
 void *td_mem_grow(void *ptr, size_t *cap, size_t need, size_t elem); /* geometric */
-void td_mem_free(void *ptr, size_t size);              /* size may be 0 if unknown */
+void td_mem_free(void *ptr, size_t size);              /* size: as allocated */
 
 /* Error buffer: one line, "what: why", filled by the function that failed. */
 typedef struct td_err {

@@ -18,8 +18,8 @@
 ** from dist[] when it reaches the head. The entry may be stale (the node
 ** improved later through another class), but its current dist is then a
 ** live key of the same node, so the smallest head key is still the smallest
-** tentative distance: see pick_fifo(). Other graphs use an indexed 4-ary
-** heap with decrease-key.
+** tentative distance: see pick_fifo(). Other graphs use a lazy 4-ary heap
+** of (key, node) pairs.
 **
 ** Blocking (dist can only grow). Phase 1 finds the affected set A: the
 ** nodes whose canonical route crosses a newly blocked edge or node, minus
@@ -141,7 +141,7 @@ static inline td_cost half_w(const td_route *r, int32_t k) {
   return c == HP_CLOSED ? TD_COST_INF : r->class_w[c];
 }
 
-/* ---- indexed 4-ary heap -------------------------------------------------- */
+/* ---- lazy 4-ary heap ----------------------------------------------------- */
 
 static inline bool heap_less(heap_item a, heap_item b) {
   return a.key < b.key || (a.key == b.key && a.node < b.node);
@@ -224,6 +224,8 @@ static inline void log_node(td_route *r, int32_t v) {
   r->log_next[i] = r->next[v];
 }
 
+/* Restores what the update overwrote. The changed list becomes empty; the
+** stamps are forgotten at the next log_begin. */
 static void log_rollback(td_route *r) {
   for (int32_t i = 0; i < r->log_len; i++) {
     int32_t v = r->log_node[i];
@@ -232,13 +234,16 @@ static void log_rollback(td_route *r) {
   }
   r->log_len = 0;
   r->log_all = false;
-  r->log_epoch++; /* forget which nodes were logged */
 }
 
+/* Every array stamped with epoch is cleared when it wraps (once in 2^32
+** updates), so that an old stamp never passes for a current one. */
 static void next_epoch(td_route *r) {
   if (++r->epoch == 0) {
     memset(r->seen, 0, (size_t)r->n * sizeof *r->seen);
     memset(r->aff, 0, (size_t)r->n * sizeof *r->aff);
+    memset(r->node_touch, 0, (size_t)r->n * sizeof *r->node_touch);
+    memset(r->edge_touch, 0, (size_t)r->g->edge_count * sizeof *r->edge_touch);
     r->epoch = 1;
   }
 }
@@ -572,7 +577,12 @@ bool td_route_is_goal(const td_route *r, int32_t node) {
 }
 
 void td_route_set_fallback(td_route *r, double fraction) {
-  r->fallback = fraction > 0.0 ? fraction : 0.0;
+  r->fallback = fraction > 0.0 ? (fraction < 1.0 ? fraction : 1.0) : 0.0; /* NaN: 0 */
+}
+
+/* The most nodes an update may visit before it falls back. */
+static int32_t fallback_limit(const td_route *r) {
+  return r->fallback >= 1.0 ? r->n : (int32_t)(r->fallback * (double)r->n);
 }
 
 const td_route_stats *td_route_get_stats(const td_route *r) { return &r->stats; }
@@ -618,8 +628,7 @@ static bool raise_phase(td_route *r, const flag_undo *items, size_t count) {
   next_epoch(r);
   heap_clear(r);
   r->affected_len = 0;
-  int32_t limit = (int32_t)(r->fallback * (double)r->n);
-  if (r->fallback >= 1.0) limit = r->n;
+  int32_t limit = fallback_limit(r);
 
   for (size_t i = 0; i < count; i++) {
     int32_t id = items[i].id;
@@ -715,8 +724,7 @@ static inline void relax(td_route *r, int32_t u, int32_t v, td_cost w) {
 static void lower_phase(td_route *r, const flag_undo *items, size_t count) {
   const td_graph *g = r->g;
   heap_clear(r);
-  int32_t limit = (int32_t)(r->fallback * (double)r->n);
-  if (r->fallback >= 1.0) limit = r->n;
+  int32_t limit = fallback_limit(r);
   for (size_t i = 0; i < count; i++) {
     int32_t id = items[i].id;
     if (!items[i].before || items[i].after) continue; /* not an unblock */

@@ -22,8 +22,10 @@
 ** log of the dist/next it overwrote) when one is cut off.
 **
 ** Memory: the route borrows the graph (which must outlive it and be
-** finalized) and owns its arrays, all allocated by td_route_create; updates
-** allocate nothing except a copy of the batch in td_route_try_apply.
+** finalized; one route per graph, see graph.h) and owns its arrays, sized
+** to the graph by td_route_create. An update allocates only when its batch
+** (or its must_reach list) is longer than any before: room to record the
+** flags it changes.
 ** Determinism: no clock, no randomness; results depend only on the graph,
 ** the goals and the sequence of changes.
 */
@@ -68,8 +70,8 @@ void td_route_full(td_route *r);
 
 /* Applies a batch of block/unblock changes to the graph and updates the
 ** route. The batch's net effect counts: an item that leaves a flag as it was
-** is ignored. Returns 0, or -1 with err set for a bad id (then nothing
-** changed). */
+** is ignored. Returns 0, or -1 with err set for a bad kind or id, or when
+** out of memory; then nothing changed. */
 int td_route_apply(td_route *r, const td_graph_change *changes, size_t n,
                    td_err *err);
 
@@ -88,11 +90,14 @@ int td_route_check(td_route *r, const td_graph_change *changes, size_t n,
 
 /* Nodes whose dist or next the last update may have changed (a superset:
 ** values can be equal to before). *all is set when it was a full recompute,
-** in which case every node may have changed. */
+** in which case every node may have changed. After td_route_check or a
+** refused td_route_try_apply nothing changed, and the list is empty: read
+** it before the next update, which replaces it. */
 size_t td_route_changed(const td_route *r, const int32_t **nodes, bool *all);
 
 /* Fallback threshold: an update that revisits more than fraction *
-** node_count nodes becomes a full recompute. Default 1/16; 1.0 disables. */
+** node_count nodes becomes a full recompute. Default 1/16; 1.0 (or more)
+** disables it; clamped to [0, 1]. */
 void td_route_set_fallback(td_route *r, double fraction);
 
 const td_route_stats *td_route_get_stats(const td_route *r);

@@ -53,7 +53,7 @@ grep -q '"path":\[\],"length":null' "$tmp/out"; check "cut: empty route" $?
 expect "tower" 0 "" -- "$td" route --map "$map" --tower 9
 grep -q "0 -> 1 -> 7 -> 8 -> 9 -> 5 -> 6  (length 1101.3251)" "$tmp/out"; check "tower: detour" $?
 args=(); for t in 9 10 11 12 13 14 15 16 17; do args+=(--tower "$t"); done
-expect "refused" 1 "(tower_base): refused: it would cut spawn object 7 (node 0) off from every goal" \
+expect "refused" 1 "object 12 (tower_base): refused: it would cut spawn object 7 (node 0) off from every goal" \
   -- "$td" route --map "$map" "${args[@]}"
 [ ! -s "$tmp/out" ]; check "refused: nothing printed on stdout" $?
 
@@ -65,7 +65,9 @@ expect "missing file" 2 "nope.lua: cannot open" -- "$td" route --map "$tmp/nope.
 expect "bad pair" 2 "--block-edge 1-2: expected two node ids, I,J" -- "$td" route --map "$map" --block-edge 1-2
 expect "unknown node" 2 "--block-edge 1,99: unknown node 99 (the map has 13 nodes)" -- "$td" route --map "$map" --block-edge 1,99
 expect "no edge" 2 "--block-edge 0,6: no edge joins nodes 0 and 6" -- "$td" route --map "$map" --block-edge 0,6
-expect "unknown tower" 2 "--tower 4: " -- "$td" route --map "$map" --tower 4
+expect "unknown tower" 2 "--tower 4: $map has no tower_base with that object id" -- "$td" route --map "$map" --tower 4
+expect "negative node" 2 "--block-edge -1,2: expected two node ids, I,J" -- "$td" route --map "$map" --block-edge -1,2
+expect "self loop" 2 "--block-edge 3,3: no edge joins nodes 3 and 3" -- "$td" route --map "$map" --block-edge 3,3
 expect "bad tower" 2 "--tower x: expected a tower_base object id" -- "$td" route --map "$map" --tower x
 
 printf 'return {' >"$tmp/broken.lua"
