@@ -317,6 +317,23 @@ static void sync_all(td_route *r) {
     set_half(r, k, g->adj_edge[k], td_graph_edge_open(g, g->adj_edge[k]));
 }
 
+/* Offers v the route through u (edge weight w): a strict improvement
+** updates dist and next and queues v; an equal cost through a smaller id
+** fixes next (canonical). Logs v before writing it. */
+static inline void relax(td_route *r, int32_t u, int32_t v, td_cost w) {
+  if (r->dist[u] == TD_COST_INF) return;
+  td_cost nd = r->dist[u] + w;
+  if (nd < r->dist[v]) {
+    log_node(r, v);
+    r->dist[v] = nd;
+    r->next[v] = u;
+    heap_push(r, v);
+  } else if (nd == r->dist[v] && u < r->next[v]) {
+    log_node(r, v);
+    r->next[v] = u;
+  }
+}
+
 /* ---- full recompute ------------------------------------------------------ */
 
 static inline void fifo_push(td_route *r, int q, int32_t v) {
@@ -401,22 +418,9 @@ static void full_heap(td_route *r) {
       heap_push(r, r->goals[i]);
     }
   for (size_t i = 0; i < r->goal_count; i++) r->next[r->goals[i]] = TD_NONE;
-  for (int32_t u; (u = heap_pop(r)) != TD_NONE;) {
-    td_cost du = r->dist[u];
-    for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++) {
-      td_cost w = half_w(r, k);
-      if (w == TD_COST_INF) continue;
-      int32_t v = g->adj_to[k];
-      td_cost nd = du + w;
-      if (nd < r->dist[v]) {
-        r->dist[v] = nd;
-        r->next[v] = u;
-        heap_push(r, v);
-      } else if (nd == r->dist[v] && u < r->next[v]) {
-        r->next[v] = u;
-      }
-    }
-  }
+  for (int32_t u; (u = heap_pop(r)) != TD_NONE;)
+    for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++)
+      if (half_w(r, k) != TD_COST_INF) relax(r, u, g->adj_to[k], half_w(r, k));
 }
 
 static void full_recompute(td_route *r) {
@@ -541,6 +545,7 @@ td_route *td_route_create(td_graph *g, const int32_t *goals, size_t goal_count,
     r->fifo = td_mem_alloc(r->fifo_total * sizeof *r->fifo);
     if (!r->fifo) goto oom;
   }
+  r->log_all = true; /* nothing to undo: every node is new */
   full_recompute(r);
   r->stats.full_count = 1;
   return r;
@@ -705,41 +710,16 @@ static bool raise_phase(td_route *r, const flag_undo *items, size_t count) {
     r->next[u] = alt;
     heap_push(r, u);
   }
-  for (int32_t u; (u = heap_pop(r)) != TD_NONE;) {
-    td_cost du = r->dist[u];
-    for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++) {
-      int32_t v = g->adj_to[k];
-      td_cost w = half_w(r, k);
-      if (r->aff[v] != r->epoch || w == TD_COST_INF) continue;
-      td_cost nd = du + w;
-      if (nd < r->dist[v]) {
-        r->dist[v] = nd;
-        r->next[v] = u;
-        heap_push(r, v);
-      } else if (nd == r->dist[v] && u < r->next[v]) {
-        r->next[v] = u;
-      }
-    }
-  }
+  for (int32_t u; (u = heap_pop(r)) != TD_NONE;)
+    for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++)
+      if (r->aff[g->adj_to[k]] == r->epoch && half_w(r, k) != TD_COST_INF)
+        relax(r, u, g->adj_to[k], half_w(r, k)); /* A is logged already */
   r->stats.last_affected = (size_t)r->affected_len;
   return true;
 }
 
 /* ---- incremental: unblocking --------------------------------------------- */
 
-static inline void relax(td_route *r, int32_t u, int32_t v, td_cost w) {
-  if (r->dist[u] == TD_COST_INF) return;
-  td_cost nd = r->dist[u] + w;
-  if (nd < r->dist[v]) {
-    log_node(r, v);
-    r->dist[v] = nd;
-    r->next[v] = u;
-    heap_push(r, v);
-  } else if (nd == r->dist[v] && u < r->next[v]) {
-    log_node(r, v);
-    r->next[v] = u;
-  }
-}
 
 static void lower_phase(td_route *r, const flag_undo *items, size_t count) {
   const td_graph *g = r->g;
