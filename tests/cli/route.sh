@@ -75,6 +75,14 @@ expect "syntax error" 2 "broken.lua" -- "$td" route --map "$tmp/broken.lua"
 printf 'return { orientation = "orthogonal", width = 4, height = 4, tilewidth = 32, tileheight = 32, layers = { { type = "objectgroup", name = "g", objects = { { id = 1, type = "path", shape = "polyline", x = 0, y = 0, polyline = { { x = 0, y = 0 }, { x = 64, y = 0 } } }, { id = 2, type = "spawn", shape = "point", x = 0, y = 0 } } } } }' >"$tmp/nogoal.lua"
 expect "no goal" 2 "goal" -- "$td" route --map "$tmp/nogoal.lua"
 
+expect "unreachable spawn" 2 "bad_unreachable.lua: object 5 (spawn): cannot reach any goal" \
+  -- "$td" route --map "$src/tests/data/maps/bad_unreachable.lua"
+expect "spawn off the paths" 2 "bad_spawn_off.lua: object 2 (spawn): not on any path vertex" \
+  -- "$td" route --map "$src/tests/data/maps/bad_spawn_off.lua"
+expect "grid map" 0 "" -- "$td" route --map "$src/maps/02-grid.lua"
+grep -q "(grid)" "$tmp/out"; check "grid map: says grid" $?
+grep -q "route from spawn 0" "$tmp/out" && ! grep -q "unreachable" "$tmp/out"; check "grid map: spawn routed" $?
+
 expect "help" 0 "" -- "$td" route --help
 grep -q "usage: td route --map FILE" "$tmp/out"; check "help: usage on stdout" $?
 expect "unknown command" 2 "unknown command 'rout'" -- "$td" rout
