@@ -23,13 +23,6 @@ static td_grid *open_grid(int w, int h, double cs) {
   return grid;
 }
 
-static td_graph *build(td_grid *grid) {
-  td_err err;
-  td_graph *g = td_grid_build_graph(grid, &err);
-  if (!g) fail_msg("%s", err.msg);
-  return g;
-}
-
 static td_astar *search(void) {
   td_err err;
   td_astar *s = td_astar_create(&err);
@@ -72,7 +65,7 @@ static void test_octile_costs_in_the_open(void **state) {
   td_grid *grid = open_grid(12, 9, cs);
   grid->origin_x = 0.1;
   grid->origin_y = -7.7;
-  td_graph *g = build(grid);
+  td_graph *g = td_test_build_graph(grid);
   td_astar *s = search();
   td_err err;
   struct { int x0, y0, x1, y1, diag, straight; } cases[] = {
@@ -98,7 +91,7 @@ static void test_octile_costs_in_the_open(void **state) {
 static void test_trivial_and_bad_requests(void **state) {
   (void)state;
   td_grid *grid = open_grid(4, 4, 1.0);
-  td_graph *g = build(grid);
+  td_graph *g = td_test_build_graph(grid);
   td_astar *s = search();
   td_err err;
   /* start == goal */
@@ -140,7 +133,7 @@ static void test_diagonal_between_walls_refused(void **state) {
   td_grid *grid = td_grid_create(2, 2, 1.0, &err);
   td_grid_set_walkable(grid, 0, 0, true);
   td_grid_set_walkable(grid, 1, 1, true);
-  td_graph *g = build(grid);
+  td_graph *g = td_test_build_graph(grid);
   td_astar *s = search();
   assert_int_equal(td_astar_find(s, g, 0, 1, &err), TD_ASTAR_NO_PATH);
   td_astar_destroy(s);
@@ -157,7 +150,7 @@ static void test_tie_breaks(void **state) {
   ** with equal f; (1,1) has the smaller h (one straight step left against
   ** one diagonal), so the path goes through it */
   td_grid *grid = open_grid(3, 3, 1.0);
-  td_graph *g = build(grid);
+  td_graph *g = td_test_build_graph(grid);
   assert_int_equal(td_astar_find(s, g, 0, 5, &err), TD_ASTAR_FOUND);
   int32_t p[8];
   assert_int_equal(td_astar_path(s, p, 8, NULL), 3);
@@ -325,7 +318,7 @@ static void test_budgeted_search_equals_one_shot(void **state) {
   (void)state;
   td_test_rng rng = {5};
   td_grid *grid = maze_like(40, 30, &rng);
-  td_graph *g = build(grid);
+  td_graph *g = td_test_build_graph(grid);
   td_astar *one = search(), *stepped = search();
   td_err err;
   int32_t a = td_grid_node_at(grid, 1, 0), b = td_grid_node_at(grid, 38, 29);
@@ -376,7 +369,7 @@ static void test_reuse_matches_fresh(void **state) {
   for (int round = 0; round < 40; round++) {
     int w = 2 + (int)td_test_below(&rng, 30), h = 2 + (int)td_test_below(&rng, 30);
     td_grid *grid = maze_like(w, h, &rng);
-    td_graph *g = build(grid);
+    td_graph *g = td_test_build_graph(grid);
     for (int q = 0; q < 10 && g->node_count > 0; q++) {
       int32_t a = (int32_t)td_test_below(&rng, (uint32_t)g->node_count);
       int32_t b = (int32_t)td_test_below(&rng, (uint32_t)g->node_count);
@@ -399,34 +392,14 @@ static void test_reuse_matches_fresh(void **state) {
 
 /* ---- allocation failures ------------------------------------------------- */
 
-typedef struct failing {
-  long countdown;
-  long live;
-} failing;
-
-static void *failing_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-  failing *f = ud;
-  (void)osize;
-  if (nsize == 0) {
-    if (ptr) f->live--;
-    free(ptr);
-    return NULL;
-  }
-  if (f->countdown == 0) return NULL;
-  if (f->countdown > 0) f->countdown--;
-  void *p = realloc(ptr, nsize);
-  if (p && !ptr) f->live++;
-  return p;
-}
-
 static void test_allocation_failures(void **state) {
   (void)state;
   td_grid *grid = open_grid(10, 10, 1.0);
-  td_graph *g = build(grid);
+  td_graph *g = td_test_build_graph(grid);
   bool ok = false;
   for (long k = 0; k < 20 && !ok; k++) {
-    failing f = {.countdown = k};
-    td_mem_set_allocator(failing_alloc, &f);
+    td_test_alloc f = {.fail_at = k + 1, .fail_rest = true};
+    td_test_alloc_install(&f);
     td_err err;
     td_astar *s = td_astar_create(&err);
     if (s) {
@@ -437,8 +410,8 @@ static void test_allocation_failures(void **state) {
     } else {
       assert_non_null(strstr(err.msg, "memory"));
     }
-    td_mem_set_allocator(NULL, NULL);
-    assert_int_equal(f.live, 0);
+    td_test_alloc_remove();
+    td_test_alloc_assert_clean(&f);
   }
   assert_true(ok);
   td_graph_destroy(g);

@@ -27,13 +27,6 @@ static td_grid *grid_from(const char *const *rows, int h) {
   return grid;
 }
 
-static td_graph *build(td_grid *grid) {
-  td_err err;
-  td_graph *g = td_grid_build_graph(grid, &err);
-  if (!g) fail_msg("%s", err.msg);
-  return g;
-}
-
 static int32_t node(const td_grid *grid, int x, int y) {
   int32_t n = td_grid_node_at(grid, x, y);
   assert_true(n != TD_NONE);
@@ -110,7 +103,7 @@ static void test_build_numbers_and_weights(void **state) {
   for (int y = 0; y < 3; y++)
     for (int x = 0; x < 3; x++) td_grid_set_walkable(grid, x, y, true);
   td_grid_set_walkable(grid, 1, 0, false); /* row-major ids skip the wall */
-  td_graph *g = build(grid);
+  td_graph *g = td_test_build_graph(grid);
   assert_int_equal(g->node_count, 8);
   assert_true(g->grid_cell == cs);
   assert_int_equal(td_grid_node_at(grid, 0, 0), 0);
@@ -138,7 +131,7 @@ static void test_build_numbers_and_weights(void **state) {
   td_graph_destroy(g);
   /* a rebuild replaces the maps */
   td_grid_set_walkable(grid, 1, 0, true);
-  g = build(grid);
+  g = td_test_build_graph(grid);
   assert_int_equal(g->node_count, 9);
   assert_int_equal(g->edge_count, 20);
   assert_int_equal(td_grid_node_at(grid, 2, 0), 2);
@@ -151,7 +144,7 @@ static void test_no_corner_cutting(void **state) {
   /* the diagonal (0,0)-(1,1) passes between two walls: refused */
   const char *rows[] = {".#.", "#..", "..."};
   td_grid *grid = grid_from(rows, 3);
-  td_graph *g = build(grid);
+  td_graph *g = td_test_build_graph(grid);
   assert_int_equal(td_graph_find_edge(g, node(grid, 0, 0), node(grid, 1, 1)), TD_NONE);
   assert_int_equal(astar_cost(grid, g, 0, 0, 1, 1), TD_COST_INF); /* (0,0) is shut in */
   td_graph_destroy(g);
@@ -159,7 +152,7 @@ static void test_no_corner_cutting(void **state) {
   /* one wall is enough: around it costs 2, not sqrt 2 */
   const char *rows2[] = {".#.", "...", "..."};
   grid = grid_from(rows2, 3);
-  g = build(grid);
+  g = td_test_build_graph(grid);
   assert_int_equal(td_graph_find_edge(g, node(grid, 0, 0), node(grid, 1, 1)), TD_NONE);
   assert_true(astar_cost(grid, g, 0, 0, 1, 1) == 2 * w1(1.0));
   /* (0,1) -> (2,0): the diagonal (1,1)-(2,0) passes the wall's corner, so
@@ -176,7 +169,7 @@ static void test_octile_lengths(void **state) {
   td_grid *grid = td_grid_create(10, 7, cs, &err);
   for (int y = 0; y < 7; y++)
     for (int x = 0; x < 10; x++) td_grid_set_walkable(grid, x, y, true);
-  td_graph *g = build(grid);
+  td_graph *g = td_test_build_graph(grid);
   /* 9 across, 6 down: 6 diagonals and 3 straight */
   assert_true(astar_cost(grid, g, 0, 0, 9, 6) == 6 * w2(cs) + 3 * w1(cs));
   assert_true(astar_cost(grid, g, 9, 0, 0, 0) == 9 * w1(cs));
@@ -184,7 +177,7 @@ static void test_octile_lengths(void **state) {
   td_graph_destroy(g);
   /* a wall from (5,0) to (5,5): around its end at (5,6) */
   for (int y = 0; y < 6; y++) td_grid_set_walkable(grid, 5, y, false);
-  g = build(grid);
+  g = td_test_build_graph(grid);
   /* (4,2) -> (6,2) passes (5,6), the only open cell of column 5. The
   ** diagonals (4,5)-(5,6) and (5,6)-(6,5) pass the wall's corner (5,5) and
   ** do not exist, so: down 4 to (4,6), right 2, up 4: 10 straight steps. */
@@ -238,7 +231,7 @@ static void test_block_forbids_corner_cutting(void **state) {
   (void)state;
   const char *rows[] = {"....", "....", "....", "...."};
   td_grid *grid = grid_from(rows, 4);
-  td_graph *g = build(grid);
+  td_graph *g = td_test_build_graph(grid);
   int32_t goal = node(grid, 3, 3);
   td_err err;
   td_route *r = td_route_create(g, &goal, 1, &err);
@@ -281,7 +274,7 @@ static void test_unblock_keeps_shared_diagonal(void **state) {
   (void)state;
   const char *rows[] = {"....", "....", "....", "...."};
   td_grid *grid = grid_from(rows, 4);
-  td_graph *g = build(grid);
+  td_graph *g = td_test_build_graph(grid);
   int32_t goal = node(grid, 0, 3);
   td_err err;
   td_route *r = td_route_create(g, &goal, 1, &err);
@@ -315,7 +308,7 @@ static void test_changes_skip_walls_duplicates_and_borders(void **state) {
   (void)state;
   const char *rows[] = {"#..", "...", "..."};
   td_grid *grid = grid_from(rows, 3);
-  td_graph *g = build(grid);
+  td_graph *g = td_test_build_graph(grid);
   int32_t cells[] = {cell(grid, 0, 0), -5, 99, cell(grid, 2, 2), cell(grid, 2, 2)};
   /* (0,0) is a wall; -5 and 99 are outside; (2,2) is a corner cell with
   ** one diagonal past it ((2,1)-(1,2)); its duplicate adds nothing */
@@ -362,7 +355,7 @@ static void test_line_of_sight(void **state) {
   assert_false(td_grid_line_of_sight(grid, NULL, 2, 2, 4, 4));
   assert_false(td_grid_line_of_sight(grid, NULL, 2, 4, 4, 2));
   /* a node blocked in the graph blocks sight like a wall */
-  td_graph *g = build(grid);
+  td_graph *g = td_test_build_graph(grid);
   assert_true(td_grid_line_of_sight(grid, g, 0, 1, 5, 1));
   g->node_blocked[node(grid, 3, 1)] = 1; /* stands for td_route_apply */
   assert_false(td_grid_line_of_sight(grid, g, 0, 1, 5, 1));
@@ -418,7 +411,7 @@ static void test_simplify_keeps_sight(void **state) {
     td_grid *grid = td_grid_create(w, h, 1.0, &err);
     for (int y = 0; y < h; y++)
       for (int x = 0; x < w; x++) td_grid_set_walkable(grid, x, y, td_test_below(&rng, 4) != 0);
-    td_graph *g = build(grid);
+    td_graph *g = td_test_build_graph(grid);
     if (g->node_count < 2) {
       td_graph_destroy(g);
       td_grid_destroy(grid);
@@ -472,7 +465,7 @@ static void test_simplify_by_hand(void **state) {
       "......",
   };
   td_grid *grid = grid_from(rows, 3);
-  td_graph *g = build(grid);
+  td_graph *g = td_test_build_graph(grid);
   /* along the top, down the right side, back along the bottom */
   int32_t path[] = {node(grid, 0, 0), node(grid, 1, 0), node(grid, 2, 0), node(grid, 3, 0),
                     node(grid, 4, 0), node(grid, 5, 0), node(grid, 5, 1), node(grid, 5, 2),
@@ -495,32 +488,12 @@ static void test_simplify_by_hand(void **state) {
 
 /* ---- allocation failures ------------------------------------------------- */
 
-typedef struct failing {
-  long countdown; /* allocations left before failing; < 0: never fail */
-  long live;      /* blocks allocated and not freed */
-} failing;
-
-static void *failing_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-  failing *f = ud;
-  (void)osize;
-  if (nsize == 0) {
-    if (ptr) f->live--;
-    free(ptr);
-    return NULL;
-  }
-  if (f->countdown == 0) return NULL;
-  if (f->countdown > 0) f->countdown--;
-  void *p = realloc(ptr, nsize);
-  if (p && !ptr) f->live++;
-  return p;
-}
-
 static void test_build_survives_allocation_failures(void **state) {
   (void)state;
   bool succeeded = false;
   for (long k = 0; k < 40 && !succeeded; k++) {
-    failing f = {.countdown = k};
-    td_mem_set_allocator(failing_alloc, &f);
+    td_test_alloc f = {.fail_at = k + 1, .fail_rest = true};
+    td_test_alloc_install(&f);
     td_err err;
     td_grid *grid = td_grid_create(6, 5, 1.0, &err);
     if (grid) {
@@ -535,8 +508,8 @@ static void test_build_survives_allocation_failures(void **state) {
       }
       td_grid_destroy(grid);
     }
-    td_mem_set_allocator(NULL, NULL);
-    assert_int_equal(f.live, 0);
+    td_test_alloc_remove();
+    td_test_alloc_assert_clean(&f);
   }
   assert_true(succeeded);
 }

@@ -19,65 +19,29 @@
 #include "script/lsandbox.h"
 #include "script/mapfile.h"
 
-/* ---- a counting allocator, installed for every test ---------------------- */
+/* ---- the test allocator, installed for every test ----------------------- */
 
-/* Each block carries its size in a header, so the count does not trust the
-** sizes callers pass to td_mem_free. fail_at > 0 fails that allocation
-** (counting from 1) and every later one is served again. */
-typedef struct counting {
-  long live_blocks;
-  long long live_bytes;
-  long allocs;       /* allocations and growths so far */
-  long fail_at;
-  long failures;
-} counting;
-
-static counting cnt;
-
-typedef union header {
-  size_t size;
-  max_align_t align;
-} header;
-
-static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-  counting *c = ud;
-  (void)osize;
-  header *h = ptr ? (header *)ptr - 1 : NULL;
-  if (nsize == 0) {
-    if (h) {
-      c->live_blocks--;
-      c->live_bytes -= (long long)h->size;
-      free(h);
-    }
-    return NULL;
-  }
-  c->allocs++;
-  if (c->fail_at > 0 && c->allocs == c->fail_at) {
-    c->failures++;
-    return NULL;
-  }
-  size_t old = h ? h->size : 0;
-  header *n = realloc(h, sizeof *n + nsize);
-  if (!n) return NULL;
-  if (!h) c->live_blocks++;
-  c->live_bytes += (long long)nsize - (long long)old;
-  n->size = nsize;
-  return n + 1;
-}
+/* fail_at > 0 fails that allocation (counting from 1) and every later one is
+** served again. */
+static td_test_alloc cnt;
 
 static int setup(void **state) {
   (void)state;
   memset(&cnt, 0, sizeof cnt);
-  td_mem_set_allocator(counting_alloc, &cnt);
+  td_test_alloc_install(&cnt);
   return 0;
 }
 
 static int teardown(void **state) {
   (void)state;
-  td_mem_set_allocator(NULL, NULL);
+  td_test_alloc_remove();
   if (cnt.live_blocks != 0 || cnt.live_bytes != 0) {
     print_error("leak: %ld blocks, %lld bytes still allocated\n", cnt.live_blocks,
                 cnt.live_bytes);
+    return -1;
+  }
+  if (cnt.bad_sizes != 0) {
+    print_error("%ld frees or reallocs given a wrong old size\n", cnt.bad_sizes);
     return -1;
   }
   return 0;
@@ -712,14 +676,14 @@ static int dump_writer(lua_State *L, const void *p, size_t sz, void *ud) {
 
 static void test_binary_chunk_refused(void **state) {
   (void)state;
-  td_mem_set_allocator(NULL, NULL); /* a plain state, outside td_mem */
+  td_test_alloc_remove(); /* a plain state, outside td_mem */
   lua_State *L = luaL_newstate();
   assert_non_null(L);
   assert_int_equal(luaL_loadstring(L, "return { orientation = 'orthogonal' }"), LUA_OK);
   sbuf s = {0};
   assert_int_equal(lua_dump(L, dump_writer, &s, 1), 0);
   lua_close(L);
-  td_mem_set_allocator(counting_alloc, &cnt);
+  td_test_alloc_install(&cnt);
   assert_true(s.n > 4 && s.p[0] == '\x1b');
   expect_error_len(s.p, s.n, "maps/t.lua: attempt to load a binary chunk (mode is 't')");
   free(s.p);
@@ -1071,25 +1035,26 @@ static void test_sandbox_messages(void **state) {
 ** time): each load must fail cleanly or succeed, and leave no block live. */
 static void sweep(const char *path, long stride) {
   cnt.fail_at = 0;
-  long before = cnt.allocs;
+  long before = cnt.calls;
   td_map m;
   td_err err = {{0}};
   if (td_mapfile_load(path, &m, &err) != 0) fail_msg("%s", err.msg);
   td_map_free(&m);
-  long total = cnt.allocs - before;
+  long total = cnt.calls - before;
   assert_true(total > 10);
   print_message("%s: failing each of %ld allocations (stride %ld)\n",
                 strrchr(path, '/') + 1, total, stride);
   for (long k = 1; k <= total; k += stride) {
-    cnt.allocs = 0;
+    cnt.calls = 0;
     cnt.fail_at = k;
     long live = cnt.live_blocks;
     int rc = td_mapfile_load(path, &m, &err);
     if (rc == 0) td_map_free(&m);
     else assert_true(map_is_zero(&m));
-    if (cnt.live_blocks != live)
-      fail_msg("allocation %ld of %ld failed (rc %d, \"%s\"): %ld blocks leaked", k, total,
-               rc, rc ? err.msg : "", cnt.live_blocks - live);
+    if (cnt.live_blocks != live || cnt.bad_sizes != 0)
+      fail_msg("allocation %ld of %ld failed (rc %d, \"%s\"): %ld blocks leaked, %ld size "
+               "mismatches",
+               k, total, rc, rc ? err.msg : "", cnt.live_blocks - live, cnt.bad_sizes);
   }
   cnt.fail_at = 0;
 }
@@ -1191,6 +1156,7 @@ static void test_mutations(void **state) {
           fail_msg("message does not name the file: %s", err.msg);
       }
       if (cnt.live_blocks != 0) fail_msg("leak after mutation %ld of %s", r, names[f]);
+      if (cnt.bad_sizes != 0) fail_msg("size mismatch after mutation %ld of %s", r, names[f]);
     }
     free(buf);
     free(orig);

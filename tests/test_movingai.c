@@ -331,38 +331,18 @@ static void test_truncations_and_mutations(void **state) {
 
 /* ---- allocation failures ------------------------------------------------- */
 
-typedef struct failing {
-  long countdown;
-  long live;
-} failing;
-
-static void *failing_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-  failing *f = ud;
-  (void)osize;
-  if (nsize == 0) {
-    if (ptr) f->live--;
-    free(ptr);
-    return NULL;
-  }
-  if (f->countdown == 0) return NULL;
-  if (f->countdown > 0) f->countdown--;
-  void *p = realloc(ptr, nsize);
-  if (p && !ptr) f->live++;
-  return p;
-}
-
 static void test_allocation_failures(void **state) {
   (void)state;
   bool map_ok = false, scen_ok = false;
   for (long k = 0; k < 60 && !(map_ok && scen_ok); k++) {
-    failing f = {.countdown = k};
-    td_mem_set_allocator(failing_alloc, &f);
+    td_test_alloc f = {.fail_at = k + 1, .fail_rest = true};
+    td_test_alloc_install(&f);
     td_err err;
     td_grid *grid = td_movingai_load_map(td_test_path("tests/data/path32.map"), &err);
     if (grid) map_ok = true;
     else assert_non_null(strstr(err.msg, "memory"));
     td_grid_destroy(grid);
-    f.countdown = k;
+    f.calls = 0; /* number the scenario's allocations from 1 again */
     td_movingai_scen sc;
     if (td_movingai_load_scen(td_test_path("tests/data/path32.scen"), &sc, &err) == 0) {
       scen_ok = true;
@@ -371,8 +351,8 @@ static void test_allocation_failures(void **state) {
       assert_non_null(strstr(err.msg, "memory"));
     }
     td_movingai_scen_free(&sc);
-    td_mem_set_allocator(NULL, NULL);
-    assert_int_equal(f.live, 0);
+    td_test_alloc_remove();
+    td_test_alloc_assert_clean(&f);
   }
   assert_true(map_ok && scen_ok);
 }

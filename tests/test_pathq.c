@@ -377,34 +377,14 @@ static void test_stale_path_restarts(void **state) {
 
 /* ---- allocation failures ------------------------------------------------- */
 
-typedef struct failing {
-  long countdown;
-  long live;
-} failing;
-
-static void *failing_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-  failing *f = ud;
-  (void)osize;
-  if (nsize == 0) {
-    if (ptr) f->live--;
-    free(ptr);
-    return NULL;
-  }
-  if (f->countdown == 0) return NULL;
-  if (f->countdown > 0) f->countdown--;
-  void *p = realloc(ptr, nsize);
-  if (p && !ptr) f->live++;
-  return p;
-}
-
 static void test_allocation_failures(void **state) {
   (void)state;
   world w;
   world_init(&w);
   bool complete = false;
   for (long k = 0; k < 30 && !complete; k++) {
-    failing f = {.countdown = k};
-    td_mem_set_allocator(failing_alloc, &f);
+    td_test_alloc f = {.fail_at = k + 1, .fail_rest = true};
+    td_test_alloc_install(&f);
     td_err err;
     log_t lg;
     memset(&lg, 0, sizeof lg);
@@ -425,8 +405,8 @@ static void test_allocation_failures(void **state) {
     } else {
       assert_non_null(strstr(err.msg, "memory"));
     }
-    td_mem_set_allocator(NULL, NULL);
-    assert_int_equal(f.live, 0);
+    td_test_alloc_remove();
+    td_test_alloc_assert_clean(&f);
   }
   assert_true(complete);
   world_free(&w);

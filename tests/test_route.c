@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "nav/graph.h"
+#include "nav/grid.h"
+#include "nav/mem.h"
 #include "nav/route.h"
 
 /* ---- graph builders ------------------------------------------------------ */
@@ -38,47 +40,6 @@ static td_graph *grid_graph(int w, int h, const uint8_t *wall) {
 #undef OPEN
     }
   return finish(g);
-}
-
-/* A maze: walls on a lattice, a random spanning tree of the rooms, then a
-** few extra openings so that loops (alternative routes) exist. */
-static td_graph *maze_graph(int rooms_w, int rooms_h, td_test_rng *rng) {
-  int w = 2 * rooms_w + 1, h = 2 * rooms_h + 1;
-  uint8_t *wall = malloc((size_t)(w * h));
-  memset(wall, 1, (size_t)(w * h));
-  int *stack = malloc(sizeof(int) * (size_t)(rooms_w * rooms_h));
-  uint8_t *vis = calloc((size_t)(rooms_w * rooms_h), 1);
-  int sp = 0;
-  stack[sp++] = 0;
-  vis[0] = 1;
-  wall[1 * w + 1] = 0;
-  while (sp > 0) {
-    int c = stack[sp - 1], cx = c % rooms_w, cy = c / rooms_w;
-    int dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}}, opts[4], k = 0;
-    for (int d = 0; d < 4; d++) {
-      int nx = cx + dirs[d][0], ny = cy + dirs[d][1];
-      if (nx >= 0 && nx < rooms_w && ny >= 0 && ny < rooms_h && !vis[ny * rooms_w + nx]) opts[k++] = d;
-    }
-    if (k == 0) {
-      sp--;
-      continue;
-    }
-    int d = opts[td_test_below(rng, (uint32_t)k)];
-    int nx = cx + dirs[d][0], ny = cy + dirs[d][1];
-    vis[ny * rooms_w + nx] = 1;
-    wall[(2 * cy + 1 + dirs[d][1]) * w + (2 * cx + 1 + dirs[d][0])] = 0;
-    wall[(2 * ny + 1) * w + (2 * nx + 1)] = 0;
-    stack[sp++] = ny * rooms_w + nx;
-  }
-  for (int i = 0; i < rooms_w * rooms_h / 4; i++) {
-    int x = 1 + (int)td_test_below(rng, (uint32_t)(w - 2)), y = 1 + (int)td_test_below(rng, (uint32_t)(h - 2));
-    wall[y * w + x] = 0;
-  }
-  td_graph *g = grid_graph(w, h, wall);
-  free(wall);
-  free(stack);
-  free(vis);
-  return g;
 }
 
 /* Random geometric graph with random cost factors (many distinct weights:
@@ -400,7 +361,11 @@ static void test_random_mazes(void **state) {
   (void)state;
   td_test_rng rng = {22};
   for (int round = 0; round < 5; round++) {
-    td_graph *g = maze_graph(6 + round, 8, &rng);
+    /* (6 + round) x 8 rooms, one extra opening per four rooms */
+    td_grid *grid = td_graphgen_maze(2 * (6 + round) + 1, 2 * 8 + 1, 25, &rng);
+    assert_non_null(grid);
+    td_graph *g = td_test_build_graph(grid);
+    td_grid_destroy(grid); /* the graph does not refer to it */
     int32_t goals[1] = {0};
     for (int32_t v = 0; v < g->node_count; v++)
       if (g->adj_start[v + 1] > g->adj_start[v]) {
@@ -586,31 +551,6 @@ static void test_fallback_clamped(void **state) {
 
 /* ---- allocation failure -------------------------------------------------- */
 
-/* A hook that checks every old size it is given against the size it
-** handed out, counts live blocks, and fails the fail_at-th allocation. */
-typedef struct counting {
-  long calls, fail_at, live, bad_sizes;
-} counting;
-
-static void *counting_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
-  counting *c = ud;
-  size_t *h = ptr ? (size_t *)ptr - 2 : NULL;
-  if (h && h[0] != osize) c->bad_sizes++;
-  if (nsize == 0) {
-    if (h) {
-      c->live--;
-      free(h);
-    }
-    return NULL;
-  }
-  if (++c->calls == c->fail_at) return NULL;
-  size_t *n = realloc(h, nsize + 2 * sizeof(size_t));
-  if (!n) return NULL;
-  if (!h) c->live++;
-  n[0] = nsize;
-  return n + 2;
-}
-
 /* Builds a graph and a route and runs updates; returns 0 when it all worked,
 ** -1 when an allocation failed (cleanly). */
 static int build_and_update(void) {
@@ -647,21 +587,53 @@ fail:
 
 static void test_allocation_failures(void **state) {
   (void)state;
-  counting c = {0};
-  td_mem_set_allocator(counting_alloc, &c);
+  td_test_alloc c = {0};
+  td_test_alloc_install(&c);
   assert_int_equal(build_and_update(), 0);
   long total = c.calls;
-  assert_int_equal(c.live, 0);
-  assert_int_equal(c.bad_sizes, 0);
+  td_test_alloc_assert_clean(&c);
   for (long n = 1; n <= total; n++) {
-    c = (counting){.fail_at = n};
+    c = (td_test_alloc){.fail_at = n};
     assert_int_equal(build_and_update(), -1);
-    if (c.live != 0 || c.bad_sizes != 0)
-      fail_msg("allocation %ld failing: %ld blocks leaked, %ld size mismatches", n, c.live,
-               c.bad_sizes);
+    assert_int_equal(c.failures, 1);
+    if (c.live_blocks != 0 || c.live_bytes != 0 || c.bad_sizes != 0)
+      fail_msg("allocation %ld failing: %ld blocks (%lld bytes) leaked, %ld size mismatches", n,
+               c.live_blocks, c.live_bytes, c.bad_sizes);
   }
-  td_mem_set_allocator(NULL, NULL);
+  td_test_alloc_remove();
   assert_true(total > 20);
+}
+
+/* The hook the failure tests rely on: it numbers allocations, fails the
+** chosen ones and notices old sizes that differ from the allocated ones. */
+static void test_alloc_hook_self_check(void **state) {
+  (void)state;
+  td_test_alloc c = {.fail_at = 2};
+  td_test_alloc_install(&c);
+  char *a = td_mem_alloc(10);
+  assert_non_null(a);
+  assert_null(td_mem_alloc(20)); /* call 2 fails */
+  char *b = td_mem_realloc(a, 10, 30); /* call 3: served again */
+  assert_non_null(b);
+  assert_int_equal(c.calls, 3);
+  assert_int_equal(c.failures, 1);
+  assert_int_equal(c.live_blocks, 1);
+  assert_int_equal(c.live_bytes, 30);
+  assert_int_equal(c.bad_sizes, 0);
+  td_mem_free(b, 29); /* wrong size: counted */
+  assert_int_equal(c.bad_sizes, 1);
+  assert_int_equal(c.live_blocks, 0);
+  assert_int_equal(c.live_bytes, 0);
+  c = (td_test_alloc){.fail_at = 2, .fail_rest = true};
+  a = td_mem_alloc(8);
+  assert_non_null(a);
+  assert_null(td_mem_alloc(8));
+  assert_null(td_mem_realloc(a, 8, 16)); /* a is left untouched */
+  assert_int_equal(c.failures, 2);
+  td_mem_free(a, 8);
+  assert_int_equal(c.live_blocks, 0);
+  assert_int_equal(c.bad_sizes, 0);
+  td_test_alloc_remove();
 }
 
 static void test_changed_nodes_reported(void **state) {
@@ -717,6 +689,7 @@ int main(void) {
     cmocka_unit_test(test_edge_cases),
     cmocka_unit_test(test_cost_overflow_refused),
     cmocka_unit_test(test_fallback_clamped),
+    cmocka_unit_test(test_alloc_hook_self_check),
     cmocka_unit_test(test_allocation_failures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
