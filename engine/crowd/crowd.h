@@ -1,13 +1,166 @@
 /*
-** crowd.h: agents moving in lanes along a route (issue: crowd movement).
+** crowd.h: agents that follow a route in lanes, as a flock (seed 004).
 **
-** Placeholder module so the library layout exists from the start; it holds
-** no behaviour yet. Memory and determinism rules will follow route.h's.
+** Every walking agent is on a segment (from -> to) of the waypoint graph and
+** runs in its own lane: a lateral offset from the centre line, like a runner
+** in an athletics lane. Its path is the route polyline offset by the lane;
+** at a waypoint the offset follows the corner's bisector (a miter, scaled by
+** 1/cos(theta/2) and clamped), so that every lane stays parallel to the
+** centre line through the turn and lanes neither cross nor bunch. Agents
+** steer by pure pursuit of a point a little ahead on their lane, under an
+** acceleration and a turn-rate limit. When an agent crosses the bisector of
+** the waypoint it is heading to, it takes the route's next[] from there, so
+** a route change is followed at the next waypoint without any search.
+**
+** A wave is a group: agents of one group keep their formation (cohesion: an
+** agent ahead of its slot slows, one behind hurries a little) and keep
+** apart (separation: a spatial hash rebuilt every tick finds neighbours, a
+** soft push keeps a margin, and a positional projection removes overlap). A
+** faster agent that closes on a slower one steps sideways around it and
+** returns to its lane.
+**
+** Flyers ignore the graph: they head for the nearest goal and steer around
+** rectangular obstacles with a fan of rays (seed 003): left and right
+** sectors and a centre ray, cast from a little behind the agent; a closer hit
+** steers harder; the turn rate is limited.
+**
+** Arrival at a goal is a leak: the agent is listed in the tick's leaks and
+** leaves the crowd at the end of the tick. Agents are addressed by handles
+** (index + generation); removal always happens at the end of a tick, so
+** indices stay valid during one.
+**
+** Memory: the crowd borrows the route (and through it the graph), which must
+** outlive it; it owns its agent arrays, which grow by doubling when an agent
+** is added (the only allocation after creation, besides obstacles).
+** Determinism: fixed tick (dt given at creation), no clock, no randomness;
+** agents are visited in index order and pair forces are accumulated before
+** they are applied, so the result depends only on the inputs and their
+** order. Float arithmetic: same binary and inputs, same bits.
 */
 #ifndef TD_CROWD_H
 #define TD_CROWD_H
 
-/* Version of the crowd module's interface; 0 until agents exist. */
-int td_crowd_version(void);
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "nav/route.h"
+
+typedef uint32_t td_agent;          /* handle: index in the low 20 bits, generation above */
+#define TD_AGENT_NONE 0u
+#define TD_CROWD_MAX_AGENTS (1u << 20)
+
+typedef enum td_agent_state {
+  TD_AGENT_FREE = 0,   /* slot unused */
+  TD_AGENT_WALK,       /* on the graph, in its lane */
+  TD_AGENT_FLY,        /* off the graph, steering by rays */
+  TD_AGENT_STUNNED,    /* stands still (the sim sets it) */
+  TD_AGENT_STRANDED,   /* no route from where it is: waits for one */
+  TD_AGENT_LEAKED,     /* reached a goal this tick; removed at its end */
+  TD_AGENT_REMOVED     /* td_crowd_remove this tick; removed at its end */
+} td_agent_state;
+
+typedef struct td_crowd_params {
+  double dt;             /* seconds per tick (> 0), e.g. 1.0 / 60 */
+  bool separation;       /* agents push apart (default on) */
+  float lookahead;       /* pure pursuit distance, in seconds of travel (0.25) */
+  float miter_limit;     /* largest corner scale 1/cos(theta/2) (3) */
+  float margin;          /* extra gap separation aims for, map units (0.1 x radius) */
+  float cohesion;        /* formation gain, 1/s (0.5); 0 disables */
+} td_crowd_params;
+
+/* The defaults above for a tick of dt seconds. */
+td_crowd_params td_crowd_default_params(double dt);
+
+typedef struct td_agent_desc {
+  float radius;          /* > 0 */
+  float max_speed;       /* map units per second, > 0 */
+  float accel;           /* map units per second^2 (0: 4 x max_speed) */
+  float turn_rate;       /* radians per second (0: 4 pi) */
+  float lane;            /* lateral offset, + to the left of travel */
+  float slot;            /* longitudinal slot in the formation, + ahead */
+  int32_t group;         /* wave id, >= 0 */
+  bool flying;
+} td_agent_desc;
+
+/* A formation: count agents in rows of width (lateral extent, centred),
+** rows spacing apart, behind the spawn along the first segment. */
+typedef struct td_formation {
+  int32_t count;
+  int32_t per_row;       /* agents side by side (>= 1) */
+  float width;           /* lateral distance between the outer lanes */
+  float spacing;         /* distance between rows */
+} td_formation;
+
+/* Per-run behaviour metrics (seed 004; DESIGN.md "Behaviour metrics"). */
+typedef struct td_crowd_metrics {
+  double min_gap;        /* smallest distance minus radii between two agents */
+  double lane_error;     /* RMS of lateral offset - lane, on straight parts */
+  int64_t lane_swaps;    /* times two agents of a group swap lateral order */
+  double group_spread;   /* largest distance between members of a group */
+  int64_t leaks;
+  int64_t samples;       /* agent-ticks that entered lane_error */
+  double lane_sq_sum;    /* running sum behind lane_error */
+} td_crowd_metrics;
+
+typedef struct td_crowd td_crowd;
+
+td_crowd *td_crowd_create(const td_route *route, const td_crowd_params *params,
+                          td_err *err);
+void td_crowd_destroy(td_crowd *c);
+
+/* Adds an agent standing at node `at` (walking) or at position (x, y)
+** (flying agents; walking ones start at the node's position plus their lane
+** and slot offsets along the route). Returns its handle, or TD_AGENT_NONE
+** with err set. */
+td_agent td_crowd_add(td_crowd *c, const td_agent_desc *d, int32_t at, td_err *err);
+
+/* Adds f.count agents of desc's kind at node `at` in formation f; lanes are
+** spread evenly over [-width/2, width/2], slots go back by spacing per row.
+** Writes the handles to out (may be NULL). Returns how many were added. */
+int32_t td_crowd_spawn(td_crowd *c, const td_agent_desc *desc, int32_t at,
+                       const td_formation *f, td_agent *out, td_err *err);
+
+/* Marks an agent for removal at the end of the tick (killed). */
+void td_crowd_remove(td_crowd *c, td_agent a);
+bool td_crowd_alive(const td_crowd *c, td_agent a);
+
+/* Advances one tick. Leaked agents are listed by td_crowd_leaks until the
+** next step, then their slots are free. */
+void td_crowd_step(td_crowd *c);
+
+/* Call after the route changed (td_route_apply): agents on a segment that
+** is now blocked, or heading to a node with no route, turn back to the
+** endpoint that is still routed; stranded agents look for a route again. */
+void td_crowd_route_changed(td_crowd *c);
+
+/* Rectangles flyers avoid (tower footprints, walls); copied. */
+int td_crowd_set_obstacles(td_crowd *c, const float *rects, size_t n, td_err *err);
+                           /* rects: n x {x, y, w, h} */
+
+size_t td_crowd_leaks(const td_crowd *c, const td_agent **agents);
+uint64_t td_crowd_tick(const td_crowd *c);
+
+/* Metrics since creation (or the last reset). Costs a neighbour pass per
+** tick while enabled (default off). */
+void td_crowd_enable_metrics(td_crowd *c, bool on);
+const td_crowd_metrics *td_crowd_get_metrics(const td_crowd *c);
+
+/* Read access, by slot index (0 .. td_crowd_capacity - 1). */
+typedef struct td_agent_view {
+  td_agent_state state;
+  float x, y, vx, vy, radius, lane;
+  int32_t group, from, to;
+  uint64_t spawn_tick;
+  float travelled;       /* path length so far */
+} td_agent_view;
+
+size_t td_crowd_capacity(const td_crowd *c);
+size_t td_crowd_count(const td_crowd *c);         /* agents not FREE */
+bool td_crowd_view(const td_crowd *c, size_t slot, td_agent_view *out);
+td_agent td_crowd_handle(const td_crowd *c, size_t slot);
+
+/* A checksum of every agent's state (FNV-1a over the bits), for replays. */
+uint64_t td_crowd_checksum(const td_crowd *c);
 
 #endif
