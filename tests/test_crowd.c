@@ -86,9 +86,272 @@ static void test_seed004_three_lanes_two_corners(void **state) {
   line_world_free(&w);
 }
 
+/* A 60-agent wave (5 lanes x 12 rows) on a winding route with six
+** corners of 90 and 45 degrees keeps apart, in lane and together. */
+static void test_wave_of_60_on_winding_route(void **state) {
+  (void)state;
+  static const double pts[8][2] = {{0, 0},   {40, 0},  {40, 40}, {80, 40},
+                                   {110, 10}, {140, 10}, {140, 60}, {200, 60}};
+  line_world w;
+  line_world_make(&w, pts, 8, true);
+  td_agent_desc d = {.radius = 0.5f, .max_speed = 4.0f, .group = 0};
+  td_formation f = {.count = 60, .per_row = 5, .width = 6.0f, .spacing = 2.0f};
+  assert_int_equal(td_crowd_spawn(w.c, &d, 0, &f, NULL, NULL), 60);
+  int ticks = run_until_empty(w.c, 60 * 200);
+  const td_crowd_metrics *m = td_crowd_get_metrics(w.c);
+  print_metrics("wave60", m);
+  assert_int_equal(m->leaks, 60);
+  assert_true(ticks < 60 * 150);
+  assert_true(m->min_gap > 0.0);
+  assert_int_equal(m->lane_swaps, 0);
+  assert_true(m->lane_error < 0.1);
+  /* the formation is 6 wide and 22 long (diagonal ~23): it stays so */
+  assert_true(m->group_spread < 30.0);
+  line_world_free(&w);
+}
+
+/* Two routes from 0 to 5: the short one over 1-2 (length 60) and the long
+** one over 3-4 (length 100). Mid-wave a tower closes 1-2: agents beyond it
+** go on, agents before it take the long way, those on it turn back. */
+static void test_tower_mid_wave_forces_detour(void **state) {
+  (void)state;
+  td_graph *g = td_graph_create(6, 7);
+  double pos[6][2] = {{0, 0}, {20, 0}, {40, 0}, {0, 20}, {60, 20}, {60, 0}};
+  for (int i = 0; i < 6; i++) td_graph_add_node(g, pos[i][0], pos[i][1], NULL);
+  td_graph_add_edge(g, 0, 1, 1.0, NULL);
+  int32_t e12 = td_graph_add_edge(g, 1, 2, 1.0, NULL);
+  td_graph_add_edge(g, 2, 5, 1.0, NULL);
+  td_graph_add_edge(g, 0, 3, 1.0, NULL);
+  td_graph_add_edge(g, 3, 4, 1.0, NULL);
+  td_graph_add_edge(g, 4, 5, 1.0, NULL);
+  assert_int_equal(td_graph_finalize(g, NULL), 0);
+  int32_t goal = 5;
+  td_route *r = td_route_create(g, &goal, 1, NULL);
+  assert_int_equal(td_route_next(r)[0], 1);
+  td_crowd_params p = td_crowd_default_params(DT);
+  td_crowd *c = td_crowd_create(r, &p, NULL);
+  td_crowd_enable_metrics(c, true);
+  td_agent_desc d = {.radius = 0.5f, .max_speed = 4.0f, .group = 0};
+  td_formation f = {.count = 30, .per_row = 3, .width = 3.0f, .spacing = 2.0f};
+  assert_int_equal(td_crowd_spawn(c, &d, 0, &f, NULL, NULL), 30);
+  for (int t = 0; t < 60 * 6; t++) td_crowd_step(c); /* the head is past node 1 */
+  int on_12 = 0, before_1 = 0;
+  for (size_t i = 0; i < td_crowd_capacity(c); i++) {
+    td_agent_view v;
+    if (!td_crowd_view(c, i, &v)) continue;
+    on_12 += v.from == 1 && v.to == 2;
+    before_1 += v.to == 1;
+  }
+  assert_true(on_12 > 0 && before_1 > 0);
+  td_graph_change block = {TD_CHANGE_BLOCK_EDGE, e12};
+  assert_int_equal(td_route_apply(r, &block, 1, NULL), 0);
+  assert_int_equal(td_route_next(r)[0], 3);
+  td_crowd_route_changed(c);
+  int turned = 0;
+  for (size_t i = 0; i < td_crowd_capacity(c); i++) {
+    td_agent_view v;
+    if (td_crowd_view(c, i, &v)) turned += v.from == 2 && v.to == 1;
+  }
+  assert_int_equal(turned, on_12);
+  int ticks = run_until_empty(c, 60 * 120);
+  const td_crowd_metrics *m = td_crowd_get_metrics(c);
+  print_metrics("detour", m);
+  assert_int_equal(m->leaks, 30); /* everyone still arrives */
+  assert_true(ticks < 60 * 100);
+  assert_true(m->min_gap > 0.0); /* nobody overlaps */
+  td_crowd_destroy(c);
+  td_route_destroy(r);
+  td_graph_destroy(g);
+}
+
+/* A fast group catches a slow one on a long straight: the fast agents
+** step around the slow ones, overtake and arrive first, without overlap. */
+static void test_mixed_speeds_overtake(void **state) {
+  (void)state;
+  static const double pts[3][2] = {{0, 0}, {150, 0}, {150, 20}};
+  line_world w;
+  line_world_make(&w, pts, 3, true);
+  td_agent_desc slow = {.radius = 0.5f, .max_speed = 1.5f, .group = 0};
+  td_agent_desc fast = {.radius = 0.5f, .max_speed = 5.0f, .group = 1, .slot = -12.0f};
+  td_formation f = {.count = 3, .per_row = 3, .width = 3.0f, .spacing = 2.0f};
+  td_agent s[3], q[3];
+  assert_int_equal(td_crowd_spawn(w.c, &slow, 0, &f, s, NULL), 3);
+  assert_int_equal(td_crowd_spawn(w.c, &fast, 0, &f, q, NULL), 3);
+  int fast_first = 0, slow_left = 3, fast_left = 3;
+  for (int t = 0; t < 60 * 200 && slow_left + fast_left > 0; t++) {
+    td_crowd_step(w.c);
+    const td_agent *l;
+    size_t n = td_crowd_leaks(w.c, &l);
+    for (size_t k = 0; k < n; k++) {
+      bool is_fast = l[k] == q[0] || l[k] == q[1] || l[k] == q[2];
+      if (is_fast) {
+        fast_left--;
+        if (slow_left == 3) fast_first++;
+      } else {
+        slow_left--;
+      }
+    }
+  }
+  const td_crowd_metrics *m = td_crowd_get_metrics(w.c);
+  print_metrics("overtake", m);
+  assert_int_equal(slow_left + fast_left, 0);
+  assert_int_equal(fast_first, 3);
+  assert_true(m->min_gap > 0.0);
+  line_world_free(&w);
+}
+
+/* Flyers cross a wall of tower footprints: they go around it, never enter
+** an obstacle, and reach the goal. */
+static void test_flyers_around_a_wall(void **state) {
+  (void)state;
+  static const double pts[2][2] = {{0, 0}, {60, 0}};
+  line_world w;
+  line_world_make(&w, pts, 2, true);
+  /* a wall of six 4x4 towers across the straight line, 24 units tall */
+  float wall[6 * 4];
+  for (int k = 0; k < 6; k++) {
+    wall[4 * k + 0] = 28.0f;
+    wall[4 * k + 1] = -12.0f + 4.0f * (float)k;
+    wall[4 * k + 2] = 4.0f;
+    wall[4 * k + 3] = 4.0f;
+  }
+  assert_int_equal(td_crowd_set_obstacles(w.c, wall, 6, NULL), 0);
+  td_agent_desc d = {.radius = 0.5f, .max_speed = 4.0f, .group = 0, .flying = true,
+                     .turn_rate = 3.0f};
+  for (int k = 0; k < 5; k++) {
+    d.lane = -2.0f + (float)k;
+    assert_true(td_crowd_add(w.c, &d, 0, NULL) != TD_AGENT_NONE);
+  }
+  int inside = 0, t = 0;
+  for (; t < 60 * 60; t++) {
+    td_crowd_step(w.c);
+    size_t alive = 0;
+    for (size_t i = 0; i < td_crowd_capacity(w.c); i++) {
+      td_agent_view v;
+      if (!td_crowd_view(w.c, i, &v) || v.state != TD_AGENT_FLY) continue;
+      alive++;
+      for (int k = 0; k < 6; k++)
+        if (v.x > wall[4 * k] && v.x < wall[4 * k] + 4.0f && v.y > wall[4 * k + 1] &&
+            v.y < wall[4 * k + 1] + 4.0f)
+          inside++;
+    }
+    if (alive == 0) break;
+  }
+  print_metrics("flyers", td_crowd_get_metrics(w.c));
+  assert_int_equal(inside, 0);
+  assert_int_equal(td_crowd_get_metrics(w.c)->leaks, 5);
+  assert_true(td_crowd_get_metrics(w.c)->min_gap > 0.0);
+  assert_true(t < 60 * 40);
+  line_world_free(&w);
+}
+
+/* Same inputs, same state: two crowds stepped side by side agree bit for
+** bit, and a different input changes the checksum. */
+static void test_deterministic(void **state) {
+  (void)state;
+  static const double pts[5][2] = {{0, 0}, {30, 0}, {30, 30}, {0, 30}, {0, 60}};
+  line_world a, b;
+  line_world_make(&a, pts, 5, true);
+  line_world_make(&b, pts, 5, true);
+  td_agent_desc d = {.radius = 0.5f, .max_speed = 4.0f, .group = 0};
+  td_formation f = {.count = 40, .per_row = 4, .width = 4.5f, .spacing = 1.5f};
+  td_crowd_spawn(a.c, &d, 0, &f, NULL, NULL);
+  td_crowd_spawn(b.c, &d, 0, &f, NULL, NULL);
+  for (int t = 0; t < 600; t++) {
+    td_crowd_step(a.c);
+    td_crowd_step(b.c);
+    assert_true(td_crowd_checksum(a.c) == td_crowd_checksum(b.c));
+  }
+  d.max_speed = 4.001f;
+  td_crowd_add(b.c, &d, 0, NULL);
+  td_crowd_add(a.c, &(td_agent_desc){.radius = 0.5f, .max_speed = 4.0f}, 0, NULL);
+  td_crowd_step(a.c);
+  td_crowd_step(b.c);
+  td_crowd_step(a.c);
+  td_crowd_step(b.c);
+  assert_true(td_crowd_checksum(a.c) != td_crowd_checksum(b.c));
+  line_world_free(&a);
+  line_world_free(&b);
+}
+
+/* Handles: removal happens at the end of the tick; a freed slot is reused
+** with a new generation, so the old handle stays dead. Bad input is refused
+** with a message. */
+static void test_handles_and_errors(void **state) {
+  (void)state;
+  static const double pts[2][2] = {{0, 0}, {100, 0}};
+  line_world w;
+  line_world_make(&w, pts, 2, true);
+  td_agent_desc d = {.radius = 0.5f, .max_speed = 4.0f};
+  td_agent a = td_crowd_add(w.c, &d, 0, NULL);
+  td_agent b = td_crowd_add(w.c, &d, 0, NULL);
+  assert_true(a != TD_AGENT_NONE && b != TD_AGENT_NONE && a != b);
+  td_crowd_step(w.c);
+  td_crowd_remove(w.c, a);
+  assert_false(td_crowd_alive(w.c, a));
+  assert_int_equal(td_crowd_count(w.c), 2); /* still there until the tick ends */
+  td_crowd_step(w.c);
+  assert_int_equal(td_crowd_count(w.c), 1);
+  td_agent c2 = td_crowd_add(w.c, &d, 0, NULL);
+  assert_true(c2 != a);                     /* same slot, new generation */
+  assert_false(td_crowd_alive(w.c, a));
+  assert_true(td_crowd_alive(w.c, c2) && td_crowd_alive(w.c, b));
+  td_crowd_remove(w.c, a);                  /* a stale handle does nothing */
+  assert_true(td_crowd_alive(w.c, c2));
+  td_err err;
+  d.radius = 0.0f;
+  assert_int_equal(td_crowd_add(w.c, &d, 0, &err), TD_AGENT_NONE);
+  assert_non_null(strstr(err.msg, "positive radius"));
+  d.radius = 0.5f;
+  assert_int_equal(td_crowd_add(w.c, &d, 7, &err), TD_AGENT_NONE);
+  assert_non_null(strstr(err.msg, "start node 7 does not exist"));
+  td_crowd_params p = td_crowd_default_params(0.0);
+  assert_null(td_crowd_create(w.r, &p, &err));
+  assert_non_null(strstr(err.msg, "dt must be"));
+  line_world_free(&w);
+}
+
+/* With every way to the goal closed, agents wait (stranded); when a way
+** opens again they walk on and arrive. */
+static void test_stranded_then_resume(void **state) {
+  (void)state;
+  static const double pts[3][2] = {{0, 0}, {20, 0}, {40, 0}};
+  line_world w;
+  line_world_make(&w, pts, 3, true);
+  td_agent_desc d = {.radius = 0.5f, .max_speed = 4.0f};
+  td_formation f = {.count = 6, .per_row = 3, .width = 3.0f, .spacing = 2.0f};
+  td_crowd_spawn(w.c, &d, 0, &f, NULL, NULL);
+  for (int t = 0; t < 60; t++) td_crowd_step(w.c);
+  td_graph_change cut = {TD_CHANGE_BLOCK_EDGE, 1}; /* 1-2: the goal is cut off */
+  assert_int_equal(td_route_apply(w.r, &cut, 1, NULL), 0);
+  td_crowd_route_changed(w.c);
+  for (int t = 0; t < 60 * 20; t++) td_crowd_step(w.c);
+  int stranded = 0;
+  for (size_t i = 0; i < td_crowd_capacity(w.c); i++) {
+    td_agent_view v;
+    if (td_crowd_view(w.c, i, &v)) stranded += v.state == TD_AGENT_STRANDED;
+  }
+  assert_int_equal(stranded, 6);
+  assert_int_equal(td_crowd_get_metrics(w.c)->leaks, 0);
+  cut.kind = TD_CHANGE_UNBLOCK_EDGE;
+  assert_int_equal(td_route_apply(w.r, &cut, 1, NULL), 0);
+  td_crowd_route_changed(w.c);
+  run_until_empty(w.c, 60 * 30);
+  assert_int_equal(td_crowd_get_metrics(w.c)->leaks, 6);
+  assert_true(td_crowd_get_metrics(w.c)->min_gap > 0.0);
+  line_world_free(&w);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_seed004_three_lanes_two_corners),
+    cmocka_unit_test(test_wave_of_60_on_winding_route),
+    cmocka_unit_test(test_tower_mid_wave_forces_detour),
+    cmocka_unit_test(test_mixed_speeds_overtake),
+    cmocka_unit_test(test_flyers_around_a_wall),
+    cmocka_unit_test(test_deterministic),
+    cmocka_unit_test(test_handles_and_errors),
+    cmocka_unit_test(test_stranded_then_resume),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

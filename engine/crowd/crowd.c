@@ -39,6 +39,7 @@ struct td_crowd {
   size_t cap, used, live;
   float *x, *y, *vx, *vy, *nvx, *nvy, *cx, *cy;
   float *radius, *max_speed, *accel, *turn, *lane, *slot, *travelled, *prog;
+  float *enter;            /* projection on the segment when the agent took it */
   int32_t *group, *from, *to, *inv_with, *cell_of;
   uint8_t *state;
   uint32_t *gen;
@@ -124,6 +125,7 @@ static size_t columns(td_crowd *c, column *out) {
     {(void **)&c->accel, sizeof(float)},     {(void **)&c->turn, sizeof(float)},
     {(void **)&c->lane, sizeof(float)},      {(void **)&c->slot, sizeof(float)},
     {(void **)&c->travelled, sizeof(float)}, {(void **)&c->prog, sizeof(float)},
+    {(void **)&c->enter, sizeof(float)},
     {(void **)&c->group, sizeof(int32_t)},   {(void **)&c->from, sizeof(int32_t)},
     {(void **)&c->to, sizeof(int32_t)},      {(void **)&c->inv_with, sizeof(int32_t)},
     {(void **)&c->cell_of, sizeof(int32_t)}, {(void **)&c->state, sizeof(uint8_t)},
@@ -297,6 +299,7 @@ td_agent td_crowd_add(td_crowd *c, const td_agent_desc *d, int32_t at, td_err *e
   c->slot[i] = d->slot;
   c->group[i] = d->group;
   c->travelled[i] = 0.0f;
+  c->enter[i] = 0.0f;
   c->inv_with[i] = -1;
   c->spawn_tick[i] = c->tick;
   c->vx[i] = c->vy[i] = 0.0f;
@@ -403,6 +406,21 @@ static void corner_at(const td_crowd *c, int32_t a, int32_t b, corner *k) {
 
 /* ---- passes -------------------------------------------------------------- */
 
+/* Agents meet only within a layer: the ground (walkers, stunned, stranded)
+** or the air (flyers pass over walkers). -1: not in the world. */
+static inline int layer(uint8_t s) {
+  switch (s) {
+  case TD_AGENT_WALK:
+  case TD_AGENT_STUNNED:
+  case TD_AGENT_STRANDED:
+    return 0;
+  case TD_AGENT_FLY:
+    return 1;
+  default:
+    return -1;
+  }
+}
+
 static void free_finished(td_crowd *c) {
   c->leak_len = 0;
   for (size_t i = 0; i < c->used; i++)
@@ -414,13 +432,25 @@ static void free_finished(td_crowd *c) {
     }
 }
 
-/* Route distance left for a walker, minus its slot: equal for every agent of
-** a group that keeps its formation. */
+/* Where the lane of agent i meets the bisector at the end of its segment,
+** as a projection on the segment (0 at from, len at to for lane 0). */
+static float lane_end(const corner *k, float lane) {
+  float mpx = k->bx + k->mx * lane * k->scale, mpy = k->by + k->my * lane * k->scale;
+  return (mpx - k->ax) * k->dx + (mpy - k->ay) * k->dy;
+}
+
+/* Route distance left for a walker, plus its slot: equal for every agent of
+** a group that keeps its formation. The agent's progress on its own lane
+** segment (from where it entered it to the lane's miter point at the end)
+** is mapped onto the centre line, so that an outer lane, which is longer
+** round a corner, is not taken to lag: the formation wheels like a block. */
 static float progress(const td_crowd *c, size_t i, const corner *k) {
   const td_cost *dist = td_route_dist(c->route);
-  float rest = (c->x[i] - k->bx) * k->dx + (c->y[i] - k->by) * k->dy; /* <= 0 before b */
   float left = dist[c->to[i]] == TD_COST_INF ? 0.0f : (float)td_graph_cost_to_units(dist[c->to[i]]);
-  return left - rest + c->slot[i];
+  float t = (c->x[i] - k->ax) * k->dx + (c->y[i] - k->ay) * k->dy;
+  float t0 = c->enter[i], t1 = lane_end(k, c->lane[i]);
+  float f = t1 - t0 > 1e-3f ? (t - t0) / (t1 - t0) : 1.0f;
+  return left + (1.0f - f) * k->len + c->slot[i];
 }
 
 static void formation(td_crowd *c) {
@@ -531,7 +561,10 @@ static void walk_desire(const td_crowd *c, size_t i, float *wx, float *wy) {
   float speed = c->max_speed[i];
   float lane = c->lane[i];
 
-  /* side-step: a slower agent ahead in the way shifts our lane */
+  /* An agent ahead in the way: a wave-mate of the same kind is followed
+  ** (our speed capped so the gap does not close), anyone slower by nature
+  ** (another kind, or a stunned one) is passed: our lane shifts aside. */
+  float follow = INFINITY;
   if (c->cell_of[i] >= 0) {
     float best = INFINITY, shift = 0.0f;
     FOR_NEIGHBOURS(c, i, j) {
@@ -540,12 +573,22 @@ static void walk_desire(const td_crowd *c, size_t i, float *wx, float *wy) {
       float ahead = rx * k.dx + ry * k.dy, side = rx * k.nx + ry * k.ny;
       float reach = c->radius[i] + c->radius[j];
       float vj = c->vx[j] * k.dx + c->vy[j] * k.dy;
-      if (ahead <= 0.0f || ahead > 3.0f * reach || fabsf(side) >= reach) continue;
-      if (vj > 0.9f * speed) continue; /* not slower: follow */
-      if (ahead < best) {
-        best = ahead;
+      bool mate = c->group[j] == c->group[i] && c->state[j] == TD_AGENT_WALK &&
+                  c->max_speed[j] >= 0.9f * c->max_speed[i];
+      if (mate) {
+        if (ahead <= 0.0f || ahead > 3.0f * reach || fabsf(side) >= reach) continue;
+        /* close at most to 1.25 reach, at the speed that gets there in 1/4 s */
+        float cap = vj + (ahead - 1.25f * reach) * 4.0f;
+        if (cap < follow) follow = cap < 0.0f ? 0.0f : cap;
+        continue;
+      }
+      /* pass: from 4 reach before until it is a reach behind us */
+      if (ahead <= -reach || ahead > 4.0f * reach || fabsf(side) >= 1.2f * reach) continue;
+      if (vj > 0.9f * speed) continue; /* not slower: no need to pass */
+      if (fabsf(ahead) < best) {
+        best = fabsf(ahead);
         /* pass on the side we already lean to (ties: the left) */
-        shift = side > 0.0f ? -(reach - side) * 1.1f : (reach + side) * 1.1f;
+        shift = side > 0.0f ? -(1.3f * reach - side) : 1.3f * reach + side;
       }
     }
     lane += shift;
@@ -556,7 +599,7 @@ static void walk_desire(const td_crowd *c, size_t i, float *wx, float *wy) {
   /* the lane line: a + n*lane + t*d; its miter point at b */
   float t = (c->x[i] - k.ax) * k.dx + (c->y[i] - k.ay) * k.dy;
   float mpx = k.bx + k.mx * lane * k.scale, mpy = k.by + k.my * lane * k.scale;
-  float tb = (mpx - k.ax) * k.dx + (mpy - k.ay) * k.dy;
+  float tb = lane_end(&k, lane);
   float tc = t + lookahead, px, py;
   if (tc <= tb || k.last) {
     px = k.ax + k.nx * lane + k.dx * tc;
@@ -574,6 +617,7 @@ static void walk_desire(const td_crowd *c, size_t i, float *wx, float *wy) {
     f = f < 0.7f ? 0.7f : f > 1.15f ? 1.15f : f;
     speed *= f;
   }
+  if (speed > follow) speed = follow;
   float ex = px - c->x[i], ey = py - c->y[i], el = len2(ex, ey);
   *wx = el > 1e-6f ? ex / el * speed : 0.0f;
   *wy = el > 1e-6f ? ey / el * speed : 0.0f;
@@ -695,12 +739,11 @@ static void steer(td_crowd *c) {
     } else if (s != TD_AGENT_STUNNED && s != TD_AGENT_STRANDED) {
       continue;
     }
-    /* soft separation: keep a margin from neighbours */
-    if (c->p.separation && c->cell_of[i] >= 0 && s != TD_AGENT_FLY) {
+    /* soft separation: keep a margin from neighbours of the same layer */
+    if (c->p.separation && c->cell_of[i] >= 0) {
       float px = 0.0f, py = 0.0f;
       FOR_NEIGHBOURS(c, i, j) {
-        uint8_t sj = c->state[j];
-        if (sj == TD_AGENT_FREE || sj == TD_AGENT_FLY) continue;
+        if (layer(c->state[j]) != layer(s)) continue;
         float rx = c->x[i] - c->x[j], ry = c->y[i] - c->y[j], d = len2(rx, ry);
         float want = c->radius[i] + c->radius[j] + c->p.margin + 0.2f * c->radius[i];
         if (d >= want || d < 1e-6f) continue;
@@ -734,31 +777,27 @@ static void move(td_crowd *c) {
   }
 }
 
-/* Pushes overlapping walkers apart by half the overlap each, from the
-** positions before the pass (Jacobi), twice. Coincident agents split along
-** the y axis, the lower slot upwards. */
+/* Pushes overlapping walkers apart by half the overlap each (plus a thin
+** skin), from the positions before the pass (Jacobi), twice. Coincident
+** agents split along the y axis, the lower slot upwards. */
 static void project(td_crowd *c) {
   for (int iter = 0; iter < 2; iter++) {
     for (size_t i = 0; i < c->used; i++) {
       c->cx[i] = 0.0f;
       c->cy[i] = 0.0f;
-      uint8_t s = c->state[i];
-      if (c->cell_of[i] < 0 || s == TD_AGENT_FREE || s == TD_AGENT_FLY ||
-          s == TD_AGENT_LEAKED || s == TD_AGENT_REMOVED)
-        continue;
+      int li = layer(c->state[i]);
+      if (c->cell_of[i] < 0 || li < 0) continue;
       FOR_NEIGHBOURS(c, i, j) {
-        uint8_t sj = c->state[j];
-        if (sj == TD_AGENT_FREE || sj == TD_AGENT_FLY || sj == TD_AGENT_LEAKED ||
-            sj == TD_AGENT_REMOVED)
-          continue;
+        if (layer(c->state[j]) != li) continue;
         float rx = c->x[i] - c->x[j], ry = c->y[i] - c->y[j], d = len2(rx, ry);
-        float want = c->radius[i] + c->radius[j];
+        /* a skin of 2% of the radii: resolved pairs end slightly apart */
+        float want = (c->radius[i] + c->radius[j]) * 1.02f;
         if (d >= want) continue;
         if (d < 1e-6f) { /* coincident: split along y, by slot order */
           c->cy[i] += ((size_t)j > i ? -0.5f : 0.5f) * want;
           continue;
         }
-        float corr = (want - d) * 0.5f * 1.001f;
+        float corr = (want - d) * 0.5f;
         c->cx[i] += rx / d * corr;
         c->cy[i] += ry / d * corr;
       }
@@ -779,6 +818,7 @@ static void waypoints(td_crowd *c) {
       c->from[i] = c->to[i];
       c->to[i] = next[c->to[i]];
       c->state[i] = TD_AGENT_WALK;
+      c->enter[i] = 0.0f;
     }
     if (c->state[i] != TD_AGENT_WALK) continue;
     for (int hops = 0; hops < 4; hops++) { /* short segments: several per tick */
@@ -796,8 +836,12 @@ static void waypoints(td_crowd *c) {
         c->state[i] = TD_AGENT_STRANDED;
         break;
       }
+      if (next[b] == c->from[i]) c->lane[i] = -c->lane[i]; /* U-turn: keep its side */
       c->from[i] = b;
       c->to[i] = next[b];
+      corner k2;
+      corner_at(c, c->from[i], c->to[i], &k2);
+      c->enter[i] = (c->x[i] - k2.ax) * k2.dx + (c->y[i] - k2.ay) * k2.dy;
     }
   }
 }
@@ -823,15 +867,12 @@ static int cmp_i64(const void *a, const void *b) {
 }
 
 static void measure(td_crowd *c) {
-  /* min_gap over neighbour pairs */
+  /* min_gap over neighbour pairs of one layer */
   for (size_t i = 0; i < c->used; i++) {
-    uint8_t s = c->state[i];
-    if (c->cell_of[i] < 0 || s == TD_AGENT_FREE || s == TD_AGENT_LEAKED || s == TD_AGENT_REMOVED)
-      continue;
+    int li = layer(c->state[i]);
+    if (c->cell_of[i] < 0 || li < 0) continue;
     FOR_NEIGHBOURS(c, i, j) {
-      if ((size_t)j < i) continue;
-      uint8_t sj = c->state[j];
-      if (sj == TD_AGENT_FREE || sj == TD_AGENT_LEAKED || sj == TD_AGENT_REMOVED) continue;
+      if ((size_t)j < i || layer(c->state[j]) != li) continue;
       double gap = (double)len2(c->x[i] - c->x[j], c->y[i] - c->y[j]) -
                    (double)c->radius[i] - (double)c->radius[j];
       if (gap < c->m.min_gap) c->m.min_gap = gap;
@@ -942,16 +983,31 @@ void td_crowd_route_changed(td_crowd *c) {
     int32_t e = a != b ? td_graph_find_edge(g, a, b) : TD_NONE;
     bool seg_open = e == TD_NONE ? a == b : td_graph_edge_open(g, e);
     bool ahead_ok = seg_open && !g->node_blocked[b] && dist[b] != TD_COST_INF;
-    if (ahead_ok) {
+    bool back_ok = a != b && !g->node_blocked[a] && dist[a] != TD_COST_INF;
+    /* the cheaper way out of the segment: on through b, or back through a
+    ** (a blocked segment can still be walked back: the tower is ahead) */
+    float ax, ay, bx, by;
+    node_pos(c, a, &ax, &ay);
+    node_pos(c, b, &bx, &by);
+    double via_b = ahead_ok ? (double)len2(bx - c->x[i], by - c->y[i]) +
+                                  td_graph_cost_to_units(dist[b])
+                            : (double)INFINITY;
+    double via_a = back_ok ? (double)len2(ax - c->x[i], ay - c->y[i]) +
+                                 td_graph_cost_to_units(dist[a])
+                           : (double)INFINITY;
+    if (ahead_ok && !(via_a < via_b - 1e-3)) {
       if (c->state[i] == TD_AGENT_STRANDED && td_route_next(c->route)[b] != TD_NONE)
         c->state[i] = TD_AGENT_WALK;
       continue;
     }
-    /* turn back to the endpoint behind, when it still has a route */
-    if (a != b && !g->node_blocked[a] && dist[a] != TD_COST_INF) {
+    if (back_ok) {
+      corner k;
       c->from[i] = b;
       c->to[i] = a;
+      c->lane[i] = -c->lane[i]; /* keep its side of the road */
       c->state[i] = TD_AGENT_WALK;
+      corner_at(c, b, a, &k);
+      c->enter[i] = (c->x[i] - k.ax) * k.dx + (c->y[i] - k.ay) * k.dy;
     } else {
       c->state[i] = TD_AGENT_STRANDED;
     }
