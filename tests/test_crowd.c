@@ -342,6 +342,57 @@ static void test_stranded_then_resume(void **state) {
   line_world_free(&w);
 }
 
+/* The step's own allocations (the corner table, the close-pair list, the
+** table of cells, the leak list) all have fallbacks that compute the same
+** thing another way: a crowd whose every allocation fails from the spawn of
+** its waves on moves bit for bit like one with memory, and frees what it
+** holds. */
+static void run_wave(bool starve, td_test_alloc *a, uint64_t *sums, int ticks) {
+  static const double pts[8][2] = {{0, 0},   {40, 0},  {40, 40}, {80, 40},
+                                   {110, 10}, {140, 10}, {140, 60}, {200, 60}};
+  line_world w;
+  line_world_make(&w, pts, 8, true);
+  td_crowd_enable_metrics(w.c, false); /* metrics need memory of their own */
+  /* two flyers, gone at once, make room for both groups (and need no corner) */
+  for (int32_t g = 0; g < 2; g++) {
+    td_agent_desc fly = {.radius = 0.5f, .max_speed = 4.0f, .group = g, .flying = true};
+    td_crowd_remove(w.c, td_crowd_add(w.c, &fly, 0, NULL));
+  }
+  if (starve) {
+    a->fail_at = a->calls + 1;
+    a->fail_rest = true;
+  }
+  /* a fast group catches a slow one: close pairs, passing, projection */
+  td_agent_desc slow = {.radius = 0.5f, .max_speed = 3.0f, .group = 0};
+  td_agent_desc fast = {.radius = 0.4f, .max_speed = 5.0f, .group = 1, .slot = -16.0f};
+  td_formation f = {.count = 30, .per_row = 5, .width = 6.0f, .spacing = 2.0f};
+  assert_int_equal(td_crowd_spawn(w.c, &slow, 0, &f, NULL, NULL), 30);
+  assert_int_equal(td_crowd_spawn(w.c, &fast, 0, &f, NULL, NULL), 30);
+  for (int t = 0; t < ticks; t++) {
+    td_crowd_step(w.c);
+    if (starve) assert_true(sums[t] == td_crowd_checksum(w.c));
+    else sums[t] = td_crowd_checksum(w.c);
+  }
+  assert_int_equal(td_crowd_count(w.c), 0); /* all arrived */
+  a->fail_at = 0;
+  a->fail_rest = false;
+  line_world_free(&w);
+}
+
+static void test_same_moves_without_memory(void **state) {
+  (void)state;
+  enum { TICKS = 60 * 110 };
+  static uint64_t sums[TICKS];
+  td_test_alloc a = {0};
+  td_test_alloc_install(&a);
+  run_wave(false, &a, sums, TICKS);
+  long failures = a.failures;
+  run_wave(true, &a, sums, TICKS);
+  assert_true(a.failures > failures); /* the fallbacks did run */
+  td_test_alloc_remove();
+  td_test_alloc_assert_clean(&a);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_seed004_three_lanes_two_corners),
@@ -352,6 +403,7 @@ int main(void) {
     cmocka_unit_test(test_deterministic),
     cmocka_unit_test(test_handles_and_errors),
     cmocka_unit_test(test_stranded_then_resume),
+    cmocka_unit_test(test_same_moves_without_memory),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

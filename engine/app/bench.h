@@ -12,11 +12,12 @@ typedef struct bench_opts {
   bool json;          /* one JSON object per line */
   bool quick;         /* the small cases only (CI smoke run) */
   const char *only;   /* run just this case */
-  uint64_t seed;
-  size_t placements;  /* incremental updates to time */
+  uint64_t seed;      /* route: graph and placements; crowd: wave speeds */
+  size_t placements;  /* route: incremental updates to time */
 } bench_opts;
 
 /* Each returns 0 ok, 1 a check inside the bench failed, 2 bad input. */
 int td_bench_route(const bench_opts *o);
+int td_bench_crowd(const bench_opts *o);
 
 #endif

@@ -17,13 +17,15 @@ static const char usage[] =
   "areas:\n"
   "  route   full and incremental route updates on grids, mazes and random\n"
   "          geometric graphs, against a plain binary-heap Dijkstra\n"
+  "  crowd   1k to 1M agents in lanes on a winding route, separation on and off,\n"
+  "          against the floor (every agent just seeks its next waypoint)\n"
   "\n"
   "options:\n"
   "  --json            one JSON object per line: {\"bench\",\"case\",\"metric\",\"value\"}\n"
   "  --quick           only the small cases (a smoke run)\n"
-  "  --case NAME       only this case (e.g. grid8-1000)\n"
-  "  --seed N          graph and placement seed (default 1)\n"
-  "  --placements N    random tower placements per case (default 1000)\n";
+  "  --case NAME       only this case (e.g. grid8-1000, 100k-sep)\n"
+  "  --seed N          route: graph and placement seed; crowd: wave speeds (default 1)\n"
+  "  --placements N    route: random tower placements per case (default 1000)\n";
 
 static int parse_u64(const char *s, uint64_t *out) {
   if (*s < '0' || *s > '9') return -1; /* no sign, no blank */
@@ -76,5 +78,6 @@ int td_cmd_bench(int argc, char **argv) {
     return 2;
   }
   if (!strcmp(area, "route")) return td_bench_route(&o);
-  return td_app_fail("bench: unknown area '%s' (areas: route)", area);
+  if (!strcmp(area, "crowd")) return td_bench_crowd(&o);
+  return td_app_fail("bench: unknown area '%s' (areas: route, crowd)", area);
 }
