@@ -6,36 +6,36 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fails=0
 pass=0
-check() { if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $1"; fails=$((fails + 1)); fi; }
+check() { if [ "$1" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $2"; fails=$((fails + 1)); fi; } # status first: expanded before the message
 
 "$td" bench route --case grid8-100 --placements 50 --json >"$tmp/out" 2>"$tmp/err"
-check "json run exits 0 ($(cat "$tmp/err"))" $?
+check $? "json run exits 0 ($(cat "$tmp/err"))"
 for m in nodes edges build_ms full_ms baseline_ms baseline_over_full incr_p50_us incr_p99_us \
          incr_max_us full_over_incr_p50 placed refused fallbacks; do
   grep -qE "^\{\"bench\":\"route\",\"case\":\"grid8-100\",\"metric\":\"$m\",\"value\":[0-9.e+-]+\}$" "$tmp/out"
-  check "json metric $m" $?
+  check $? "json metric $m"
 done
-grep -q '"metric":"nodes","value":10000}' "$tmp/out"; check "100x100 grid has 10000 nodes" $?
-[ "$(wc -l <"$tmp/out")" -eq 13 ]; check "one line per metric" $?
+grep -q '"metric":"nodes","value":10000}' "$tmp/out"; check $? "100x100 grid has 10000 nodes"
+[ "$(wc -l <"$tmp/out")" -eq 13 ]; check $? "one line per metric"
 
 "$td" bench route --case maze-100 --placements 20 >"$tmp/out" 2>"$tmp/err"
-check "text run exits 0" $?
-grep -qE "^maze-100 +5047 " "$tmp/out"; check "text row for maze-100" $?
-grep -q "speedup = baseline" "$tmp/out"; check "text legend" $?
+check $? "text run exits 0"
+grep -qE "^maze-100 +5047 " "$tmp/out"; check $? "text row for maze-100"
+grep -q "speedup = baseline" "$tmp/out"; check $? "text legend"
 
 expect_fail() { # status message args...
   local want=$1 msg=$2
   shift 2
   "$td" "$@" >"$tmp/out" 2>"$tmp/err"
-  [ $? -eq "$want" ]; check "$* exits $want" $?
-  grep -qF -- "$msg" "$tmp/err"; check "$* says '$msg' (got: $(cat "$tmp/err"))" $?
+  [ $? -eq "$want" ]; check $? "$* exits $want"
+  grep -qF -- "$msg" "$tmp/err"; check $? "$* says '$msg' (got: $(cat "$tmp/err"))"
 }
 expect_fail 2 "bench: unknown area 'nope'" bench nope
-expect_fail 2 "bench: no case named 'grid9'" bench route --case grid9
+expect_fail 2 "bench route: no case named 'grid9'" bench route --case grid9
 expect_fail 2 "bench: --seed needs a value" bench route --seed
 expect_fail 2 "bench: --placements: '-3' is not a count" bench route --placements -3
 expect_fail 2 "bench: unknown option '--fast'" bench route --fast
-"$td" bench --help | grep -q "usage: td bench <area>"; check "help" $?
+"$td" bench --help | grep -q "usage: td bench <area>"; check $? "help"
 
 echo "$pass passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -10,8 +10,9 @@ trap 'rm -rf "$tmp"' EXIT
 fails=0
 pass=0
 
-check() { # name, condition result (0 = ok)
-  if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $1"; fails=$((fails + 1)); fi
+check() { # status, message: the status comes first, so that $? is expanded
+  # before any $(...) in the message runs and resets it
+  if [ "$1" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $2"; fails=$((fails + 1)); fi
 }
 
 # expect NAME STATUS STDERR-SUBSTRING -- command...
@@ -20,42 +21,42 @@ expect() {
   shift 4
   "$@" >"$tmp/out" 2>"$tmp/err"
   local got=$?
-  [ "$got" -eq "$want" ]; check "$name: exit $got, expected $want ($(head -c 300 "$tmp/err"))" $?
+  [ "$got" -eq "$want" ]; check $? "$name: exit $got, expected $want ($(head -c 300 "$tmp/err"))"
   if [ -n "$msg" ]; then
-    grep -qF -- "$msg" "$tmp/err"; check "$name: stderr lacks '$msg': $(cat "$tmp/err")" $?
-    [ "$(wc -l <"$tmp/err")" -eq 1 ]; check "$name: error is not one line" $?
-    grep -q '^td: ' "$tmp/err"; check "$name: error does not start with 'td: '" $?
+    grep -qF -- "$msg" "$tmp/err"; check $? "$name: stderr lacks '$msg': $(cat "$tmp/err")"
+    [ "$(wc -l <"$tmp/err")" -eq 1 ]; check $? "$name: error is not one line"
+    grep -q '^td: ' "$tmp/err"; check $? "$name: error does not start with 'td: '"
   fi
 }
 
 # the plain route: the spawn walks the straight road, 864 units
 expect "plain" 0 "" -- "$td" route --map "$map"
 grep -q "route from spawn 0 (object 7, node 0): 0 -> 1 -> 2 -> 3 -> 4 -> 5 -> 6  (length 864.0000)" "$tmp/out"
-check "plain: route line" $?
-grep -qE "^ +6 +912.00 +336.00 +0.0000 +goal$" "$tmp/out"; check "plain: goal row" $?
+check $? "plain: route line"
+grep -qE "^ +6 +912.00 +336.00 +0.0000 +goal$" "$tmp/out"; check $? "plain: goal row"
 
 # JSON has every node, null-free when everything is reachable
 expect "json" 0 "" -- "$td" route --map "$map" --json
-[ "$(grep -o '"id":' "$tmp/out" | wc -l)" -eq 13 ]; check "json: 13 nodes" $?
-grep -q '"routes":\[{"spawn":0,"path":\[0,1,2,3,4,5,6\],"length":864}\]' "$tmp/out"; check "json: routes" $?
-grep -q '"goals":\[6\]' "$tmp/out"; check "json: goals" $?
+[ "$(grep -o '"id":' "$tmp/out" | wc -l)" -eq 13 ]; check $? "json: 13 nodes"
+grep -q '"routes":\[{"spawn":0,"path":\[0,1,2,3,4,5,6\],"length":864}\]' "$tmp/out"; check $? "json: routes"
+grep -q '"goals":\[6\]' "$tmp/out"; check $? "json: goals"
 
 # blocking the road 2-3 detours through the northern or southern branch
 expect "block" 0 "" -- "$td" route --map "$map" --block-edge 2,3 --json
-grep -q '"path":\[0,1,7,8,9,5,6\]' "$tmp/out"; check "block: detour" $?
+grep -q '"path":\[0,1,7,8,9,5,6\]' "$tmp/out"; check $? "block: detour"
 
 # cutting every way out leaves the spawn unreachable: null dist and next
 expect "cut" 0 "" -- "$td" route --map "$map" --block-edge 0,1 --json
-grep -q '{"id":0,"x":48,"y":336,"dist":null,"next":null}' "$tmp/out"; check "cut: null" $?
-grep -q '"path":\[\],"length":null' "$tmp/out"; check "cut: empty route" $?
+grep -q '{"id":0,"x":48,"y":336,"dist":null,"next":null}' "$tmp/out"; check $? "cut: null"
+grep -q '"path":\[\],"length":null' "$tmp/out"; check $? "cut: empty route"
 
 # a tower on base 9 closes the road; all towers at once are refused
 expect "tower" 0 "" -- "$td" route --map "$map" --tower 9
-grep -q "0 -> 1 -> 7 -> 8 -> 9 -> 5 -> 6  (length 1101.3251)" "$tmp/out"; check "tower: detour" $?
+grep -q "0 -> 1 -> 7 -> 8 -> 9 -> 5 -> 6  (length 1101.3251)" "$tmp/out"; check $? "tower: detour"
 args=(); for t in 9 10 11 12 13 14 15 16 17; do args+=(--tower "$t"); done
 expect "refused" 1 "object 12 (tower_base): refused: it would cut spawn object 7 (node 0) off from every goal" \
   -- "$td" route --map "$map" "${args[@]}"
-[ ! -s "$tmp/out" ]; check "refused: nothing printed on stdout" $?
+[ ! -s "$tmp/out" ]; check $? "refused: nothing printed on stdout"
 
 # bad usage and bad input
 expect "no map" 2 "route: --map FILE is required" -- "$td" route
@@ -80,11 +81,11 @@ expect "unreachable spawn" 2 "bad_unreachable.lua: object 5 (spawn): cannot reac
 expect "spawn off the paths" 2 "bad_spawn_off.lua: object 2 (spawn): not on any path vertex" \
   -- "$td" route --map "$src/tests/data/maps/bad_spawn_off.lua"
 expect "grid map" 0 "" -- "$td" route --map "$src/maps/02-grid.lua"
-grep -q "(grid)" "$tmp/out"; check "grid map: says grid" $?
-grep -q "route from spawn 0" "$tmp/out" && ! grep -q "unreachable" "$tmp/out"; check "grid map: spawn routed" $?
+grep -q "(grid)" "$tmp/out"; check $? "grid map: says grid"
+grep -q "route from spawn 0" "$tmp/out" && ! grep -q "unreachable" "$tmp/out"; check $? "grid map: spawn routed"
 
 expect "help" 0 "" -- "$td" route --help
-grep -q "usage: td route --map FILE" "$tmp/out"; check "help: usage on stdout" $?
+grep -q "usage: td route --map FILE" "$tmp/out"; check $? "help: usage on stdout"
 expect "unknown command" 2 "unknown command 'rout'" -- "$td" rout
 
 echo "$pass passed, $fails failed"
