@@ -305,12 +305,13 @@ static bool finished(sim_run *r) {
     if (r->waves[i].tick >= now) return false;
   bool events_pending = false;
   for (size_t i = 0; i < r->event_count; i++) events_pending |= r->events[i].tick >= now;
-  const int32_t *next = td_route_next(r->route);
+  /* the crowd decides who is stranded (td_crowd_route_changed knows whether
+  ** the segment an agent stands on is open); only an event can change it */
   bool stranded = false;
   for (size_t s = 0; s < td_crowd_capacity(r->crowd); s++) {
     td_agent_view v;
     if (!td_crowd_view(r->crowd, s, &v) || v.state == TD_AGENT_LEAKED) continue;
-    if (v.state != TD_AGENT_STRANDED || events_pending || next[v.to] != TD_NONE) return false;
+    if (v.state != TD_AGENT_STRANDED || events_pending) return false;
     stranded = true;
   }
   r->ended = stranded ? "stranded" : "arrived";
@@ -330,10 +331,9 @@ static int run_loop(sim_run *r) {
     if (finished(r)) break;
   }
   r->ticks = td_crowd_tick(r->crowd);
-  const int32_t *next = td_route_next(r->route);
   for (size_t s = 0; s < td_crowd_capacity(r->crowd); s++) {
     td_agent_view v;
-    if (td_crowd_view(r->crowd, s, &v) && v.state == TD_AGENT_STRANDED && next[v.to] == TD_NONE)
+    if (td_crowd_view(r->crowd, s, &v) && v.state == TD_AGENT_STRANDED)
       r->agents[r->slot_agent[s]].end = SIM_STRANDED;
   }
   return 0;

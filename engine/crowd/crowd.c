@@ -1110,7 +1110,13 @@ static inline void walk_pair(const nbinfo *me, const nbinfo *nj, float ahead, fl
   if (nj->state != TD_AGENT_WALK && nj->state != TD_AGENT_STUNNED) return;
   float reach = me->r + nj->r;
   float vj = nj->vx * me->dx + nj->vy * me->dy;
-  bool mate = nj->group == me->group && nj->state == TD_AGENT_WALK && nj->ms >= 0.9f * me->ms;
+  /* A mate is followed when it travels our way or moves away from us (it
+  ** may just have turned a corner). One meeting us head-on or across a
+  ** junction is passed instead: two agents following each other would
+  ** both stop for good. */
+  float away = vj * ahead + (nj->vx * -me->dy + nj->vy * me->dx) * side;
+  bool mate = nj->group == me->group && nj->state == TD_AGENT_WALK && nj->ms >= 0.9f * me->ms &&
+              (nj->dx * me->dx + nj->dy * me->dy > 0.5f || away > 0.0f);
   if (mate) {
     if (ahead <= 0.0f || ahead > 3.0f * reach || fabsf(side) >= reach) return;
     /* close at most to 1.25 reach, at the speed that gets there in 1/4 s */
@@ -1286,13 +1292,8 @@ static HOT_INLINE float steer_agent(td_crowd *c, size_t i, const nbres *res, con
 ** the agent wait there. k: the corner of the agent's segment if known. */
 static HOT_INLINE void waypoint_agent(td_crowd *c, size_t i, const corner *k) {
   const int32_t *next = c->next;
-  if (c->state[i] == TD_AGENT_STRANDED && next[c->to[i]] != TD_NONE) {
-    c->from[i] = c->to[i];
-    c->to[i] = next[c->to[i]];
-    c->state[i] = TD_AGENT_WALK;
-    k = take_segment(c, i);
-    enter_segment(c, i, k, 0.0f);
-  }
+  /* a stranded agent waits for td_crowd_route_changed, which knows
+  ** whether its segment is open: it may stand on a blocked one */
   if (c->state[i] != TD_AGENT_WALK) return;
   if (!k) k = corner_at(c, i);
   for (int hops = 0; hops < 4; hops++) { /* short segments: several per tick */
@@ -1342,7 +1343,7 @@ static void note_leak(td_crowd *c, size_t i) {
 ** instead. Both ways visit the overlapping pairs in the same order. */
 static void project(td_crowd *c, size_t n) {
   float shifted = c->moved; /* largest |dx| + |dy| since the lists were made */
-  for (int iter = 0; iter < 2; iter++) {
+  for (int iter = 0; iter < 4; iter++) {
     bool lists = c->pl_ok && 2.0f * shifted * 1.001f + 1e-4f < c->pl_slack;
     size_t visits = lists ? c->n_active : n;
     sweep sw = {{0}, {0}};
@@ -1455,7 +1456,7 @@ static void measure(td_crowd *c, size_t hashed) {
   c->m.lane_error = c->m.samples ? sqrt(c->m.lane_sq_sum / (double)c->m.samples) : 0.0;
   /* swaps: neighbours in lane order on one segment whose lateral order is
   ** inverted; counted when the inversion begins */
-  qsort(c->sort_keys, n, sizeof *c->sort_keys, cmp_i64);
+  if (n > 1) qsort(c->sort_keys, n, sizeof *c->sort_keys, cmp_i64); /* n may be 0 (NULL) */
   for (size_t a = 0; a < n;) {
     size_t b = a;
     int64_t seg = c->sort_keys[a] >> 20;

@@ -178,5 +178,22 @@ grep -q "per_row=N" "$tmp/out"; check $? "help: documents the SPEC keys"
 expect "listed" 0 "" -- "$td" --help
 grep -qE "^  sim " "$tmp/out"; check $? "td --help lists sim"
 
+# regressions: mid-wave blocks where agents turn back and meet wave-mates
+# head-on at a junction (they once stopped each other for good)
+for ev in "--block-edge 3,4@240" "--block-edge 2,3@240" "--block-edge 1,2@240" "--tower 9@240"; do
+  "$td" sim --map "$map" --spawn count=20 $ev --json >"$tmp/out" 2>"$tmp/err"
+  check $? "regression $ev: exit 0 ($(cat "$tmp/err"))"
+  grep -q '"ended":"arrived","spawned":20,"leaks":20' "$tmp/out"; check $? "regression $ev: all 20 arrive"
+  grep -qE '"min_gap":[0-9]' "$tmp/out"; check $? "regression $ev: min_gap > 0"
+done
+# a wave that spawns after tick 0 (the first ticks have no agent at all)
+"$td" sim --map "$map" --spawn count=3,tick=10 --json >"$tmp/out" 2>"$tmp/err"
+check $? "late wave: exit 0 ($(cat "$tmp/err"))"
+grep -q '"leaks":3' "$tmp/out"; check $? "late wave: 3 arrive"
+# the spawn cut off mid-wave: agents on the blocked edge wait, never walk through
+"$td" sim --map "$map" --spawn count=10 --block-edge 0,1@60 >"$tmp/out" 2>"$tmp/err"
+check $? "cut off: exit 0 ($(cat "$tmp/err"))"
+grep -qE "^agents +10 spawned, 0 leaked, 10 stranded, 0 still out" "$tmp/out"; check $? "cut off: 10 stranded ($(grep agents "$tmp/out"))"
+
 echo "$pass passed, $fails failed"
 [ "$fails" -eq 0 ]
