@@ -513,6 +513,17 @@ td_agent td_crowd_add(td_crowd *c, const td_agent_desc *d, int32_t at, td_err *e
     c->ktab[i] = KC_NONE;
     if (c->state[i] == TD_AGENT_WALK) enter_segment(c, i, take_segment(c, i), 0.0f);
   }
+  /* The hash covers the graph's box and the agents: a formation spawned
+  ** behind its spawn point can reach far outside the map, and agents
+  ** crowded into the border cells would be compared with each other. */
+  double ax = c->x[i], ay = c->y[i], pad = 4.0 * (double)d->radius;
+  if (ax - pad < c->bx0 || ax + pad > c->bx1 || ay - pad < c->by0 || ay + pad > c->by1) {
+    c->bx0 = ax - pad < c->bx0 ? ax - pad : c->bx0;
+    c->bx1 = ax + pad > c->bx1 ? ax + pad : c->bx1;
+    c->by0 = ay - pad < c->by0 ? ay - pad : c->by0;
+    c->by1 = ay + pad > c->by1 ? ay + pad : c->by1;
+    c->cell = 0.0f; /* size_grid() lays the grid out again at the next step */
+  }
   c->live++;
   return make_handle(c, i);
 }

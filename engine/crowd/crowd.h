@@ -32,10 +32,13 @@
 ** Memory: the crowd borrows the route (and through it the graph), which must
 ** outlive it; it owns its agent arrays, which grow by doubling when an agent
 ** is added (the only allocation after creation, besides obstacles).
-** Determinism: fixed tick (dt given at creation), no clock, no randomness;
-** agents are visited in index order and pair forces are accumulated before
-** they are applied, so the result depends only on the inputs and their
-** order. Float arithmetic: same binary and inputs, same bits.
+** Determinism: fixed tick (dt given at creation), no clock, no randomness.
+** Each pass visits agents in a fixed order (slot order, or the order of a
+** stable sort by hash cell for the neighbour scans), writes only the
+** visited agent's own state, and accumulates pair forces before applying
+** them; so the result depends only on the inputs and their order. Float
+** arithmetic: same binary and inputs, same bits (the build disables
+** floating-point contraction).
 */
 #ifndef TD_CROWD_H
 #define TD_CROWD_H
@@ -46,7 +49,7 @@
 
 #include "nav/route.h"
 
-typedef uint32_t td_agent;          /* handle: index in the low 20 bits, generation above */
+typedef uint32_t td_agent;          /* handle: slot + 1 in the low 20 bits, generation above */
 #define TD_AGENT_NONE 0u
 #define TD_CROWD_MAX_AGENTS (1u << 20)
 
