@@ -16,6 +16,13 @@ typedef struct bench_opts {
   size_t placements;  /* route: incremental updates to time */
 } bench_opts;
 
+/* Monotonic milliseconds (benchmarks only: the simulation reads no clock). */
+double bench_now_ms(void);
+/* qsort comparator for doubles. */
+int bench_cmp_double(const void *a, const void *b);
+/* Nearest-rank quantile q of a sorted sample (0 when empty). */
+double bench_quantile(const double *sorted, size_t n, double q);
+
 /* Each returns 0 ok, 1 a check inside the bench failed, 2 bad input. */
 int td_bench_route(const bench_opts *o);
 int td_bench_crowd(const bench_opts *o);

@@ -48,17 +48,6 @@
 #define WAVE_PITCH ((WAVE_ROWS - 1) * (double)WAVE_SPACING + WAVE_GAP)
 #define ROW_PITCH 24.0     /* between the rows of the serpentine */
 
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 typedef struct bench_case {
   const char *name;
   int32_t agents;
@@ -290,15 +279,15 @@ static int run_case(const bench_case *bc, const bench_opts *o, result *res) {
     floor_step(&f);
   }
   for (int k = 0; k < bc->ticks; k++) { /* interleaved, so drift hits both */
-    double s = now_ms();
+    double s = bench_now_ms();
     td_crowd_step(w.c);
-    t[k] = now_ms() - s;
-    s = now_ms();
+    t[k] = bench_now_ms() - s;
+    s = bench_now_ms();
     floor_step(&f);
-    tf[k] = now_ms() - s;
+    tf[k] = bench_now_ms() - s;
   }
-  qsort(t, (size_t)bc->ticks, sizeof *t, cmp_double);
-  qsort(tf, (size_t)bc->ticks, sizeof *tf, cmp_double);
+  qsort(t, (size_t)bc->ticks, sizeof *t, bench_cmp_double);
+  qsort(tf, (size_t)bc->ticks, sizeof *tf, bench_cmp_double);
   res->ms = t[bc->ticks / 2];
   res->p90 = t[(bc->ticks * 9) / 10];
   res->floor_ms = tf[bc->ticks / 2];

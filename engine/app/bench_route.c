@@ -22,26 +22,6 @@
 #include "app/graphgen.h"
 #include "nav/route.h"
 
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* Quantile of a sorted sample (nearest rank). */
-static double quantile(const double *sorted, size_t n, double q) {
-  if (n == 0) return 0.0;
-  size_t i = (size_t)ceil(q * (double)n);
-  if (i > 0) i--;
-  if (i >= n) i = n - 1;
-  return sorted[i];
-}
-
 /* ---- the baseline: a textbook lazy binary-heap Dijkstra ------------------ */
 
 typedef struct base_item {
@@ -222,13 +202,13 @@ static void emit(const bench_opts *o, const char *name, const char *metric, doub
 
 static int run_case(const bench_case *c, const bench_opts *o) {
   world w;
-  double t0 = now_ms();
+  double t0 = bench_now_ms();
   if (build_world(c, o->seed, &w) != 0) {
     fprintf(stderr, "td: bench route: %s: out of memory\n", c->name);
     free_world(&w);
     return 2;
   }
-  double build_ms = now_ms() - t0;
+  double build_ms = bench_now_ms() - t0;
   td_err err;
   td_route *r = td_route_create(w.g, &w.goal, 1, &err);
   if (!r) {
@@ -252,20 +232,20 @@ static int run_case(const bench_case *c, const bench_opts *o) {
   }
   int status = 0;
   for (int i = 0; i < reps; i++) {
-    double s = now_ms();
+    double s = bench_now_ms();
     td_route_full(r);
-    full[i] = now_ms() - s;
-    s = now_ms();
+    full[i] = bench_now_ms() - s;
+    s = bench_now_ms();
     base_run(&b, w.g, &w.goal, 1);
-    base[i] = now_ms() - s;
+    base[i] = bench_now_ms() - s;
   }
   if (memcmp(b.dist, td_route_dist(r), (size_t)n * sizeof(td_cost)) != 0) {
     fprintf(stderr, "td: bench route: %s: route distances differ from the baseline Dijkstra\n",
             c->name);
     status = 1;
   }
-  qsort(full, (size_t)reps, sizeof *full, cmp_double);
-  qsort(base, (size_t)reps, sizeof *base, cmp_double);
+  qsort(full, (size_t)reps, sizeof *full, bench_cmp_double);
+  qsort(base, (size_t)reps, sizeof *base, bench_cmp_double);
   double full_ms = full[reps / 2], base_ms = base[reps / 2];
 
   /* incremental: place towers at random, sell the oldest past max_towers */
@@ -277,9 +257,9 @@ static int run_case(const bench_case *c, const bench_opts *o) {
     random_tower(&w, &rng, &t);
     if (t.n == 0) continue;
     td_route_verdict v;
-    double s = now_ms();
+    double s = bench_now_ms();
     if (td_route_try_apply(r, t.block, t.n, &w.spawn, 1, &v, NULL) != 0) abort();
-    lat[nlat++] = now_ms() - s;
+    lat[nlat++] = bench_now_ms() - s;
     if (!v.ok) {
       refused++;
       continue;
@@ -287,9 +267,9 @@ static int run_case(const bench_case *c, const bench_opts *o) {
     placed++;
     if (nalive == max_towers) {
       tower *old = &alive[oldest];
-      s = now_ms();
+      s = bench_now_ms();
       td_route_apply(r, old->unblock, old->n, NULL);
-      lat[nlat++] = now_ms() - s;
+      lat[nlat++] = bench_now_ms() - s;
       *old = t;
       oldest = (oldest + 1) % max_towers;
     } else {
@@ -301,8 +281,8 @@ static int run_case(const bench_case *c, const bench_opts *o) {
     fprintf(stderr, "td: bench route: %s: %s\n", c->name, err.msg);
     status = 1;
   }
-  qsort(lat, nlat, sizeof *lat, cmp_double);
-  double p50 = quantile(lat, nlat, 0.50) * 1e3, p99 = quantile(lat, nlat, 0.99) * 1e3;
+  qsort(lat, nlat, sizeof *lat, bench_cmp_double);
+  double p50 = bench_quantile(lat, nlat, 0.50) * 1e3, p99 = bench_quantile(lat, nlat, 0.99) * 1e3;
   double mx = nlat ? lat[nlat - 1] * 1e3 : 0.0;
 
   if (o->json) {

@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
 # td bench: JSON lines with every metric, the text table, and usage errors.
 set -u
-td=${TD_BIN:?TD_BIN not set}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-pass=0
-check() { if [ "$1" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $2"; fails=$((fails + 1)); fi; } # status first: expanded before the message
+source "$(dirname "$0")/harness.bash"
 
 "$td" bench route --case grid8-100 --placements 50 --json >"$tmp/out" 2>"$tmp/err"
 check $? "json run exits 0 ($(cat "$tmp/err"))"
@@ -37,5 +32,4 @@ expect_fail 2 "bench: --placements: '-3' is not a count" bench route --placement
 expect_fail 2 "bench: unknown option '--fast'" bench route --fast
 "$td" bench --help | grep -q "usage: td bench <area>"; check $? "help"
 
-echo "$pass passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

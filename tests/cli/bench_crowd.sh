@@ -1,55 +1,48 @@
 #!/usr/bin/env bash
 # td bench crowd: JSON lines with every metric, the text table, and usage errors.
 set -u
-td=${TD_BIN:?TD_BIN not set}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-pass=0
-check() { if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $1"; fails=$((fails + 1)); fi; }
-# (take $? into a variable first: a $(...) in check's message would reset it)
+source "$(dirname "$0")/harness.bash"
 
 "$td" bench crowd --case 1k-sep --json >"$tmp/out" 2>"$tmp/err"
 rc=$?
-check "json run exits 0 ($(cat "$tmp/err"))" $rc
+check $rc "json run exits 0 ($(cat "$tmp/err"))"
 for m in agents waypoints separation ticks ms_per_tick p90_ms ns_per_agent floor_ms over_floor \
          min_gap lane_error; do
   grep -qE "^\{\"bench\":\"crowd\",\"case\":\"1k-sep\",\"metric\":\"$m\",\"value\":[0-9.e+-]+\}$" "$tmp/out"
-  check "json metric $m" $?
+  check $? "json metric $m"
 done
-[ "$(wc -l <"$tmp/out")" -eq 11 ]; check "one line per metric (no target at 1k)" $?
-grep -q '"metric":"agents","value":1000}' "$tmp/out"; check "1000 agents" $?
-grep -q '"metric":"separation","value":1}' "$tmp/out"; check "separation on" $?
+[ "$(wc -l <"$tmp/out")" -eq 11 ]; check $? "one line per metric (no target at 1k)"
+grep -q '"metric":"agents","value":1000}' "$tmp/out"; check $? "1000 agents"
+grep -q '"metric":"separation","value":1}' "$tmp/out"; check $? "separation on"
 # with separation no two agents overlap: min_gap > 0
 gap=$(sed -n 's/.*"metric":"min_gap","value":\([0-9.e+-]*\)}/\1/p' "$tmp/out")
 awk -v g="$gap" 'BEGIN { exit !(g > 0) }'
 rc=$?
-check "min_gap > 0 (got $gap)" $rc
+check $rc "min_gap > 0 (got $gap)"
 over=$(sed -n 's/.*"metric":"over_floor","value":\([0-9.e+-]*\)}/\1/p' "$tmp/out")
 awk -v r="$over" 'BEGIN { exit !(r > 1) }'
 rc=$?
-check "slower than the floor (ratio $over)" $rc
+check $rc "slower than the floor (ratio $over)"
 
 "$td" bench crowd --case 1k-nosep >"$tmp/out" 2>"$tmp/err"
-check "text run exits 0" $?
-grep -qE "^1k-nosep +1000 +[0-9]+ +off " "$tmp/out"; check "text row for 1k-nosep" $?
-grep -q "x floor = crowd time" "$tmp/out"; check "text legend" $?
-[ "$(grep -c '^1k' "$tmp/out")" -eq 1 ]; check "only the case asked for" $?
+check $? "text run exits 0"
+grep -qE "^1k-nosep +1000 +[0-9]+ +off " "$tmp/out"; check $? "text row for 1k-nosep"
+grep -q "x floor = crowd time" "$tmp/out"; check $? "text legend"
+[ "$(grep -c '^1k' "$tmp/out")" -eq 1 ]; check $? "only the case asked for"
 
 expect_fail() { # status message args...
   local want=$1 msg=$2
   shift 2
   "$td" "$@" >"$tmp/out" 2>"$tmp/err"
-  [ $? -eq "$want" ]; check "$* exits $want" $?
+  [ $? -eq "$want" ]; check $? "$* exits $want"
   grep -qF -- "$msg" "$tmp/err"
   local rc=$?
-  check "$* says '$msg' (got: $(cat "$tmp/err"))" $rc
+  check $rc "$* says '$msg' (got: $(cat "$tmp/err"))"
 }
 expect_fail 2 "td: bench crowd: no case named '2k-sep'" bench crowd --case 2k-sep
 expect_fail 2 "(areas: route, crowd)" bench nope
 expect_fail 2 "bench: --seed: 'x' is not a number" bench crowd --seed x
 expect_fail 2 "bench: --case needs a value" bench crowd --case
-"$td" bench --help | grep -q "crowd   1k to 1M agents"; check "help lists crowd" $?
+"$td" bench --help | grep -q "crowd   1k to 1M agents"; check $? "help lists crowd"
 
-echo "$pass passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

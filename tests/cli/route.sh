@@ -2,32 +2,8 @@
 # td route: output, blocks, tower placement and refusal, and every error
 # path (exit status and message).
 set -u
-td=${TD_BIN:?TD_BIN not set}
-src=${TD_SOURCE_DIR:?TD_SOURCE_DIR not set}
+source "$(dirname "$0")/harness.bash"
 map=$src/maps/01-crossroads.lua
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-pass=0
-
-check() { # status, message: the status comes first, so that $? is expanded
-  # before any $(...) in the message runs and resets it
-  if [ "$1" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $2"; fails=$((fails + 1)); fi
-}
-
-# expect NAME STATUS STDERR-SUBSTRING -- command...
-expect() {
-  local name=$1 want=$2 msg=$3
-  shift 4
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  [ "$got" -eq "$want" ]; check $? "$name: exit $got, expected $want ($(head -c 300 "$tmp/err"))"
-  if [ -n "$msg" ]; then
-    grep -qF -- "$msg" "$tmp/err"; check $? "$name: stderr lacks '$msg': $(cat "$tmp/err")"
-    [ "$(wc -l <"$tmp/err")" -eq 1 ]; check $? "$name: error is not one line"
-    grep -q '^td: ' "$tmp/err"; check $? "$name: error does not start with 'td: '"
-  fi
-}
 
 # the plain route: the spawn walks the straight road, 864 units
 expect "plain" 0 "" -- "$td" route --map "$map"
@@ -88,5 +64,4 @@ expect "help" 0 "" -- "$td" route --help
 grep -q "usage: td route --map FILE" "$tmp/out"; check $? "help: usage on stdout"
 expect "unknown command" 2 "unknown command 'rout'" -- "$td" rout
 
-echo "$pass passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

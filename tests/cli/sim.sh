@@ -4,32 +4,8 @@
 # overtake, flyers, the grid map, the trace and the picture, and every error
 # path (exit status and message).
 set -u
-td=${TD_BIN:?TD_BIN not set}
-src=${TD_SOURCE_DIR:?TD_SOURCE_DIR not set}
+source "$(dirname "$0")/harness.bash"
 map=$src/maps/01-crossroads.lua
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-pass=0
-
-check() { # status, message: the status comes first, so that $? is expanded
-  # before any $(...) in the message runs and resets it
-  if [ "$1" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $2"; fails=$((fails + 1)); fi
-}
-
-# expect NAME STATUS STDERR-SUBSTRING -- command...
-expect() {
-  local name=$1 want=$2 msg=$3
-  shift 4
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  [ "$got" -eq "$want" ]; check $? "$name: exit $got, expected $want ($(head -c 300 "$tmp/err"))"
-  if [ -n "$msg" ]; then
-    grep -qF -- "$msg" "$tmp/err"; check $? "$name: stderr lacks '$msg': $(cat "$tmp/err")"
-    [ "$(wc -l <"$tmp/err")" -eq 1 ]; check $? "$name: error is not one line"
-    grep -q '^td: ' "$tmp/err"; check $? "$name: error does not start with 'td: '"
-  fi
-}
 
 # field FILE KEY: a top-level scalar of the JSON in FILE (the first match)
 field() { grep -o "\"$2\":[^,}]*" "$1" | head -n 1 | cut -d: -f2 | tr -d '"'; }
@@ -195,5 +171,4 @@ grep -q '"leaks":3' "$tmp/out"; check $? "late wave: 3 arrive"
 check $? "cut off: exit 0 ($(cat "$tmp/err"))"
 grep -qE "^agents +10 spawned, 0 leaked, 10 stranded, 0 still out" "$tmp/out"; check $? "cut off: 10 stranded ($(grep agents "$tmp/out"))"
 
-echo "$pass passed, $fails failed"
-[ "$fails" -eq 0 ]
+finish

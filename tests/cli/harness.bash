@@ -1,0 +1,37 @@
+# Shared by the CLI tests (tests/cli/*.sh source it; not a test itself).
+# Needs TD_BIN and TD_SOURCE_DIR; sets td, src, tmp (removed on exit), and
+# the counters that the closing line reports.
+td=${TD_BIN:?TD_BIN not set}
+src=${TD_SOURCE_DIR:?TD_SOURCE_DIR not set}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+pass=0
+
+# check STATUS MESSAGE: the status comes first, so that $? is expanded before
+# any $(...) in the message runs and resets it.
+check() {
+  if [ "$1" -eq 0 ]; then pass=$((pass + 1)); else echo "FAIL: $2"; fails=$((fails + 1)); fi
+}
+
+# expect NAME STATUS STDERR-SUBSTRING -- command...: runs the command (stdout
+# to $tmp/out, stderr to $tmp/err), checks its exit status and, when a
+# substring is given, that stderr is one line "td: ..." containing it.
+expect() {
+  local name=$1 want=$2 msg=$3
+  shift 4
+  "$@" >"$tmp/out" 2>"$tmp/err"
+  local got=$?
+  [ "$got" -eq "$want" ]; check $? "$name: exit $got, expected $want ($(head -c 300 "$tmp/err"))"
+  if [ -n "$msg" ]; then
+    grep -qF -- "$msg" "$tmp/err"; check $? "$name: stderr lacks '$msg': $(cat "$tmp/err")"
+    [ "$(wc -l <"$tmp/err")" -eq 1 ]; check $? "$name: error is not one line"
+    grep -q '^td: ' "$tmp/err"; check $? "$name: error does not start with 'td: '"
+  fi
+}
+
+# The closing line, and the script's status.
+finish() {
+  echo "$pass passed, $fails failed"
+  [ "$fails" -eq 0 ]
+}
