@@ -111,10 +111,12 @@ static const bench_case cases[] = {
   {"rgg-1M", CASE_GEOMETRIC, 1000000, false},
 };
 
-/* A tower: the batch that blocks it and the batch that sells it. */
+/* A tower: where it stands (2x2 cells on grids, one node on geometric
+** graphs) and the batch that placed it. */
 typedef struct tower {
+  int32_t cells[4];
+  int32_t node;
   td_graph_change block[32];
-  td_graph_change unblock[32];
   size_t n;
 } tower;
 
@@ -168,29 +170,33 @@ static void free_world(world *w) {
 }
 
 /* A random tower: 2x2 cells on grids, one node on geometric graphs. A spot
-** where a standing tower already blocks a node is skipped (t->n == 0), so
-** that selling a tower never reopens another's cells. */
+** where a standing tower already blocks a node is skipped (t->n == 0). */
 static void random_tower(const world *w, td_graphgen_rng *rng, tower *t) {
   if (w->grid) {
     int32_t x = (int32_t)td_graphgen_below(rng, (uint32_t)(w->grid->width - 1));
     int32_t y = (int32_t)td_graphgen_below(rng, (uint32_t)(w->grid->height - 1));
-    int32_t cells[4] = {y * w->grid->width + x, y * w->grid->width + x + 1,
-                        (y + 1) * w->grid->width + x, (y + 1) * w->grid->width + x + 1};
+    int32_t row = y * w->grid->width + x;
+    int32_t cells[4] = {row, row + 1, row + w->grid->width, row + w->grid->width + 1};
+    memcpy(t->cells, cells, sizeof cells);
     t->n = td_grid_changes(w->grid, w->g, cells, 4, true, t->block, 32);
     if (t->n > 32) t->n = 0;
     for (size_t i = 0; i < t->n; i++)
       if (t->block[i].kind == TD_CHANGE_BLOCK_NODE && w->g->node_blocked[t->block[i].id]) t->n = 0;
-    for (size_t i = 0; i < t->n; i++) {
-      t->unblock[i] = t->block[i];
-      t->unblock[i].kind = t->block[i].kind == TD_CHANGE_BLOCK_NODE ? TD_CHANGE_UNBLOCK_NODE
-                                                                    : TD_CHANGE_UNBLOCK_EDGE;
-    }
     return;
   }
-  int32_t v = (int32_t)td_graphgen_below(rng, (uint32_t)w->g->node_count);
-  t->n = w->g->node_blocked[v] ? 0 : 1;
-  t->block[0] = (td_graph_change){TD_CHANGE_BLOCK_NODE, v};
-  t->unblock[0] = (td_graph_change){TD_CHANGE_UNBLOCK_NODE, v};
+  t->node = (int32_t)td_graphgen_below(rng, (uint32_t)w->g->node_count);
+  t->n = w->g->node_blocked[t->node] ? 0 : 1;
+  t->block[0] = (td_graph_change){TD_CHANGE_BLOCK_NODE, t->node};
+}
+
+/* Sells a tower: the grid decides what reopens (a diagonal stays closed
+** while a neighbouring tower still blocks its other corner). */
+static void sell_tower(const world *w, td_route *r, const tower *t) {
+  td_graph_change c[32];
+  size_t n = 1;
+  if (w->grid) n = td_grid_changes(w->grid, w->g, t->cells, 4, false, c, 32);
+  else c[0] = (td_graph_change){TD_CHANGE_UNBLOCK_NODE, t->node};
+  if (n > 32 || td_route_apply(r, c, n, NULL) != 0) abort();
 }
 
 static void emit(const bench_opts *o, const char *name, const char *metric, double value) {
@@ -268,7 +274,7 @@ static int run_case(const bench_case *c, const bench_opts *o) {
     if (nalive == max_towers) {
       tower *old = &alive[oldest];
       s = bench_now_ms();
-      td_route_apply(r, old->unblock, old->n, NULL);
+      sell_tower(&w, r, old);
       lat[nlat++] = bench_now_ms() - s;
       *old = t;
       oldest = (oldest + 1) % max_towers;

@@ -186,7 +186,7 @@ int td_graph_finalize(td_graph *g, td_err *err) {
   return 0;
 }
 
-int32_t td_graph_find_edge(const td_graph *g, int32_t a, int32_t b) {
+int32_t td_graph_find_half(const td_graph *g, int32_t a, int32_t b) {
   if (!g->finalized || a < 0 || a >= g->node_count || b < 0 || b >= g->node_count)
     return TD_NONE;
   int32_t lo = g->adj_start[a], hi = g->adj_start[a + 1];
@@ -195,5 +195,10 @@ int32_t td_graph_find_edge(const td_graph *g, int32_t a, int32_t b) {
     if (g->adj_to[mid] < b) lo = mid + 1;
     else hi = mid;
   }
-  return (lo < g->adj_start[a + 1] && g->adj_to[lo] == b) ? g->adj_edge[lo] : TD_NONE;
+  return (lo < g->adj_start[a + 1] && g->adj_to[lo] == b) ? lo : TD_NONE;
+}
+
+int32_t td_graph_find_edge(const td_graph *g, int32_t a, int32_t b) {
+  int32_t k = td_graph_find_half(g, a, b);
+  return k == TD_NONE ? TD_NONE : g->adj_edge[k];
 }

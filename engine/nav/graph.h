@@ -98,6 +98,9 @@ int td_graph_finalize(td_graph *g, td_err *err);
 
 /* Edge joining a and b, or TD_NONE. O(log degree). */
 int32_t td_graph_find_edge(const td_graph *g, int32_t a, int32_t b);
+/* Position of the half-edge a->b in a's adjacency (adj_to/adj_edge), or
+** TD_NONE. O(log degree). */
+int32_t td_graph_find_half(const td_graph *g, int32_t a, int32_t b);
 
 /* Fixed-point weight of a segment of the given length and factor: at least
 ** 1, at most TD_COST_MAX (also for NaN or infinite input). */

@@ -267,17 +267,6 @@ static void next_epoch(td_route *r) {
 
 /* ---- the half-edge mirror of the flags ----------------------------------- */
 
-/* Position of the half-edge a->b in a's adjacency (it exists). */
-static int32_t half_index(const td_graph *g, int32_t a, int32_t b) {
-  int32_t lo = g->adj_start[a], hi = g->adj_start[a + 1] - 1;
-  while (lo < hi) {
-    int32_t mid = lo + (hi - lo) / 2;
-    if (g->adj_to[mid] < b) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 static int weight_class(const td_route *r, td_cost w) {
   int c = 0;
   while (r->class_w[c] != w) c++;
@@ -297,8 +286,8 @@ static void set_half(td_route *r, int32_t k, int32_t e, bool open) {
 static void sync_edge(td_route *r, int32_t e) {
   const td_graph *g = r->g;
   bool open = td_graph_edge_open(g, e);
-  set_half(r, half_index(g, g->edges[e].a, g->edges[e].b), e, open);
-  set_half(r, half_index(g, g->edges[e].b, g->edges[e].a), e, open);
+  set_half(r, td_graph_find_half(g, g->edges[e].a, g->edges[e].b), e, open);
+  set_half(r, td_graph_find_half(g, g->edges[e].b, g->edges[e].a), e, open);
 }
 
 static void sync_item(td_route *r, bool is_node, int32_t id) {
@@ -758,12 +747,20 @@ static void lower_phase(td_route *r, const flag_undo *items, size_t count) {
 
 /* ---- batches ------------------------------------------------------------- */
 
+static bool names_node(td_change_kind k) {
+  return k == TD_CHANGE_BLOCK_NODE || k == TD_CHANGE_UNBLOCK_NODE;
+}
+
+static bool blocks(td_change_kind k) {
+  return k == TD_CHANGE_BLOCK_NODE || k == TD_CHANGE_BLOCK_EDGE;
+}
+
 static int check_batch(const td_route *r, const td_graph_change *c, size_t n,
                        td_err *err) {
   for (size_t i = 0; i < n; i++) {
-    bool node = c[i].kind == TD_CHANGE_BLOCK_NODE || c[i].kind == TD_CHANGE_UNBLOCK_NODE;
-    bool edge = c[i].kind == TD_CHANGE_BLOCK_EDGE || c[i].kind == TD_CHANGE_UNBLOCK_EDGE;
-    if (!node && !edge) return td_err_set(err, "route: change %zu has an unknown kind", i);
+    bool node = names_node(c[i].kind);
+    if (!node && c[i].kind != TD_CHANGE_BLOCK_EDGE && c[i].kind != TD_CHANGE_UNBLOCK_EDGE)
+      return td_err_set(err, "route: change %zu has an unknown kind", i);
     int32_t limit = node ? r->n : r->g->edge_count;
     if (c[i].id < 0 || c[i].id >= limit)
       return td_err_set(err, "route: change %zu names unknown %s %d", i,
@@ -782,7 +779,7 @@ static size_t set_flags(td_route *r, const td_graph_change *c, size_t n) {
   size_t count = 0;
   next_epoch(r);
   for (size_t i = 0; i < n; i++) {
-    bool node = c[i].kind == TD_CHANGE_BLOCK_NODE || c[i].kind == TD_CHANGE_UNBLOCK_NODE;
+    bool node = names_node(c[i].kind);
     uint32_t *touch = node ? &r->node_touch[c[i].id] : &r->edge_touch[c[i].id];
     flag_undo u = {.is_node = node, .id = c[i].id};
     if (*touch != r->epoch) {
@@ -790,7 +787,7 @@ static size_t set_flags(td_route *r, const td_graph_change *c, size_t n) {
       u.before = *flag_of(r, &u) ? 1 : 0;
       r->undo[count++] = u;
     }
-    *flag_of(r, &u) = c[i].kind == TD_CHANGE_BLOCK_NODE || c[i].kind == TD_CHANGE_BLOCK_EDGE;
+    *flag_of(r, &u) = blocks(c[i].kind);
   }
   return count;
 }
