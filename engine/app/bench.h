@@ -20,6 +20,8 @@ typedef struct bench_opts {
 double bench_now_ms(void);
 /* qsort comparator for doubles. */
 int bench_cmp_double(const void *a, const void *b);
+/* One --json line: {"bench":area,"case":name,"metric":metric,"value":value}. */
+void bench_emit(const char *area, const char *name, const char *metric, double value);
 /* Nearest-rank quantile q of a sorted sample (0 when empty). */
 double bench_quantile(const double *sorted, size_t n, double q);
 

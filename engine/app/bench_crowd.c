@@ -24,13 +24,10 @@
 ** Cases of at most 10k agents are also run twice and must give the same
 ** checksum (determinism), or the bench exits 1.
 */
-#define _POSIX_C_SOURCE 200809L
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "app/bench.h"
 #include "app/graphgen.h"
@@ -221,13 +218,6 @@ typedef struct result {
   uint64_t checksum;
 } result;
 
-static void emit(const bench_opts *o, const char *name, const char *metric, double value) {
-  if (!isfinite(value)) value = 0.0; /* JSON has no inf or nan */
-  if (o->json)
-    printf("{\"bench\":\"crowd\",\"case\":\"%s\",\"metric\":\"%s\",\"value\":%.6g}\n", name,
-           metric, value);
-}
-
 typedef struct world {
   td_graph *g;
   td_route *r;
@@ -330,20 +320,20 @@ static int run_case(const bench_case *bc, const bench_opts *o, result *res) {
 static void report(const bench_case *bc, const bench_opts *o, const result *r) {
   double ns = r->ms * 1e6 / r->agents, over = r->ms / (r->floor_ms > 0 ? r->floor_ms : 1e-9);
   if (o->json) {
-    emit(o, bc->name, "agents", r->agents);
-    emit(o, bc->name, "waypoints", r->waypoints);
-    emit(o, bc->name, "separation", bc->separation);
-    emit(o, bc->name, "ticks", bc->ticks);
-    emit(o, bc->name, "ms_per_tick", r->ms);
-    emit(o, bc->name, "p90_ms", r->p90);
-    emit(o, bc->name, "ns_per_agent", ns);
-    emit(o, bc->name, "floor_ms", r->floor_ms);
-    emit(o, bc->name, "over_floor", over);
-    emit(o, bc->name, "min_gap", r->min_gap);
-    emit(o, bc->name, "lane_error", r->lane_error);
+    bench_emit("crowd", bc->name, "agents", r->agents);
+    bench_emit("crowd", bc->name, "waypoints", r->waypoints);
+    bench_emit("crowd", bc->name, "separation", bc->separation);
+    bench_emit("crowd", bc->name, "ticks", bc->ticks);
+    bench_emit("crowd", bc->name, "ms_per_tick", r->ms);
+    bench_emit("crowd", bc->name, "p90_ms", r->p90);
+    bench_emit("crowd", bc->name, "ns_per_agent", ns);
+    bench_emit("crowd", bc->name, "floor_ms", r->floor_ms);
+    bench_emit("crowd", bc->name, "over_floor", over);
+    bench_emit("crowd", bc->name, "min_gap", r->min_gap);
+    bench_emit("crowd", bc->name, "lane_error", r->lane_error);
     if (bc->target_ms > 0) {
-      emit(o, bc->name, "target_ms", bc->target_ms);
-      emit(o, bc->name, "target_met", r->ms <= bc->target_ms);
+      bench_emit("crowd", bc->name, "target_ms", bc->target_ms);
+      bench_emit("crowd", bc->name, "target_met", r->ms <= bc->target_ms);
     }
     return;
   }

@@ -10,13 +10,10 @@
 ** timed too). Absolute times drift on a shared machine; the ratios printed
 ** beside them are the figures to compare.
 */
-#define _POSIX_C_SOURCE 200809L
-
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "app/bench.h"
 #include "app/graphgen.h"
@@ -199,13 +196,6 @@ static void sell_tower(const world *w, td_route *r, const tower *t) {
   if (n > 32 || td_route_apply(r, c, n, NULL) != 0) abort();
 }
 
-static void emit(const bench_opts *o, const char *name, const char *metric, double value) {
-  if (!isfinite(value)) value = 0.0; /* JSON has no inf or nan */
-  if (o->json)
-    printf("{\"bench\":\"route\",\"case\":\"%s\",\"metric\":\"%s\",\"value\":%.6g}\n", name,
-           metric, value);
-}
-
 static int run_case(const bench_case *c, const bench_opts *o) {
   world w;
   double t0 = bench_now_ms();
@@ -292,19 +282,19 @@ static int run_case(const bench_case *c, const bench_opts *o) {
   double mx = nlat ? lat[nlat - 1] * 1e3 : 0.0;
 
   if (o->json) {
-    emit(o, c->name, "nodes", n);
-    emit(o, c->name, "edges", w.g->edge_count);
-    emit(o, c->name, "build_ms", build_ms);
-    emit(o, c->name, "full_ms", full_ms);
-    emit(o, c->name, "baseline_ms", base_ms);
-    emit(o, c->name, "baseline_over_full", base_ms / full_ms);
-    emit(o, c->name, "incr_p50_us", p50);
-    emit(o, c->name, "incr_p99_us", p99);
-    emit(o, c->name, "incr_max_us", mx);
-    emit(o, c->name, "full_over_incr_p50", full_ms * 1e3 / (p50 > 0 ? p50 : 1e-3));
-    emit(o, c->name, "placed", (double)placed);
-    emit(o, c->name, "refused", (double)refused);
-    emit(o, c->name, "fallbacks", (double)fallbacks);
+    bench_emit("route", c->name, "nodes", n);
+    bench_emit("route", c->name, "edges", w.g->edge_count);
+    bench_emit("route", c->name, "build_ms", build_ms);
+    bench_emit("route", c->name, "full_ms", full_ms);
+    bench_emit("route", c->name, "baseline_ms", base_ms);
+    bench_emit("route", c->name, "baseline_over_full", base_ms / full_ms);
+    bench_emit("route", c->name, "incr_p50_us", p50);
+    bench_emit("route", c->name, "incr_p99_us", p99);
+    bench_emit("route", c->name, "incr_max_us", mx);
+    bench_emit("route", c->name, "full_over_incr_p50", full_ms * 1e3 / (p50 > 0 ? p50 : 1e-3));
+    bench_emit("route", c->name, "placed", (double)placed);
+    bench_emit("route", c->name, "refused", (double)refused);
+    bench_emit("route", c->name, "fallbacks", (double)fallbacks);
   } else {
     printf("%-11s %8d %9d %9.2f %9.2f %6.2fx %9.2f %9.1f %9.1f %6zu %6zu %5llu\n", c->name, n,
            w.g->edge_count, full_ms, base_ms, base_ms / full_ms, p50, p99, mx, placed, refused,

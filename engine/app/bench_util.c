@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <math.h>
+#include <stdio.h>
 #include <time.h>
 
 #include "app/bench.h"
@@ -26,4 +27,10 @@ double bench_quantile(const double *sorted, size_t n, double q) {
   if (i > 0) i--;
   if (i >= n) i = n - 1;
   return sorted[i];
+}
+
+void bench_emit(const char *area, const char *name, const char *metric, double value) {
+  if (!isfinite(value)) value = 0.0; /* JSON has no inf or nan */
+  printf("{\"bench\":\"%s\",\"case\":\"%s\",\"metric\":\"%s\",\"value\":%.6g}\n", area,
+         name, metric, value);
 }

@@ -172,9 +172,7 @@ static int run(const route_opts *o) {
     }
   }
   for (size_t i = 0; i < o->tower_count; i++) {
-    const td_tower_base *base = NULL;
-    for (size_t j = 0; j < map.base_count; j++)
-      if (map.bases[j].object_id == o->towers[i]) base = &map.bases[j];
+    const td_tower_base *base = td_map_find_base(&map, o->towers[i]);
     if (!base) {
       status = td_app_fail("--tower %ld: %s has no tower_base with that object id", o->towers[i],
                            o->map);

@@ -16,6 +16,7 @@
 ** goes on.
 */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -91,11 +92,15 @@ void sim_run_free(sim_run *r) {
   memset(r, 0, sizeof *r);
 }
 
-/* Grows *p (elements of size elem, *cap of them) to hold need. */
+/* Grows *p (elements of size elem, *cap of them) to hold need; the new
+** elements are zero (sim_run_free relies on it). */
 static int grow(void **p, size_t *cap, size_t need, size_t elem) {
   if (need <= *cap) return 0;
   size_t ncap = *cap ? *cap : 16;
-  while (ncap < need) ncap *= 2;
+  while (ncap < need) {
+    if (ncap > SIZE_MAX / 2 / elem) return -1;
+    ncap *= 2;
+  }
   void *q = realloc(*p, ncap * elem);
   if (!q) return -1;
   memset((char *)q + *cap * elem, 0, (ncap - *cap) * elem);
@@ -127,16 +132,6 @@ static double next_unit(uint64_t *s) {
   return (double)(z >> 11) * (1.0 / 9007199254740992.0);
 }
 
-typedef struct handle_index {
-  td_agent h;
-  size_t agent;
-} handle_index;
-
-static int cmp_handle(const void *pa, const void *pb) {
-  td_agent a = ((const handle_index *)pa)->h, b = ((const handle_index *)pb)->h;
-  return (a > b) - (a < b);
-}
-
 static int spawn_wave(sim_run *r, size_t wi) {
   const sim_wave *w = &r->waves[wi];
   int32_t node = r->map.spawns[w->spawn].node;
@@ -151,16 +146,12 @@ static int spawn_wave(sim_run *r, size_t wi) {
   if (r->seed == 0) {
     got = td_crowd_spawn(r->crowd, &w->desc, node, &w->form, h, &err);
   } else { /* one agent at a time, each with its own speed, in the layout
-            ** td_crowd_spawn gives (crowd.h: lanes even over the width,
-            ** rows spacing apart behind the spawn) */
+            ** td_crowd_spawn gives */
     const td_formation *f = &w->form;
     got = 0;
     for (int32_t k = 0; k < f->count; k++) {
       td_agent_desc d = w->desc;
-      int32_t per = f->per_row, row = k / per, col = k % per;
-      int32_t in_row = f->count - row * per < per ? f->count - row * per : per;
-      d.lane = in_row > 1 ? -f->width / 2 + f->width * (float)col / (float)(in_row - 1) : 0.0f;
-      d.slot = -f->spacing * (float)row;
+      td_formation_place(f, k, &d.lane, &d.slot);
       d.max_speed *= (float)(1.0 + 0.05 * (2.0 * next_unit(&r->rng) - 1.0));
       h[k] = td_crowd_add(r->crowd, &d, node, &err);
       if (h[k] == TD_AGENT_NONE) break;
@@ -171,26 +162,19 @@ static int spawn_wave(sim_run *r, size_t wi) {
     free(h);
     return td_app_fail("--spawn %s: %s", w->text, err.msg);
   }
-  /* which slots the new agents took: the handles, sorted, looked up from
-  ** every slot (handles are opaque; this does not rely on their layout) */
-  handle_index *hx = malloc(n * sizeof *hx);
+  /* the slot each new agent took */
   size_t cap = td_crowd_capacity(r->crowd);
-  if (!hx || grow((void **)&r->slot_agent, &r->slot_cap, cap, sizeof *r->slot_agent) != 0) {
+  if (grow((void **)&r->slot_agent, &r->slot_cap, cap, sizeof *r->slot_agent) != 0) {
     free(h);
-    free(hx);
     return td_app_fail("sim: out of memory");
   }
-  for (size_t k = 0; k < n; k++) hx[k] = (handle_index){h[k], first + k};
-  qsort(hx, n, sizeof *hx, cmp_handle);
   int status = 0;
-  for (size_t slot = 0; slot < cap && status == 0; slot++) {
-    handle_index key = {td_crowd_handle(r->crowd, slot), 0};
-    const handle_index *found = bsearch(&key, hx, n, sizeof *hx, cmp_handle);
-    if (!found) continue;
+  for (size_t k = 0; k < n && status == 0; k++) {
+    size_t slot = (size_t)td_crowd_slot(r->crowd, h[k]);
     td_agent_view v;
     td_crowd_view(r->crowd, slot, &v);
-    sim_agent *a = &r->agents[found->agent];
-    *a = (sim_agent){.handle = key.h, .wave = (int32_t)wi, .group = v.group, .lane = v.lane,
+    sim_agent *a = &r->agents[first + k];
+    *a = (sim_agent){.wave = (int32_t)wi, .group = v.group, .lane = v.lane,
                      .radius = v.radius, .fly = w->desc.flying, .spawn_tick = v.spawn_tick,
                      .x = v.x, .y = v.y};
     /* the crowd's lanes are + to the left of travel with y up; maps have
@@ -198,11 +182,10 @@ static int spawn_wave(sim_run *r, size_t wi) {
     ** that looks leftmost (-width/2) to the rightmost */
     float wd = w->form.width;
     a->lane_t = w->form.per_row > 1 && wd > 0.0f ? (v.lane + wd / 2) / wd : 0.5f;
-    r->slot_agent[slot] = (int32_t)found->agent;
+    r->slot_agent[slot] = (int32_t)(first + k);
     if (add_trail_point(r, a, v.x, v.y, true) != 0) status = td_app_fail("sim: out of memory");
   }
   r->agent_count += n;
-  free(hx);
   free(h);
   return status;
 }
@@ -459,10 +442,8 @@ done:
 /* ---- options ------------------------------------------------------------- */
 
 static int parse_count(const char *opt, const char *val, uint64_t min, uint64_t *out) {
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(val, &end, 10);
-  if (end == val || *end != '\0' || val[0] == '-' || errno != 0 || v < min || v > SIM_MAX_TICK)
+  uint64_t v;
+  if (sim_parse_uint(val, strlen(val), &v) != 0 || v < min)
     return td_app_fail("%s %s: expected a whole number >= %llu", opt, val,
                        (unsigned long long)min);
   *out = v;

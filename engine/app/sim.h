@@ -66,7 +66,6 @@ typedef struct sim_event {
 typedef enum sim_end { SIM_OUT = 0, SIM_LEAKED, SIM_STRANDED } sim_end;
 
 typedef struct sim_agent {
-  td_agent handle;
   int32_t wave, group;
   float lane;                /* assigned at spawn, + left of travel */
   float lane_t;              /* 0 leftmost .. 1 rightmost of its wave */
@@ -106,6 +105,9 @@ typedef struct sim_run {
 
 /* Parses SPEC (index: its position among the --spawn options, the default
 ** group). 0 ok; -1 with msg set ("<what is wrong>"). */
+/* A whole number in [0, SIM_MAX_TICK], the whole of s[0 .. len). 0 ok, -1. */
+int sim_parse_uint(const char *s, size_t len, uint64_t *out);
+
 int sim_wave_parse(const char *spec, int index, sim_wave *w, char *msg, size_t cap);
 /* Applies the defaults (from the map's tile size) and checks the wave
 ** against the map. 0 ok; -1 with msg set. */

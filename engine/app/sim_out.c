@@ -64,7 +64,7 @@ static const char *ended_text(const char *ended) {
 
 /* ---- text ---------------------------------------------------------------- */
 
-static void event_text(const sim_run *r, const sim_event *e) {
+static void event_text(const sim_event *e) {
   printf("%-14s tick %llu: ", "event", (unsigned long long)e->tick);
   if (e->kind == SIM_BLOCK_EDGE) {
     printf("block edge %d,%d%s\n", e->a, e->b, e->done ? "" : ": not reached");
@@ -79,7 +79,6 @@ static void event_text(const sim_run *r, const sim_event *e) {
     printf("tower %ld refused: it would cut node %d (an agent walks there) off\n", e->id,
            e->cut_node);
   }
-  (void)r;
 }
 
 void sim_print_text(const sim_run *r) {
@@ -105,7 +104,7 @@ void sim_print_text(const sim_run *r) {
   if (r->agent_count)
     printf("%-14s mean %.1f, max %.1f (map units)\n", "travelled",
            s.trav_sum / (double)r->agent_count, s.trav_max);
-  for (size_t i = 0; i < r->event_count; i++) event_text(r, &r->events[i]);
+  for (size_t i = 0; i < r->event_count; i++) event_text(&r->events[i]);
   printf("%-14s %016llx\n", "checksum", (unsigned long long)td_crowd_checksum(r->crowd));
 }
 

@@ -27,8 +27,7 @@ static const struct {
 #define KEY_LIST "count, per_row, width, spacing, speed, radius, accel, turn, spawn, tick, fly, group"
 #define MAX_GROUP 65535
 
-/* A whole number in [0, SIM_MAX_TICK]; the whole string. */
-static int parse_uint(const char *s, size_t len, uint64_t *out) {
+int sim_parse_uint(const char *s, size_t len, uint64_t *out) {
   if (len == 0 || len > 15) return -1;
   uint64_t v = 0;
   for (size_t i = 0; i < len; i++) {
@@ -52,7 +51,7 @@ static int parse_value(sim_wave *w, sim_key k, const char *s, size_t len, char *
   buf[len] = '\0';
   if (keys[k].kind & (K_INT | K_BOOL)) {
     uint64_t v;
-    if (parse_uint(buf, len, &v) != 0) {
+    if (sim_parse_uint(buf, len, &v) != 0) {
       snprintf(msg, cap, "%s: '%s' is not a whole number >= 0", name, buf);
       return -1;
     }
@@ -189,7 +188,7 @@ int sim_event_parse(sim_event_kind kind, const char *text, sim_event *e, char *m
   e->cut_spawn = -1;
   const char *at = strchr(text, '@');
   size_t head = at ? (size_t)(at - text) : strlen(text);
-  if (at && parse_uint(at + 1, strlen(at + 1), &e->tick) != 0) {
+  if (at && sim_parse_uint(at + 1, strlen(at + 1), &e->tick) != 0) {
     snprintf(msg, cap, "bad tick '%s' (expected a whole number of ticks >= 0, %d per second)",
              at + 1, SIM_TICK_HZ);
     return -1;
@@ -201,8 +200,8 @@ int sim_event_parse(sim_event_kind kind, const char *text, sim_event *e, char *m
   if (kind == SIM_BLOCK_EDGE) {
     char *comma = strchr(buf, ',');
     uint64_t a, b;
-    if (!comma || parse_uint(buf, (size_t)(comma - buf), &a) != 0 ||
-        parse_uint(comma + 1, strlen(comma + 1), &b) != 0 || a > INT32_MAX || b > INT32_MAX) {
+    if (!comma || sim_parse_uint(buf, (size_t)(comma - buf), &a) != 0 ||
+        sim_parse_uint(comma + 1, strlen(comma + 1), &b) != 0 || a > INT32_MAX || b > INT32_MAX) {
       snprintf(msg, cap, "expected two node ids and a tick, I,J@TICK");
       return -1;
     }
@@ -210,7 +209,7 @@ int sim_event_parse(sim_event_kind kind, const char *text, sim_event *e, char *m
     e->b = (int32_t)b;
   } else {
     uint64_t id;
-    if (parse_uint(buf, head, &id) != 0 || id > INT32_MAX) {
+    if (sim_parse_uint(buf, head, &id) != 0 || id > INT32_MAX) {
       snprintf(msg, cap, "expected a tower_base object id and a tick, ID@TICK");
       return -1;
     }
@@ -235,12 +234,12 @@ int sim_event_resolve(sim_event *e, const sim_event *earlier, size_t n_earlier,
     }
     return 0;
   }
-  size_t i = 0;
-  while (i < map->base_count && map->bases[i].object_id != e->id) i++;
-  if (i == map->base_count) {
+  const td_tower_base *base = td_map_find_base(map, e->id);
+  if (!base) {
     snprintf(msg, cap, "%s has no tower_base with that object id", map->source);
     return -1;
   }
+  size_t i = (size_t)(base - map->bases);
   e->base = i;
   for (size_t k = 0; k < n_earlier; k++)
     if (earlier[k].kind == SIM_TOWER && earlier[k].base == i) {

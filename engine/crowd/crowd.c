@@ -19,7 +19,7 @@
 **      pairs close enough to overlap after the move;
 **   4. in slot order: steer with what the scan found, and move;
 **   5. the overlapping pairs pushed apart (Jacobi: corrections from the
-**      positions before each of two iterations), over the scan's list;
+**      positions before each of four iterations), over the scan's list;
 **   6. in slot order: waypoints and leaks; then the metrics, if enabled.
 ** Passes over many columns run in slot order, where the columns stream;
 ** only the scan, which reads neighbours, runs in cell order, on the copy.
@@ -58,7 +58,7 @@
 
 /* The lane geometry at the waypoint an agent heads to. */
 typedef struct corner {
-  int32_t a, b, n2;       /* segment a -> b, and next[b] */
+  int32_t a, b;           /* segment a -> b */
   bool last;              /* b is a goal or has no next */
   float left;             /* route distance from b to a goal, map units (0: none) */
   float ax, ay, bx, by;   /* segment from a to b */
@@ -95,6 +95,11 @@ typedef struct sweep {
   int32_t lo[3], hi[3];
 } sweep;
 
+/* The flyers' fan of rays (seed 003): a centre ray, then +-20, +-40 and
+** +-60 degrees; cosines and sines are taken once, at creation. */
+#define RAYS 7
+static const float ray_angles[RAYS] = {0.0f, 0.349f, -0.349f, 0.698f, -0.698f, 1.047f, -1.047f};
+
 struct td_crowd {
   const td_route *route;
   const td_graph *g;
@@ -130,7 +135,8 @@ struct td_crowd {
   ** are order[0 .. n); the columns below prefixed s_ are indexed the same
   ** way, not by slot. */
   double bx0, by0, bx1, by1; /* the graph's bounding box */
-  float gx0, gy0, ext_w, ext_h, cell, inv_cell;
+  float gx0, gy0, cell, inv_cell;
+  float ray_cos[RAYS], ray_sin[RAYS];
   int32_t gw, gh, xbits, ybits;
   int32_t *order;          /* cell order -> slot */
   uint32_t *s_key;         /* cell order -> key */
@@ -334,6 +340,10 @@ td_crowd *td_crowd_create(const td_route *route, const td_crowd_params *params,
   if (!(c->p.cohesion >= 0.0f)) c->p.cohesion = 0.0f;
   if (!(c->p.margin >= 0.0f)) c->p.margin = 0.0f;
   c->dt = (float)params->dt;
+  for (int a = 0; a < RAYS; a++) {
+    c->ray_cos[a] = cosf(ray_angles[a]);
+    c->ray_sin[a] = sinf(ray_angles[a]);
+  }
   c->m.min_gap = INFINITY;
   /* the hash covers the graph with a border (see size_grid) */
   double x0 = 0, y0 = 0, x1 = 1, y1 = 1;
@@ -393,6 +403,8 @@ static int64_t slot_of(const td_crowd *c, td_agent a) {
   if (c->state[i] == TD_AGENT_FREE || make_handle(c, i) != a) return -1;
   return (int64_t)i;
 }
+
+int64_t td_crowd_slot(const td_crowd *c, td_agent a) { return slot_of(c, a); }
 
 bool td_crowd_alive(const td_crowd *c, td_agent a) {
   int64_t i = slot_of(c, a);
@@ -528,16 +540,21 @@ td_agent td_crowd_add(td_crowd *c, const td_agent_desc *d, int32_t at, td_err *e
   return make_handle(c, i);
 }
 
+void td_formation_place(const td_formation *f, int32_t k, float *lane, float *slot) {
+  int32_t per = f->per_row > 0 ? f->per_row : 1;
+  int32_t row = k / per, col = k % per;
+  int32_t in_row = f->count - row * per < per ? f->count - row * per : per;
+  *lane = in_row > 1 ? -f->width / 2 + f->width * (float)col / (float)(in_row - 1) : 0.0f;
+  *slot = -f->spacing * (float)row;
+}
+
 int32_t td_crowd_spawn(td_crowd *c, const td_agent_desc *desc, int32_t at,
                        const td_formation *f, td_agent *out, td_err *err) {
-  int32_t per = f->per_row > 0 ? f->per_row : 1;
   for (int32_t k = 0; k < f->count; k++) {
     td_agent_desc d = *desc;
-    int32_t row = k / per, col = k % per;
-    int32_t in_row = f->count - row * per < per ? f->count - row * per : per;
-    d.lane = in_row > 1 ? -f->width / 2 + f->width * (float)col / (float)(in_row - 1) : 0.0f;
+    td_formation_place(f, k, &d.lane, &d.slot);
     d.lane += desc->lane;
-    d.slot = desc->slot - f->spacing * (float)row;
+    d.slot += desc->slot;
     td_agent a = td_crowd_add(c, &d, at, err);
     if (a == TD_AGENT_NONE) return k;
     if (out) out[k] = a;
@@ -562,7 +579,6 @@ static void corner_fill(const td_crowd *c, int32_t a, int32_t b, corner *k) {
   td_cost d = td_route_dist(c->route)[b];
   k->a = a;
   k->b = b;
-  k->n2 = n2;
   k->left = d == TD_COST_INF ? 0.0f : (float)td_graph_cost_to_units(d);
   node_pos(c, a, &k->ax, &k->ay);
   node_pos(c, b, &k->bx, &k->by);
@@ -734,9 +750,7 @@ static void size_grid(td_crowd *c) {
   double border = 0.02 * (c->bx1 - c->bx0 + c->by1 - c->by0) + 8.0;
   c->gx0 = (float)(c->bx0 - border);
   c->gy0 = (float)(c->by0 - border);
-  c->ext_w = (float)(c->bx1 - c->bx0 + 2 * border);
-  c->ext_h = (float)(c->by1 - c->by0 + 2 * border);
-  float w = c->ext_w, h = c->ext_h;
+  float w = (float)(c->bx1 - c->bx0 + 2 * border), h = (float)(c->by1 - c->by0 + 2 * border);
   for (;;) {
     float fw = w / reach, fh = h / reach;
     if (fw < 4194304.0f && fh < 4194304.0f) {
@@ -1079,12 +1093,12 @@ static void fly_desire(const td_crowd *c, size_t i, float *wx, float *wy, float 
     *wy = ty * speed;
     return;
   }
-  static const float angles[7] = {0.0f, 0.349f, -0.349f, 0.698f, -0.698f, 1.047f, -1.047f};
+
   float len = speed * 1.0f + 3.0f * c->radius[i];
   float ox = c->x[i] - hx * c->radius[i], oy = c->y[i] - hy * c->radius[i];
   float left = 0.0f, right = 0.0f, centre = 0.0f;
-  for (int a = 0; a < 7; a++) {
-    float cs = cosf(angles[a]), sn = sinf(angles[a]);
+  for (int a = 0; a < RAYS; a++) {
+    float cs = c->ray_cos[a], sn = c->ray_sin[a];
     float dx = hx * cs - hy * sn, dy = hx * sn + hy * cs;
     float hit = INFINITY;
     for (size_t o = 0; o < c->obs_n; o++) {
@@ -1092,9 +1106,9 @@ static void fly_desire(const td_crowd *c, size_t i, float *wx, float *wy, float 
       if (h < hit) hit = h;
     }
     if (!(hit < len)) continue;
-    float w = (1.0f - hit / len) * (1.2f - fabsf(angles[a]));
+    float w = (1.0f - hit / len) * (1.2f - fabsf(ray_angles[a]));
     if (a == 0) centre = w;
-    else if (angles[a] > 0.0f) left += w;  /* counter-clockwise side */
+    else if (ray_angles[a] > 0.0f) left += w;  /* counter-clockwise side */
     else right += w;
   }
   /* turn away from the heavier side; a centre hit picks the freer side */
@@ -1342,7 +1356,8 @@ static void note_leak(td_crowd *c, size_t i) {
 }
 
 /* Pushes overlapping agents of a layer apart by half the overlap each (plus
-** a thin skin), from the positions before the iteration (Jacobi), twice.
+** a thin skin), from the positions before the iteration (Jacobi), four
+** times.
 ** Coincident agents split along the y axis, the lower slot upwards. Works
 ** in cell order on the moved positions, then writes them back.
 **

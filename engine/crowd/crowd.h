@@ -30,8 +30,12 @@
 ** indices stay valid during one.
 **
 ** Memory: the crowd borrows the route (and through it the graph), which must
-** outlive it; it owns its agent arrays, which grow by doubling when an agent
-** is added (the only allocation after creation, besides obstacles).
+** outlive it, and owns everything else. Adding an agent may grow the agent
+** arrays (by doubling) and the group table. A step may grow its scratch
+** (the cell table, the close-pair list, the corner table, the leak list,
+** the metrics keys); when such a growth fails the step falls back to a
+** slower way to the same result (a radix sort, a full neighbour scan,
+** uncached corners), or a leak goes unlisted (it still happens).
 ** Determinism: fixed tick (dt given at creation), no clock, no randomness.
 ** Each pass visits agents in a fixed order (slot order, or the order of a
 ** stable sort by hash cell for the neighbour scans), writes only the
@@ -124,9 +128,15 @@ td_agent td_crowd_add(td_crowd *c, const td_agent_desc *d, int32_t at, td_err *e
 int32_t td_crowd_spawn(td_crowd *c, const td_agent_desc *desc, int32_t at,
                        const td_formation *f, td_agent *out, td_err *err);
 
+/* Where agent k of formation f stands: its lane and its slot (rows go back
+** from 0). td_crowd_spawn places agents so. */
+void td_formation_place(const td_formation *f, int32_t k, float *lane, float *slot);
+
 /* Marks an agent for removal at the end of the tick (killed). */
 void td_crowd_remove(td_crowd *c, td_agent a);
 bool td_crowd_alive(const td_crowd *c, td_agent a);
+/* The slot of a handle that is not FREE (for td_crowd_view), or -1. */
+int64_t td_crowd_slot(const td_crowd *c, td_agent a);
 
 /* Advances one tick. Leaked agents are listed by td_crowd_leaks until the
 ** next step, then their slots are free. */

@@ -22,6 +22,12 @@ void td_map_free(td_map *map) {
   memset(map, 0, sizeof *map);
 }
 
+const td_tower_base *td_map_find_base(const td_map *map, int64_t object_id) {
+  for (size_t i = 0; i < map->base_count; i++)
+    if (map->bases[i].object_id == object_id) return &map->bases[i];
+  return NULL;
+}
+
 void td_map_goal_nodes(const td_map *map, int32_t *out) {
   for (size_t i = 0; i < map->goal_count; i++) out[i] = map->goals[i].node;
 }

@@ -65,6 +65,10 @@ typedef struct td_map {
 
 void td_map_free(td_map *map);
 
+/* The tower base made from Tiled object `object_id`, or NULL (ids are
+** unique in a Tiled file: the first match is the one). */
+const td_tower_base *td_map_find_base(const td_map *map, int64_t object_id);
+
 /* Goal node ids into out (goal_count entries), for td_route_create. */
 void td_map_goal_nodes(const td_map *map, int32_t *out);
 /* Spawn node ids into out (spawn_count entries). */
