@@ -41,7 +41,7 @@ struct td_astar {
   uint32_t gen;
 
   const td_graph *graph;
-  int32_t start, goal;
+  int32_t goal;
   double goal_x, goal_y;
   td_astar_status status;
   uint64_t expanded;
@@ -146,7 +146,7 @@ td_astar *td_astar_create(td_err *err) {
     return NULL;
   }
   s->status = TD_ASTAR_ERROR;
-  s->start = s->goal = TD_NONE;
+  s->goal = TD_NONE;
   return s;
 }
 
@@ -213,8 +213,7 @@ static void choose_heuristic(td_astar *s, const td_graph *g) {
   } else if (mf >= 1.0) {
     /* every edge weighs at least grid.c's weight for its step */
     s->h_kind = H_OCTILE_EXACT;
-    s->w1 = td_graph_cost(g->grid_cell, 1.0);
-    s->w2 = td_graph_cost(g->grid_cell * sqrt(2.0), 1.0);
+    td_graph_grid_weights(g->grid_cell, &s->w1, &s->w2);
   } else {
     s->h_kind = H_OCTILE_SCALED;
   }
@@ -242,7 +241,6 @@ td_astar_status td_astar_begin(td_astar *s, const td_graph *g, int32_t start,
     s->gen = 1;
   }
   s->graph = g;
-  s->start = start;
   s->goal = goal;
   s->goal_x = g->x[goal];
   s->goal_y = g->y[goal];
@@ -313,6 +311,7 @@ size_t td_astar_path(const td_astar *s, int32_t *out, size_t cap, td_cost *cost)
     return 0;
   }
   if (cost) *cost = s->g[s->goal];
+  if (cap == 0) return s->path_len; /* sizing: no walk */
   size_t i = s->path_len;
   for (int32_t n = s->goal; n != TD_NONE; n = s->parent[n]) {
     i--;

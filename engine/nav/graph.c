@@ -93,6 +93,11 @@ td_cost td_graph_cost(double length, double factor) {
   return (td_cost)c;
 }
 
+void td_graph_grid_weights(double cell, td_cost *w1, td_cost *w2) {
+  *w1 = td_graph_cost(cell, 1.0);
+  *w2 = td_graph_cost(cell * sqrt(2.0), 1.0);
+}
+
 double td_graph_cost_to_units(td_cost c) {
   return (double)c / (double)TD_COST_ONE;
 }

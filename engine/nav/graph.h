@@ -105,6 +105,10 @@ int32_t td_graph_find_half(const td_graph *g, int32_t a, int32_t b);
 /* Fixed-point weight of a segment of the given length and factor: at least
 ** 1, at most TD_COST_MAX (also for NaN or infinite input). */
 td_cost td_graph_cost(double length, double factor);
+/* The two weights of a grid of square cells of size `cell`: a straight step
+** (*w1) and a diagonal (*w2). grid.c builds its edges with them and A*'s
+** octile heuristic is exact only because it uses the same two. */
+void td_graph_grid_weights(double cell, td_cost *w1, td_cost *w2);
 /* A cost as map units (for printing). */
 double td_graph_cost_to_units(td_cost c);
 

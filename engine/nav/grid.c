@@ -29,7 +29,7 @@
 
 /* Cells per grid: node ids are int32 and the graph holds at most
 ** INT32_MAX / 2 edges, of which a grid needs fewer than 4 per cell. */
-#define MAX_CELLS ((int64_t)1 << 28)
+#define MAX_CELLS ((int64_t)TD_GRID_MAX_CELLS)
 
 td_grid *td_grid_create(int32_t width, int32_t height, double cell, td_err *err) {
   if (width <= 0 || height <= 0) {
@@ -129,8 +129,8 @@ td_graph *td_grid_build_graph(td_grid *grid, td_err *err) {
     td_err_set(err, "grid: out of memory");
     return NULL;
   }
-  const td_cost w1 = td_graph_cost(grid->cell, 1.0);
-  const td_cost w2 = td_graph_cost(grid->cell * sqrt(2.0), 1.0);
+  td_cost w1, w2;
+  td_graph_grid_weights(grid->cell, &w1, &w2);
   for (size_t i = 0; i < cells; i++) {
     if (cell_node[i] == TD_NONE) continue;
     double px, py;

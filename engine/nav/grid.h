@@ -30,6 +30,10 @@
 
 #include "nav/graph.h"
 
+/* The most cells a grid may have: one node each, and a graph holds at
+** most TD_GRAPH_MAX_NODES nodes. */
+#define TD_GRID_MAX_CELLS TD_GRAPH_MAX_NODES
+
 typedef struct td_grid {
   int32_t width, height;      /* in cells */
   double cell;                /* cell size in map units (> 0) */

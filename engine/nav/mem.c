@@ -8,6 +8,7 @@
 
 #include "nav/mem.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -89,6 +90,45 @@ void *td_mem_grow(void *ptr, size_t *cap, size_t need, size_t elem) {
 
 void td_mem_free(void *ptr, size_t size) {
   if (ptr) alloc_fn(alloc_ud, ptr, size, 0);
+}
+
+int td_mem_read_file(const char *path, size_t max, char **buf, size_t *len, size_t *cap,
+                     td_err *err) {
+  *buf = NULL;
+  *len = *cap = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f) return td_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+  int rc = 0;
+  for (;;) {
+    if (*len == *cap) {
+      if (*cap >= max) { /* full: fine unless there is more */
+        if (fgetc(f) != EOF) rc = td_err_set(err, "%s: file is larger than %zu bytes", path, max);
+        break;
+      }
+      size_t ncap = *cap ? *cap * 2 : 65536;
+      if (ncap > max) ncap = max;
+      char *p = td_mem_realloc(*buf, *cap, ncap);
+      if (!p) {
+        rc = td_err_set(err, "%s: out of memory", path);
+        break;
+      }
+      *buf = p;
+      *cap = ncap;
+    }
+    size_t got = fread(*buf + *len, 1, *cap - *len, f);
+    *len += got;
+    if (got == 0) {
+      if (ferror(f)) rc = td_err_set(err, "%s: cannot read: %s", path, strerror(errno));
+      break;
+    }
+  }
+  fclose(f);
+  if (rc != 0) {
+    td_mem_free(*buf, *cap);
+    *buf = NULL;
+    *len = *cap = 0;
+  }
+  return rc;
 }
 
 int td_err_set(td_err *err, const char *fmt, ...) {

@@ -29,9 +29,19 @@ void *td_mem_grow(void *ptr, size_t *cap, size_t need, size_t elem); /* geometri
 void td_mem_free(void *ptr, size_t size);              /* size: as allocated */
 
 /* Error buffer: one line, "what: why", filled by the function that failed. */
-typedef struct td_err {
+typedef struct td_err td_err;
+
+/* Reads a whole file through the hook: *buf (capacity *cap: free it with
+** td_mem_free(*buf, *cap)) holds *len bytes. A file of exactly max bytes
+** loads; a larger one is refused. 0 ok, -1 with err set ("path: cannot
+** open: ...", "path: file is larger than N bytes", "path: out of memory",
+** "path: cannot read: ...") and nothing allocated. */
+int td_mem_read_file(const char *path, size_t max, char **buf, size_t *len, size_t *cap,
+                     td_err *err);
+
+struct td_err {
   char msg[512];
-} td_err;
+};
 
 /* printf-style; err may be NULL. Always returns -1 so callers can
 ** `return td_err_set(err, ...)`. */

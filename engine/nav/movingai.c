@@ -18,7 +18,7 @@
 #include <string.h>
 
 #define MAX_SIDE 65536
-#define MAX_CELLS ((int64_t)1 << 28)
+#define MAX_CELLS ((int64_t)TD_GRID_MAX_CELLS)
 #define MAX_FILE ((size_t)1 << 30)
 #define MAX_NAME 4096
 
@@ -248,49 +248,10 @@ td_grid *td_movingai_parse_map(const char *text, size_t len, const char *name,
   return grid;
 }
 
-/* Reads a whole file through td_mem: *buf (capacity *cap, free with it)
-** holds *len bytes. 0 ok, -1 with err set. */
-static int read_file(const char *path, char **buf, size_t *len, size_t *cap,
-                     td_err *err) {
-  *buf = NULL;
-  *len = *cap = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) return td_err_set(err, "%s: cannot open: %s", path, strerror(errno));
-  for (;;) {
-    if (*len == *cap) {
-      if (*cap >= MAX_FILE) {
-        td_err_set(err, "%s: file is larger than %zu bytes", path, MAX_FILE);
-        goto fail;
-      }
-      char *p = td_mem_grow(*buf, cap, *cap + 4096, 1);
-      if (!p) {
-        td_err_set(err, "%s: out of memory", path);
-        goto fail;
-      }
-      *buf = p;
-    }
-    size_t got = fread(*buf + *len, 1, *cap - *len, f);
-    *len += got;
-    if (got == 0) break;
-  }
-  if (ferror(f)) {
-    td_err_set(err, "%s: cannot read: %s", path, strerror(errno));
-    goto fail;
-  }
-  fclose(f);
-  return 0;
-fail:
-  fclose(f);
-  td_mem_free(*buf, *cap);
-  *buf = NULL;
-  *len = *cap = 0;
-  return -1;
-}
-
 td_grid *td_movingai_load_map(const char *path, td_err *err) {
   char *text;
   size_t len, cap;
-  if (read_file(path, &text, &len, &cap, err)) return NULL;
+  if (td_mem_read_file(path, MAX_FILE, &text, &len, &cap, err)) return NULL;
   td_grid *grid = td_movingai_parse_map(text ? text : "", len, path, err);
   td_mem_free(text, cap);
   return grid;
@@ -458,7 +419,7 @@ int td_movingai_load_scen(const char *path, td_movingai_scen *scen, td_err *err)
   char *text;
   size_t len, cap;
   memset(scen, 0, sizeof *scen);
-  if (read_file(path, &text, &len, &cap, err)) return -1;
+  if (td_mem_read_file(path, MAX_FILE, &text, &len, &cap, err)) return -1;
   int rc = td_movingai_parse_scen(text ? text : "", len, path, scen, err);
   td_mem_free(text, cap);
   return rc;

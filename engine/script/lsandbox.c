@@ -185,24 +185,11 @@ int td_lsandbox_run(td_lsandbox *sb, const char *name, const char *src,
     env = lua_absindex(L, env);
     if (lua_type(L, env) != LUA_TTABLE)
       return td_err_set(err, "%s: environment is not a table", name);
+    if (!lua_checkstack(L, 1)) return td_err_set(err, "%s: out of memory", name);
+    lua_pushvalue(L, env); /* run_chunk's argument */
   }
   run_args a = {.sb = sb, .name = name, .src = src, .len = len, .has_env = env != 0};
-  if (!lua_checkstack(L, 4)) return td_err_set(err, "%s: out of memory", name);
-  int base = lua_gettop(L);
-  /* light C functions and light userdata: pushing them allocates nothing */
-  lua_pushcfunction(L, message_handler);
-  lua_pushcfunction(L, run_chunk);
-  lua_pushlightuserdata(L, &a);
-  if (env != 0) lua_pushvalue(L, env);
-  begin(sb);
-  int st = lua_pcall(L, env != 0 ? 2 : 1, 1, base + 1);
-  if (st != LUA_OK) {
-    set_error(sb, st, name, err);
-    lua_settop(L, base);
-    return -1;
-  }
-  lua_remove(L, base + 1); /* the handler */
-  return 0;
+  return td_lsandbox_call(sb, name, run_chunk, &a, env != 0 ? 1 : 0, 1, err);
 }
 
 int td_lsandbox_call(td_lsandbox *sb, const char *name, lua_CFunction fn,

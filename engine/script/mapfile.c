@@ -909,10 +909,17 @@ static void centre_range(double a, double len, double cell, int32_t n, int32_t *
   }
 }
 
+/* The most changes one base applies: a cell blocks its node and at most
+** four diagonals; a waypoint base at most TD_MAPFILE_MAX_BASE_EDGES edges. */
+#define BASE_BATCH (5 * TD_MAPFILE_MAX_BASE_CELLS > TD_MAPFILE_MAX_BASE_EDGES \
+                        ? 5 * TD_MAPFILE_MAX_BASE_CELLS                      \
+                        : TD_MAPFILE_MAX_BASE_EDGES)
+
 static int place_bases(build *b) {
   extract *x = b->x;
   td_map *m = b->m;
   const td_graph *g = m->graph;
+  td_graph_change batch[BASE_BATCH];
   if (x->base_count == 0) return 0;
   m->bases = td_mem_calloc(x->base_count, sizeof *m->bases);
   if (!m->bases) return td_err_set(b->err, "%s: out of memory", b->name);
@@ -928,6 +935,7 @@ static int place_bases(build *b) {
     tb->y = ob->y;
     tb->w = ob->w;
     tb->h = ob->h;
+    size_t need = 0;
     if (m->grid) {
       int32_t x0, x1, y0, y1, cells[TD_MAPFILE_MAX_BASE_CELLS];
       centre_range(ob->x, ob->w, m->grid->cell, m->grid->width, &x0, &x1);
@@ -942,23 +950,19 @@ static int place_bases(build *b) {
       size_t nc = 0;
       for (int32_t cy = y0; cy <= y1; cy++)
         for (int32_t cx = x0; cx <= x1; cx++) cells[nc++] = cy * m->grid->width + cx;
-      size_t need = td_grid_changes(m->grid, g, cells, nc, true, NULL, 0);
+      need = td_grid_changes(m->grid, g, cells, nc, true, batch, BASE_BATCH);
       if (need == 0)
         return td_err_set(b->err, "%s: object %d (tower_base): covers no walkable cell",
                           b->name, ob->id);
-      tb->block = td_mem_calloc(need, sizeof *tb->block);
-      if (!tb->block) return td_err_set(b->err, "%s: out of memory", b->name);
-      tb->block_count = need;
-      size_t got = td_grid_changes(m->grid, g, cells, nc, true, tb->block, need);
-      if (got != need)
-        return td_err_set(b->err, "%s: object %d (tower_base): grid changes changed size",
-                          b->name, ob->id);
     } else {
-      size_t need = 0;
+      /* count every edge it touches (for the message), keep the first ones */
       for (int32_t e = 0; e < g->edge_count; e++) {
         const td_edge *ed = &g->edges[e];
-        need += segment_hits_rect(g->x[ed->a], g->y[ed->a], g->x[ed->b], g->y[ed->b],
-                                  ob->x, ob->y, ob->w, ob->h);
+        if (!segment_hits_rect(g->x[ed->a], g->y[ed->a], g->x[ed->b], g->y[ed->b], ob->x,
+                               ob->y, ob->w, ob->h))
+          continue;
+        if (need < BASE_BATCH) batch[need] = (td_graph_change){TD_CHANGE_BLOCK_EDGE, e};
+        need++;
       }
       if (need == 0)
         return td_err_set(b->err, "%s: object %d (tower_base): touches no path edge",
@@ -966,17 +970,11 @@ static int place_bases(build *b) {
       if (need > TD_MAPFILE_MAX_BASE_EDGES)
         return td_err_set(b->err, "%s: object %d (tower_base): touches %zu path edges, at "
                           "most %d", b->name, ob->id, need, TD_MAPFILE_MAX_BASE_EDGES);
-      tb->block = td_mem_calloc(need, sizeof *tb->block);
-      if (!tb->block) return td_err_set(b->err, "%s: out of memory", b->name);
-      tb->block_count = need;
-      size_t k = 0;
-      for (int32_t e = 0; e < g->edge_count; e++) {
-        const td_edge *ed = &g->edges[e];
-        if (segment_hits_rect(g->x[ed->a], g->y[ed->a], g->x[ed->b], g->y[ed->b], ob->x,
-                              ob->y, ob->w, ob->h))
-          tb->block[k++] = (td_graph_change){TD_CHANGE_BLOCK_EDGE, e};
-      }
     }
+    tb->block = td_mem_alloc(need * sizeof *tb->block);
+    if (!tb->block) return td_err_set(b->err, "%s: out of memory", b->name);
+    memcpy(tb->block, batch, need * sizeof *tb->block);
+    tb->block_count = need;
   }
   return 0;
 }
@@ -985,31 +983,13 @@ static int place_bases(build *b) {
 static int check_route(build *b) {
   td_map *m = b->m;
   td_graph *g = m->graph;
-  /* fixed-point sums along any route stay far from overflow */
-  td_cost total = 0;
-  for (int32_t e = 0; e < g->edge_count; e++) {
-    total += g->edges[e].w;
-    if (total > ((td_cost)1 << 62))
-      return td_err_set(b->err, "%s: the map is too large: path costs would overflow",
-                        b->name);
-  }
+  /* no distance sum can overflow: td_graph_finalize refused such a graph */
   int32_t *goals = td_mem_alloc(m->goal_count * sizeof *goals);
-  uint8_t *seen = td_mem_calloc((size_t)g->node_count, 1);
-  if (!goals || !seen) {
-    td_mem_free(goals, m->goal_count * sizeof *goals);
-    td_mem_free(seen, (size_t)g->node_count);
-    return td_err_set(b->err, "%s: out of memory", b->name);
-  }
-  size_t n = 0;
-  for (size_t i = 0; i < m->goal_count; i++)
-    if (!seen[m->goals[i].node]) {
-      seen[m->goals[i].node] = 1;
-      goals[n++] = m->goals[i].node;
-    }
+  if (!goals) return td_err_set(b->err, "%s: out of memory", b->name);
+  td_map_goal_nodes(m, goals);
   td_err rerr;
-  td_route *r = td_route_create(g, goals, n, &rerr);
+  td_route *r = td_route_create(g, goals, m->goal_count, &rerr); /* a goal twice is fine */
   td_mem_free(goals, m->goal_count * sizeof *goals);
-  td_mem_free(seen, (size_t)g->node_count);
   if (!r) return td_err_set(b->err, "%s: %s", b->name, rerr.msg);
   const td_cost *dist = td_route_dist(r);
   int rc = 0;
@@ -1101,37 +1081,9 @@ int td_mapfile_load_buffer(const char *name, const char *data, size_t len,
 
 int td_mapfile_load(const char *path, td_map *out, td_err *err) {
   memset(out, 0, sizeof *out);
-  FILE *f = fopen(path, "rb");
-  if (!f) return td_err_set(err, "%s: cannot open: %s", path, strerror(errno));
-  size_t cap = 0, len = 0;
-  char *buf = NULL;
-  int rc = 0;
-  for (;;) {
-    if (len == cap) {
-      if (cap >= TD_MAPFILE_MAX_BYTES && fgetc(f) != EOF) {
-        rc = td_err_set(err, "%s: file is larger than %zu bytes", path,
-                        (size_t)TD_MAPFILE_MAX_BYTES);
-        break;
-      }
-      size_t ncap = cap ? cap * 2 : 65536;
-      if (ncap > TD_MAPFILE_MAX_BYTES) ncap = TD_MAPFILE_MAX_BYTES;
-      char *p = td_mem_realloc(buf, cap, ncap);
-      if (!p) {
-        rc = td_err_set(err, "%s: out of memory", path);
-        break;
-      }
-      buf = p;
-      cap = ncap;
-    }
-    if (len == cap) break; /* exactly the largest size */
-    size_t got = fread(buf + len, 1, cap - len, f);
-    len += got;
-    if (got == 0) {
-      if (ferror(f)) rc = td_err_set(err, "%s: cannot read: %s", path, strerror(errno));
-      break;
-    }
-  }
-  fclose(f);
+  size_t cap, len;
+  char *buf;
+  int rc = td_mem_read_file(path, TD_MAPFILE_MAX_BYTES, &buf, &len, &cap, err);
   if (rc == 0) rc = td_mapfile_load_buffer(path, buf, len, out, err);
   td_mem_free(buf, cap);
   return rc;
