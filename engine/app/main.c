@@ -17,7 +17,7 @@ static const command commands[] = {
   {"route", td_cmd_route, "print every node's distance and next waypoint on a map"},
   {"sim", td_cmd_sim, "run waves of agents headless: metrics, checksum, trace, picture"},
   {"path", td_cmd_path, "solve MovingAI scenarios with A* and compare lengths"},
-  {"bench", td_cmd_bench, "run a benchmark (route)"},
+  {"bench", td_cmd_bench, "run a benchmark (route, crowd)"},
 };
 
 int td_app_fail(const char *fmt, ...) {
