@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "crowd/crowd.h"
+#include "nav/blob.h"
 #include "nav/graph.h"
 #include "nav/route.h"
 
@@ -393,6 +394,118 @@ static void test_same_moves_without_memory(void **state) {
   td_test_alloc_assert_clean(&a);
 }
 
+/* Effects: a stunned walker stands while its wave-mates walk on, and walks
+** on when released; a slowed one falls back by the share taken off; a
+** stunned flyer hovers. Dead handles are ignored. */
+static void test_stun_and_slow(void **state) {
+  (void)state;
+  static const double pts[2][2] = {{0, 0}, {400, 0}};
+  line_world w;
+  line_world_make(&w, pts, 2, false);
+  td_agent_desc d = {.radius = 0.5f, .max_speed = 4.0f, .group = 0, .lane = -3.0f};
+  td_agent plain = td_crowd_add(w.c, &d, 0, NULL);
+  d.lane = 0.0f;
+  d.group = 1; /* each alone: no cohesion between them */
+  td_agent slowed = td_crowd_add(w.c, &d, 0, NULL);
+  d.lane = 3.0f;
+  d.group = 2;
+  td_agent stunned = td_crowd_add(w.c, &d, 0, NULL);
+  td_agent flyer = td_crowd_add(w.c, &(td_agent_desc){.radius = 0.5f, .max_speed = 4.0f,
+                                                      .group = 3, .flying = true}, 0, NULL);
+  for (int t = 0; t < 60; t++) td_crowd_step(w.c); /* all at full speed */
+  td_crowd_set_speed_scale(w.c, slowed, 0.5f);
+  td_crowd_set_stunned(w.c, stunned, true);
+  td_crowd_set_stunned(w.c, flyer, true);
+  td_agent_view v0[4], v1[4];
+  td_agent hs[4] = {plain, slowed, stunned, flyer};
+  for (int k = 0; k < 4; k++) td_crowd_view(w.c, (size_t)td_crowd_slot(w.c, hs[k]), &v0[k]);
+  assert_int_equal(v0[2].state, TD_AGENT_STUNNED);
+  for (int t = 0; t < 180; t++) td_crowd_step(w.c);
+  for (int k = 0; k < 4; k++) td_crowd_view(w.c, (size_t)td_crowd_slot(w.c, hs[k]), &v1[k]);
+  float moved[4];
+  for (int k = 0; k < 4; k++) moved[k] = hypotf(v1[k].x - v0[k].x, v1[k].y - v0[k].y);
+  printf("  moved in 3 s: plain %.2f slowed %.2f stunned %.2f flyer %.2f\n", (double)moved[0],
+         (double)moved[1], (double)moved[2], (double)moved[3]);
+  assert_true(fabsf(moved[0] - 12.0f) < 0.3f);  /* 4 units/s */
+  assert_true(moved[1] > 5.5f && moved[1] < 7.0f); /* half speed after braking */
+  assert_true(moved[2] < 0.3f);                  /* stands (braking only) */
+  assert_true(moved[3] < 0.3f);                  /* hovers */
+  td_crowd_set_stunned(w.c, stunned, false);
+  td_crowd_set_speed_scale(w.c, slowed, 1.0f);
+  for (int t = 0; t < 60; t++) td_crowd_step(w.c);
+  td_agent_view v2;
+  td_crowd_view(w.c, (size_t)td_crowd_slot(w.c, stunned), &v2);
+  assert_int_equal(v2.state, TD_AGENT_WALK);
+  assert_true(v2.x - v1[2].x > 2.0f);
+  td_crowd_remove(w.c, plain);
+  td_crowd_step(w.c);
+  td_crowd_set_stunned(w.c, plain, true); /* dead: nothing happens */
+  td_crowd_set_speed_scale(w.c, plain, 0.1f);
+  line_world_free(&w);
+}
+
+/* A crowd saved mid-wave and loaded into a new crowd on the same route
+** moves on bit for bit like the original; a save cut at any byte, or with
+** a bad agent, is refused with a message and leaves the crowd as it was. */
+static void test_save_load(void **state) {
+  (void)state;
+  static const double pts[5][2] = {{0, 0}, {30, 0}, {30, 30}, {0, 30}, {0, 60}};
+  line_world a, b;
+  line_world_make(&a, pts, 5, true);
+  line_world_make(&b, pts, 5, true);
+  td_agent_desc d = {.radius = 0.5f, .max_speed = 4.0f, .group = 0};
+  td_formation f = {.count = 24, .per_row = 4, .width = 4.5f, .spacing = 1.5f};
+  td_agent hs[24];
+  td_crowd_spawn(a.c, &d, 0, &f, hs, NULL);
+  td_crowd_add(a.c, &(td_agent_desc){.radius = 0.4f, .max_speed = 3.0f, .group = 3,
+                                     .flying = true}, 0, NULL);
+  float rect[4] = {10, -5, 4, 4};
+  td_crowd_set_obstacles(a.c, rect, 1, NULL);
+  for (int t = 0; t < 300; t++) td_crowd_step(a.c);
+  td_crowd_remove(a.c, hs[3]);
+  td_crowd_set_speed_scale(a.c, hs[5], 0.6f);
+  td_crowd_set_stunned(a.c, hs[7], true);
+  td_crowd_step(a.c);
+  td_blob blob = {0};
+  td_crowd_save(a.c, &blob);
+  assert_false(blob.failed);
+  uint64_t before = td_crowd_checksum(b.c);
+  /* every truncation is refused and changes nothing */
+  for (size_t len = 0; len < blob.len; len += (len < 200 ? 1 : 37)) {
+    td_blob_reader r = td_blob_read(blob.data, len);
+    td_err err;
+    assert_int_equal(td_crowd_load(b.c, &r, &err), -1);
+    assert_non_null(strstr(err.msg, "crowd: "));
+    assert_true(td_crowd_checksum(b.c) == before);
+  }
+  /* a bad state byte is named */
+  td_blob bad = {0};
+  td_blob_bytes(&bad, blob.data, blob.len);
+  size_t state_col = 4 + 4 + 8 * 3 + 8 * 4 + 4 * 2 + 23 * 4 * td_crowd_capacity(a.c);
+  bad.data[state_col + 2] = 99;
+  td_blob_reader rb = td_blob_read(bad.data, bad.len);
+  td_err err;
+  assert_int_equal(td_crowd_load(b.c, &rb, &err), -1);
+  assert_string_equal(err.msg, "crowd: bad agent 2: state 99");
+  td_blob_free(&bad);
+
+  td_blob_reader r = td_blob_read(blob.data, blob.len);
+  assert_int_equal(td_crowd_load(b.c, &r, &err), 0);
+  assert_int_equal(r.pos, blob.len);
+  assert_true(td_crowd_checksum(a.c) == td_crowd_checksum(b.c));
+  assert_int_equal(td_crowd_tick(a.c), td_crowd_tick(b.c));
+  for (int t = 0; t < 900; t++) {
+    td_crowd_step(a.c);
+    td_crowd_step(b.c);
+    assert_true(td_crowd_checksum(a.c) == td_crowd_checksum(b.c));
+  }
+  assert_int_equal(td_crowd_get_metrics(a.c)->leaks, td_crowd_get_metrics(b.c)->leaks);
+  assert_true(td_crowd_get_metrics(a.c)->min_gap == td_crowd_get_metrics(b.c)->min_gap);
+  td_blob_free(&blob);
+  line_world_free(&a);
+  line_world_free(&b);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_seed004_three_lanes_two_corners),
@@ -404,6 +517,8 @@ int main(void) {
     cmocka_unit_test(test_handles_and_errors),
     cmocka_unit_test(test_stranded_then_resume),
     cmocka_unit_test(test_same_moves_without_memory),
+    cmocka_unit_test(test_stun_and_slow),
+    cmocka_unit_test(test_save_load),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

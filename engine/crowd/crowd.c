@@ -35,6 +35,8 @@
 */
 #include "crowd/crowd.h"
 
+#include "nav/blob.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,12 +118,14 @@ struct td_crowd {
   float *x, *y, *vx, *vy;
   float *speed;            /* |(vx, vy)| as steering set it (saves a square root) */
   float *radius, *max_speed, *dv, *lane, *slot, *travelled, *prog;
+  float *base_speed;       /* max speed before effects (max_speed = base x scale) */
   float *look;             /* pursuit distance: lookahead x speed, at least a diameter */
   float *turn_cos, *turn_sin; /* of the largest turn in one tick */
   float *prog_a, *prog_b;  /* progress on the segment: prog_a - prog_b t, see enter_segment */
   float *coh;              /* cohesion gain / max speed */
   int32_t *group, *from, *to, *inv_with, *cell_of;
   uint8_t *state;
+  uint8_t *hold;           /* a stunned flyer: hovers (walkers use STUNNED) */
   uint32_t *gen;
   uint32_t *ktab;          /* index of the agent's corner in kc (KC_NONE: kc_spare) */
   uint64_t *spawn_tick;
@@ -274,6 +278,7 @@ static size_t columns(td_crowd *c, column *out) {
     {(void **)&c->sorted_of, sizeof(int32_t)},
     {(void **)&c->s_pl_end, sizeof(int32_t)}, {(void **)&c->active, sizeof(int32_t)},
     {(void **)&c->turn_cos, sizeof(float)},  {(void **)&c->turn_sin, sizeof(float)},
+    {(void **)&c->base_speed, sizeof(float)}, {(void **)&c->hold, sizeof(uint8_t)},
   };
   _Static_assert(sizeof cols / sizeof cols[0] <= MAX_COLUMNS, "raise MAX_COLUMNS");
   size_t n = sizeof cols / sizeof cols[0];
@@ -483,7 +488,8 @@ td_agent td_crowd_add(td_crowd *c, const td_agent_desc *d, int32_t at, td_err *e
     i = c->used++;
   }
   c->radius[i] = d->radius;
-  c->max_speed[i] = d->max_speed;
+  c->max_speed[i] = c->base_speed[i] = d->max_speed;
+  c->hold[i] = 0;
   c->dv[i] = (d->accel > 0.0f ? d->accel : 4.0f * d->max_speed) * c->dt; /* per tick */
   c->look[i] = c->p.lookahead * d->max_speed;
   if (c->look[i] < 2.0f * d->radius) c->look[i] = 2.0f * d->radius;
@@ -1279,12 +1285,12 @@ static HOT_INLINE float steer_agent(td_crowd *c, size_t i, const nbres *res, con
     if (s == TD_AGENT_FLY) {
       float gd;
       fly_desire(c, i, &ex, &ey, &gd);
-      if (gd <= 2.0f * c->radius[i]) {
+      if (gd <= 2.0f * c->radius[i] && !c->hold[i]) {
         c->state[i] = TD_AGENT_LEAKED;
         c->leaked_flyers++;
         return prog;
       }
-      el = ws = len2(ex, ey);
+      el = ws = c->hold[i] ? 0.0f : len2(ex, ey);
     } else if (s != TD_AGENT_STUNNED && s != TD_AGENT_STRANDED) {
       return prog;
     }
@@ -1298,7 +1304,7 @@ static HOT_INLINE float steer_agent(td_crowd *c, size_t i, const nbres *res, con
   float dt = c->dt, nvx, nvy;
   float speed = limit(c->vx[i], c->vy[i], c->speed[i], ex, ey, el, ws, c->turn_cos[i],
                       c->turn_sin[i], c->dv[i], &nvx, &nvy);
-  if (s == TD_AGENT_STUNNED || s == TD_AGENT_STRANDED) {
+  if (s == TD_AGENT_STUNNED || s == TD_AGENT_STRANDED || (s == TD_AGENT_FLY && c->hold[i])) {
     /* standing: only the push moves it, slowly */
     nvx *= 0.5f;
     nvy *= 0.5f;
@@ -1665,27 +1671,235 @@ td_agent td_crowd_handle(const td_crowd *c, size_t i) {
   return i < c->used && c->state[i] != TD_AGENT_FREE ? make_handle(c, i) : TD_AGENT_NONE;
 }
 
-static uint64_t fnv(uint64_t h, const void *p, size_t n) {
-  const unsigned char *b = p;
-  for (size_t i = 0; i < n; i++) {
-    h ^= b[i];
-    h *= 0x100000001b3ull;
+uint64_t td_crowd_checksum(const td_crowd *c) {
+  uint64_t h = TD_BLOB_FNV_SEED;
+  for (size_t i = 0; i < c->used; i++) {
+    if (c->state[i] == TD_AGENT_FREE) continue;
+    h = td_blob_fnv(h, &i, sizeof i);
+    h = td_blob_fnv(h, &c->state[i], 1);
+    h = td_blob_fnv(h, &c->hold[i], 1);
+    h = td_blob_fnv(h, &c->x[i], sizeof(float));
+    h = td_blob_fnv(h, &c->y[i], sizeof(float));
+    h = td_blob_fnv(h, &c->vx[i], sizeof(float));
+    h = td_blob_fnv(h, &c->vy[i], sizeof(float));
+    h = td_blob_fnv(h, &c->max_speed[i], sizeof(float));
+    h = td_blob_fnv(h, &c->lane[i], sizeof(float));
+    h = td_blob_fnv(h, &c->from[i], sizeof(int32_t));
+    h = td_blob_fnv(h, &c->to[i], sizeof(int32_t));
   }
   return h;
 }
 
-uint64_t td_crowd_checksum(const td_crowd *c) {
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (size_t i = 0; i < c->used; i++) {
-    if (c->state[i] == TD_AGENT_FREE) continue;
-    h = fnv(h, &i, sizeof i);
-    h = fnv(h, &c->state[i], 1);
-    h = fnv(h, &c->x[i], sizeof(float));
-    h = fnv(h, &c->y[i], sizeof(float));
-    h = fnv(h, &c->vx[i], sizeof(float));
-    h = fnv(h, &c->vy[i], sizeof(float));
-    h = fnv(h, &c->from[i], sizeof(int32_t));
-    h = fnv(h, &c->to[i], sizeof(int32_t));
+/* ---- effects ------------------------------------------------------------- */
+
+void td_crowd_set_stunned(td_crowd *c, td_agent a, bool stunned) {
+  int64_t i = slot_of(c, a);
+  if (i < 0) return;
+  uint8_t s = c->state[i];
+  if (s == TD_AGENT_FLY) c->hold[i] = stunned;
+  else if (stunned && s == TD_AGENT_WALK) c->state[i] = TD_AGENT_STUNNED;
+  else if (!stunned && s == TD_AGENT_STUNNED) c->state[i] = TD_AGENT_WALK;
+}
+
+void td_crowd_set_speed_scale(td_crowd *c, td_agent a, float scale) {
+  int64_t i = slot_of(c, a);
+  if (i < 0 || !(scale > 0.0f)) return;
+  if (scale > 1.0f) scale = 1.0f;
+  c->max_speed[i] = c->base_speed[i] * scale;
+}
+
+/* ---- save and load ------------------------------------------------------- */
+
+/* The per-agent state a save holds, in this order: everything a step reads
+** from the last one. The rest is derived (corners, cells) or scratch. */
+#define SAVE_MAGIC 0x44575243u /* "CRWD" */
+#define SAVE_VERSION 1u
+
+typedef struct saved_column {
+  size_t off;             /* of the pointer in td_crowd */
+  uint8_t kind;           /* 'f': float, 'i': int32, 'u': uint32, 'b': byte, 'q': uint64 */
+} saved_column;
+
+#define COL(field, kind) {offsetof(td_crowd, field), kind}
+static const saved_column saved[] = {
+  COL(x, 'f'),         COL(y, 'f'),          COL(vx, 'f'),        COL(vy, 'f'),
+  COL(speed, 'f'),     COL(radius, 'f'),     COL(max_speed, 'f'), COL(base_speed, 'f'),
+  COL(dv, 'f'),        COL(lane, 'f'),       COL(slot, 'f'),      COL(travelled, 'f'),
+  COL(prog, 'f'),      COL(prog_a, 'f'),     COL(prog_b, 'f'),    COL(look, 'f'),
+  COL(coh, 'f'),       COL(turn_cos, 'f'),   COL(turn_sin, 'f'),  COL(group, 'i'),
+  COL(from, 'i'),      COL(to, 'i'),         COL(inv_with, 'i'),  COL(state, 'b'),
+  COL(hold, 'b'),      COL(gen, 'u'),        COL(spawn_tick, 'q'),
+};
+#undef COL
+
+static void *col_ptr(const td_crowd *c, const saved_column *k) {
+  void *p;
+  memcpy(&p, (const char *)c + k->off, sizeof p);
+  return p;
+}
+
+void td_crowd_save(const td_crowd *c, td_blob *b) {
+  td_blob_u32(b, SAVE_MAGIC);
+  td_blob_u32(b, SAVE_VERSION);
+  td_blob_u64(b, c->tick);
+  td_blob_u64(b, c->used);
+  td_blob_u64(b, c->live);
+  td_blob_f64(b, c->bx0);
+  td_blob_f64(b, c->by0);
+  td_blob_f64(b, c->bx1);
+  td_blob_f64(b, c->by1);
+  td_blob_f32(b, c->max_radius);
+  td_blob_f32(b, c->max_speed_all);
+  for (size_t k = 0; k < sizeof saved / sizeof saved[0]; k++) {
+    const void *p = col_ptr(c, &saved[k]);
+    for (size_t i = 0; i < c->used; i++) switch (saved[k].kind) {
+      case 'f': td_blob_f32(b, ((const float *)p)[i]); break;
+      case 'i': td_blob_i32(b, ((const int32_t *)p)[i]); break;
+      case 'u': td_blob_u32(b, ((const uint32_t *)p)[i]); break;
+      case 'b': td_blob_u8(b, ((const uint8_t *)p)[i]); break;
+      default: td_blob_u64(b, ((const uint64_t *)p)[i]); break;
+      }
   }
-  return h;
+  td_blob_u64(b, c->free_len);
+  for (size_t k = 0; k < c->free_len; k++) td_blob_u32(b, c->free_list[k]);
+  td_blob_u64(b, c->g_cap);
+  for (size_t g = 0; g < c->g_cap; g++) {
+    td_blob_f64(b, c->g_sum[g]);
+    td_blob_i32(b, c->g_n[g]);
+  }
+  td_blob_u64(b, c->obs_n);
+  for (size_t k = 0; k < 4 * c->obs_n; k++) td_blob_f32(b, c->obs[k]);
+  td_blob_u8(b, c->metrics_on);
+  td_blob_f64(b, c->m.min_gap);
+  td_blob_f64(b, c->m.lane_error);
+  td_blob_u64(b, (uint64_t)c->m.lane_swaps);
+  td_blob_f64(b, c->m.group_spread);
+  td_blob_u64(b, (uint64_t)c->m.leaks);
+  td_blob_u64(b, (uint64_t)c->m.samples);
+  td_blob_f64(b, c->m.lane_sq_sum);
+}
+
+/* Checks what a step relies on in loaded agents; the first bad one named. */
+static int check_loaded(const td_crowd *c, size_t live, td_err *err) {
+  size_t n = 0;
+  for (size_t i = 0; i < c->used; i++) {
+    uint8_t s = c->state[i];
+    if (s > TD_AGENT_REMOVED) return td_err_set(err, "crowd: bad agent %zu: state %u", i, s);
+    if (s == TD_AGENT_FREE) continue;
+    n++;
+    if (!isfinite(c->x[i]) || !isfinite(c->y[i]) || !isfinite(c->vx[i]) || !isfinite(c->vy[i]))
+      return td_err_set(err, "crowd: bad agent %zu: position or velocity not finite", i);
+    if (!(c->radius[i] > 0.0f) || !(c->base_speed[i] > 0.0f) || !(c->max_speed[i] > 0.0f) ||
+        c->max_speed[i] > c->base_speed[i])
+      return td_err_set(err, "crowd: bad agent %zu: radius or speed out of range", i);
+    if (c->group[i] < 0 || (size_t)c->group[i] >= c->g_cap)
+      return td_err_set(err, "crowd: bad agent %zu: group %d", i, (int)c->group[i]);
+    bool ground = s == TD_AGENT_WALK || s == TD_AGENT_STUNNED || s == TD_AGENT_STRANDED;
+    if (ground && (c->from[i] < 0 || c->from[i] >= c->g->node_count || c->to[i] < 0 ||
+                   c->to[i] >= c->g->node_count))
+      return td_err_set(err, "crowd: bad agent %zu: segment %d -> %d", i, (int)c->from[i],
+                        (int)c->to[i]);
+    if (c->inv_with[i] < -1 || c->inv_with[i] >= (int32_t)c->used)
+      return td_err_set(err, "crowd: bad agent %zu: metrics state", i);
+  }
+  if (n != live) return td_err_set(err, "crowd: %zu agents saved as %zu", n, live);
+  for (size_t k = 0; k < c->free_len; k++)
+    if (c->free_list[k] >= c->used || c->state[c->free_list[k]] != TD_AGENT_FREE)
+      return td_err_set(err, "crowd: bad free slot %u", c->free_list[k]);
+  if (c->free_len != c->used - live) return td_err_set(err, "crowd: free list does not add up");
+  return 0;
+}
+
+int td_crowd_load(td_crowd *c, td_blob_reader *r, td_err *err) {
+  if (td_blob_get_u32(r) != SAVE_MAGIC || r->failed)
+    return td_err_set(err, "crowd: not a crowd save at byte %zu", r->pos);
+  if (td_blob_get_u32(r) != SAVE_VERSION) return td_err_set(err, "crowd: unknown version");
+  uint64_t tick = td_blob_get_u64(r), used = td_blob_get_u64(r), live = td_blob_get_u64(r);
+  if (r->failed) return td_err_set(err, "crowd: truncated at byte %zu", r->len);
+  if (used > TD_CROWD_MAX_AGENTS || live > used || used * 27 > r->len - r->pos)
+    return td_err_set(err, "crowd: %llu agents do not fit in the save", (unsigned long long)used);
+  /* a fresh crowd to load into: the old one stays as it was on failure */
+  td_crowd *n = td_crowd_create(c->route, &c->p, err);
+  if (!n) return -1;
+  if (used + 1 > n->cap && grow_agents(n, used + 1) != 0) {
+    td_crowd_destroy(n);
+    return td_err_set(err, "crowd: out of memory");
+  }
+  n->tick = tick;
+  n->used = used;
+  n->live = live;
+  n->bx0 = td_blob_get_f64(r);
+  n->by0 = td_blob_get_f64(r);
+  n->bx1 = td_blob_get_f64(r);
+  n->by1 = td_blob_get_f64(r);
+  n->max_radius = td_blob_get_f32(r);
+  n->max_speed_all = td_blob_get_f32(r);
+  for (size_t k = 0; k < sizeof saved / sizeof saved[0]; k++) {
+    void *p = col_ptr(n, &saved[k]);
+    for (size_t i = 0; i < used; i++) switch (saved[k].kind) {
+      case 'f': ((float *)p)[i] = td_blob_get_f32(r); break;
+      case 'i': ((int32_t *)p)[i] = td_blob_get_i32(r); break;
+      case 'u': ((uint32_t *)p)[i] = td_blob_get_u32(r); break;
+      case 'b': ((uint8_t *)p)[i] = td_blob_get_u8(r); break;
+      default: ((uint64_t *)p)[i] = td_blob_get_u64(r); break;
+      }
+  }
+  uint64_t free_len = td_blob_get_u64(r);
+  if (!r->failed && free_len <= used) {
+    n->free_len = free_len;
+    for (size_t k = 0; k < free_len; k++) n->free_list[k] = td_blob_get_u32(r);
+  } else {
+    r->failed = true;
+  }
+  uint64_t g_cap = td_blob_get_u64(r);
+  if (!r->failed && g_cap > 0 && (g_cap > ((uint64_t)1 << 31) || g_cap * 12 > r->len - r->pos ||
+                                  ensure_group(n, (int32_t)(g_cap - 1)) != 0))
+    r->failed = true;
+  for (size_t g = 0; !r->failed && g < g_cap; g++) {
+    n->g_sum[g] = td_blob_get_f64(r);
+    n->g_n[g] = td_blob_get_i32(r);
+  }
+  uint64_t obs_n = td_blob_get_u64(r);
+  if (!r->failed && obs_n > 0) {
+    if (obs_n > (r->len - r->pos) / 16) {
+      r->failed = true;
+    } else {
+      float *o = td_mem_alloc(obs_n * 4 * sizeof *o);
+      if (!o) {
+        td_crowd_destroy(n);
+        return td_err_set(err, "crowd: out of memory");
+      }
+      for (size_t k = 0; k < 4 * obs_n; k++) o[k] = td_blob_get_f32(r);
+      n->obs = o;
+      n->obs_n = obs_n;
+    }
+  }
+  n->metrics_on = td_blob_get_u8(r) != 0;
+  n->m.min_gap = td_blob_get_f64(r);
+  n->m.lane_error = td_blob_get_f64(r);
+  n->m.lane_swaps = (int64_t)td_blob_get_u64(r);
+  n->m.group_spread = td_blob_get_f64(r);
+  n->m.leaks = (int64_t)td_blob_get_u64(r);
+  n->m.samples = (int64_t)td_blob_get_u64(r);
+  n->m.lane_sq_sum = td_blob_get_f64(r);
+  if (r->failed) {
+    td_crowd_destroy(n);
+    return td_err_set(err, "crowd: truncated at byte %zu", r->len);
+  }
+  if (check_loaded(n, live, err) != 0) {
+    td_crowd_destroy(n);
+    return -1;
+  }
+  for (size_t i = 0; i < used; i++) {
+    n->ktab[i] = KC_NONE;
+    uint8_t s = n->state[i];
+    if (s == TD_AGENT_WALK || s == TD_AGENT_STUNNED || s == TD_AGENT_STRANDED) take_segment(n, i);
+  }
+  n->cell = 0.0f; /* the grid is laid out again from the same inputs */
+  /* swap the contents: the caller's pointer stays valid */
+  td_crowd tmp = *c;
+  *c = *n;
+  *n = tmp;
+  td_crowd_destroy(n);
+  return 0;
 }

@@ -173,6 +173,24 @@ size_t td_crowd_count(const td_crowd *c);         /* agents not FREE */
 bool td_crowd_view(const td_crowd *c, size_t slot, td_agent_view *out);
 td_agent td_crowd_handle(const td_crowd *c, size_t slot);
 
+/* What the simulation changes in an agent (effects). A stunned walker
+** stands still and keeps its place; stun and unstun take effect on the next
+** step. The speed scale (1: normal; a slow of 30% is 0.7) multiplies the
+** agent's own max speed, in (0, 1]. No-ops on dead handles. */
+void td_crowd_set_stunned(td_crowd *c, td_agent a, bool stunned);
+void td_crowd_set_speed_scale(td_crowd *c, td_agent a, float scale);
+
+/* Saves the crowd's state (every agent, the groups, the tick, the metrics)
+** to b (nav/blob.h), and loads it back into a crowd made with the same
+** route and params: stepping on gives the same bits as the crowd saved.
+** Load returns 0, or -1 with err set ("crowd: truncated at byte N", "crowd:
+** bad agent 12: ...") and the crowd as it was. The route must be in the
+** state it had at the save (the world re-applies its towers first). */
+struct td_blob;
+struct td_blob_reader;
+void td_crowd_save(const td_crowd *c, struct td_blob *b);
+int td_crowd_load(td_crowd *c, struct td_blob_reader *r, td_err *err);
+
 /* A checksum of every agent's state (FNV-1a over the bits), for replays. */
 uint64_t td_crowd_checksum(const td_crowd *c);
 
