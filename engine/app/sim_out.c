@@ -99,6 +99,8 @@ void sim_print_text(const sim_run *r) {
   printf("%-14s %.4f\n", "lane_error", m->lane_error);
   printf("%-14s %lld\n", "lane_swaps", (long long)m->lane_swaps);
   printf("%-14s %.2f\n", "group_spread", m->group_spread);
+  printf("%-14s %lld\n", "jitter", (long long)m->jitter);
+  printf("%-14s %lld\n", "orbits", (long long)m->orbits);
   if (s.leaked) printf("%-14s mean %.2f s, max %.2f s\n", "time_to_goal", s.ttg_sum / (double)s.leaked, s.ttg_max);
   else printf("%-14s - (nobody arrived)\n", "time_to_goal");
   if (r->agent_count)
@@ -142,6 +144,7 @@ void sim_print_json(const sim_run *r) {
   json_num(m->lane_error);
   printf(",\"lane_swaps\":%lld,\"group_spread\":", (long long)m->lane_swaps);
   json_num(m->group_spread);
+  printf(",\"jitter\":%lld,\"orbits\":%lld", (long long)m->jitter, (long long)m->orbits);
   fputs(",\"time_to_goal\":{\"mean\":", stdout);
   json_num(s.leaked ? s.ttg_sum / (double)s.leaked : (double)NAN);
   fputs(",\"max\":", stdout);

@@ -46,6 +46,15 @@
 #define HANDLE_MASK ((1u << HANDLE_BITS) - 1)
 #define RADIX_BITS 12      /* digit of the radix sort of cell keys */
 #define RADIX (1 << RADIX_BITS)
+/* A waypoint turns (for lane_error's straight parts) when its miter scale
+** 1/cos(theta/2) is above this: theta above about 5 degrees. */
+#define STRAIGHT_SCALE 1.001f
+/* jitter: a zig-zag, three sharp turns (faster than JITTER_RATE, rad/s)
+** alternating left and right, each within JITTER_TIME seconds of the last
+** (one turn back after a corner is a correction, not a jitter) */
+#define JITTER_RATE 1.047f
+#define JITTER_TIME 0.1f
+#define PROJECT_ITERATIONS 8 /* at most; they stop when nothing overlaps */
 #define KEY_BITS 24        /* two digits: a grid of at most 16M cells */
 
 /* The per-agent steps of the hot loops are inlined into them, so that the
@@ -119,6 +128,13 @@ struct td_crowd {
   float *speed;            /* |(vx, vy)| as steering set it (saves a square root) */
   float *radius, *max_speed, *dv, *lane, *slot, *travelled, *prog;
   float *base_speed;       /* max speed before effects (max_speed = base x scale) */
+  float *turn_at;          /* travelled when it last passed a turning waypoint */
+  /* metrics: the velocity of the last tick, the tick (+1, signed by its
+  ** direction) of the last sharp turn, and the turn summed since the last
+  ** waypoint or change of direction */
+  float *m_vx, *m_vy, *m_turn;
+  int32_t *m_sharp;
+  uint8_t *m_flips;        /* sharp turns in a row, each reversing the last */
   float *look;             /* pursuit distance: lookahead x speed, at least a diameter */
   float *turn_cos, *turn_sin; /* of the largest turn in one tick */
   float *prog_a, *prog_b;  /* progress on the segment: prog_a - prog_b t, see enter_segment */
@@ -279,6 +295,9 @@ static size_t columns(td_crowd *c, column *out) {
     {(void **)&c->s_pl_end, sizeof(int32_t)}, {(void **)&c->active, sizeof(int32_t)},
     {(void **)&c->turn_cos, sizeof(float)},  {(void **)&c->turn_sin, sizeof(float)},
     {(void **)&c->base_speed, sizeof(float)}, {(void **)&c->hold, sizeof(uint8_t)},
+    {(void **)&c->turn_at, sizeof(float)},   {(void **)&c->m_vx, sizeof(float)},
+    {(void **)&c->m_vy, sizeof(float)},      {(void **)&c->m_turn, sizeof(float)},
+    {(void **)&c->m_sharp, sizeof(int32_t)}, {(void **)&c->m_flips, sizeof(uint8_t)},
   };
   _Static_assert(sizeof cols / sizeof cols[0] <= MAX_COLUMNS, "raise MAX_COLUMNS");
   size_t n = sizeof cols / sizeof cols[0];
@@ -501,7 +520,10 @@ td_agent td_crowd_add(td_crowd *c, const td_agent_desc *d, int32_t at, td_err *e
   c->lane[i] = d->lane;
   c->slot[i] = d->slot;
   c->group[i] = d->group;
-  c->travelled[i] = 0.0f;
+  c->travelled[i] = c->turn_at[i] = 0.0f;
+  c->m_vx[i] = c->m_vy[i] = c->m_turn[i] = 0.0f;
+  c->m_sharp[i] = 0;
+  c->m_flips[i] = 0;
   c->prog_a[i] = c->prog_b[i] = 0.0f;
   c->inv_with[i] = -1;
   c->spawn_tick[i] = c->tick;
@@ -1155,13 +1177,20 @@ static inline void walk_pair(const nbinfo *me, const nbinfo *nj, float ahead, fl
     if (cap < res->follow) res->follow = cap < 0.0f ? 0.0f : cap;
     return;
   }
-  /* pass: from 4 reach before until it is a reach behind us */
-  if (ahead <= -reach || ahead > 4.0f * reach || fabsf(side) >= 1.2f * reach) return;
+  /* pass: from 4 reach before until it is a reach behind us; the shift
+  ** fades in over the first reach and out over the last half, and goes
+  ** to 0 at the sides of the window (|side| = 1.3 reach): a neighbour
+  ** that enters or leaves the window moves our lane smoothly, with no
+  ** step that the steering would chase back and forth */
+  if (ahead <= -reach || ahead > 4.0f * reach || fabsf(side) >= 1.3f * reach) return;
   if (vj > 0.9f * me->ms) return; /* not slower: no need to pass */
   if (fabsf(ahead) < *best) {
     *best = fabsf(ahead);
+    float fade = ahead > 3.0f * reach    ? (4.0f * reach - ahead) / reach
+                 : ahead < -0.5f * reach ? (ahead + reach) / (0.5f * reach)
+                                         : 1.0f;
     /* pass on the side we already lean to (ties: the left) */
-    res->shift = side > 0.0f ? -(1.3f * reach - side) : 1.3f * reach + side;
+    res->shift = fade * (side > 0.0f ? -(1.3f * reach - side) : 1.3f * reach + side);
   }
 }
 
@@ -1181,10 +1210,10 @@ static void scan_neighbours(td_crowd *c, int32_t k) {
   float xi = xy[2 * k], yi = xy[2 * k + 1], ri = self.r, dx = self.dx, dy = self.dy;
   float margin = c->p.margin;
   bool walk = self.state == TD_AGENT_WALK;
-  /* walk: every test needs |side| < 1.2 reach and -reach < ahead <= 4 reach,
+  /* walk: every test needs |side| < 1.3 reach and -reach < ahead <= 4 reach,
   ** with reach <= ri + max_radius; sep: d < want <= want_max */
   float rr = ri + c->max_radius;
-  float side_max = 1.21f * rr, back_max = -1.01f * rr, ahead_max = 4.04f * rr;
+  float side_max = 1.31f * rr, back_max = -1.01f * rr, ahead_max = 4.04f * rr;
   float want_max = rr + margin + 0.2f * ri;
   float sep2 = c->p.separation ? want_max * want_max * 1.0001f : -1.0f;
   float pl2 = c->pl_reach2;
@@ -1341,6 +1370,8 @@ static HOT_INLINE void waypoint_agent(td_crowd *c, size_t i, const corner *k) {
       return;
     }
     if (next[b] == c->from[i]) c->lane[i] = -c->lane[i]; /* U-turn: keep its side */
+    if (k->scale > STRAIGHT_SCALE || next[b] == c->from[i]) c->turn_at[i] = c->travelled[i];
+    c->m_turn[i] = 0.0f;
     c->from[i] = b;
     c->to[i] = next[b];
     k = take_segment(c, i);
@@ -1375,7 +1406,7 @@ static void note_leak(td_crowd *c, size_t i) {
 ** instead. Both ways visit the overlapping pairs in the same order. */
 static void project(td_crowd *c, size_t n) {
   float shifted = c->moved; /* largest |dx| + |dy| since the lists were made */
-  for (int iter = 0; iter < 4; iter++) {
+  for (int iter = 0; iter < PROJECT_ITERATIONS; iter++) {
     bool lists = c->pl_ok && 2.0f * shifted * 1.001f + 1e-4f < c->pl_slack;
     size_t visits = lists ? c->n_active : n;
     sweep sw = {{0}, {0}};
@@ -1423,6 +1454,7 @@ static void project(td_crowd *c, size_t n) {
       float m = fabsf(c->x[i] - ox) + fabsf(c->y[i] - oy);
       if (m > most) most = m;
     }
+    if (most == 0.0f) break; /* nothing overlaps any more */
     shifted += most;
   }
 }
@@ -1462,6 +1494,42 @@ static void measure(td_crowd *c, size_t hashed) {
         if (gap < c->m.min_gap) c->m.min_gap = gap;
       }
   }
+  /* jitter and orbits, from each moving agent's turn in this tick */
+  for (size_t i = 0; i < c->used; i++) {
+    uint8_t st = c->state[i];
+    if (st != TD_AGENT_WALK && st != TD_AGENT_FLY) {
+      c->m_vx[i] = c->m_vy[i] = 0.0f;
+      continue;
+    }
+    float ax = c->m_vx[i], ay = c->m_vy[i], bx = c->vx[i], by = c->vy[i];
+    c->m_vx[i] = bx;
+    c->m_vy[i] = by;
+    /* a heading means something while the agent moves (a fifth of its speed) */
+    float slow = 0.04f * c->base_speed[i] * c->base_speed[i];
+    if (ax * ax + ay * ay < slow || bx * bx + by * by < slow) continue;
+    float turn = atan2f(ax * by - ay * bx, ax * bx + ay * by);
+    int32_t now = (int32_t)(c->tick % 0x3FFFFFFF) + 1;
+    if (fabsf(turn) > JITTER_RATE * c->dt) {
+      int32_t last = c->m_sharp[i], sign = turn > 0.0f ? 1 : -1;
+      bool flip = last != 0 && (last > 0) != (sign > 0) &&
+                  (float)(now - (last > 0 ? last : -last)) * c->dt <= JITTER_TIME * 1.001f;
+      c->m_flips[i] = flip ? (uint8_t)(c->m_flips[i] + 1) : 0;
+      if (c->m_flips[i] == 2) { /* left, right, left (or the other way) */
+        c->m.jitter++;
+        c->m_flips[i] = 0;
+      }
+      c->m_sharp[i] = sign * now;
+    }
+    /* turning on one way through a whole circle before the next waypoint */
+    float sum = c->m_turn[i];
+    sum = (sum > 0.0f) == (turn > 0.0f) ? sum + turn : turn;
+    if (fabsf(sum) > 2.0f * PI_F) {
+      c->m.orbits++;
+      sum = 0.0f;
+    }
+    c->m_turn[i] = sum;
+  }
+
   /* lane error on straight parts, and the keys for swaps and spread */
   size_t n = 0;
   if (c->sort_cap < c->used) {
@@ -1474,9 +1542,12 @@ static void measure(td_crowd *c, size_t hashed) {
     const corner *k = corner_at(c, i);
     float t = (c->x[i] - k->ax) * k->dx + (c->y[i] - k->ay) * k->dy;
     float lat = (c->x[i] - k->ax) * k->nx + (c->y[i] - k->ay) * k->ny;
+    /* away from the last turning waypoint and the next one: a straight
+    ** waypoint between two segments (a grid's cells) is no corner */
     float zone = c->p.lookahead * c->max_speed[i] + 2.0f * c->radius[i] +
                  fabsf(c->lane[i]) * k->scale;
-    if (t > zone && t < k->len - zone) {
+    bool turns = k->last || k->scale > STRAIGHT_SCALE;
+    if (c->travelled[i] - c->turn_at[i] > zone && (!turns || t < k->len - zone)) {
       double e = (double)lat - (double)c->lane[i];
       c->m.lane_sq_sum += e * e;
       c->m.samples++;
@@ -1728,7 +1799,9 @@ static const saved_column saved[] = {
   COL(prog, 'f'),      COL(prog_a, 'f'),     COL(prog_b, 'f'),    COL(look, 'f'),
   COL(coh, 'f'),       COL(turn_cos, 'f'),   COL(turn_sin, 'f'),  COL(group, 'i'),
   COL(from, 'i'),      COL(to, 'i'),         COL(inv_with, 'i'),  COL(state, 'b'),
-  COL(hold, 'b'),      COL(gen, 'u'),        COL(spawn_tick, 'q'),
+  COL(hold, 'b'),      COL(gen, 'u'),        COL(spawn_tick, 'q'),  COL(turn_at, 'f'),
+  COL(m_vx, 'f'),      COL(m_vy, 'f'),       COL(m_turn, 'f'),    COL(m_sharp, 'i'),
+  COL(m_flips, 'b'),
 };
 #undef COL
 
@@ -1777,6 +1850,8 @@ void td_crowd_save(const td_crowd *c, td_blob *b) {
   td_blob_u64(b, (uint64_t)c->m.leaks);
   td_blob_u64(b, (uint64_t)c->m.samples);
   td_blob_f64(b, c->m.lane_sq_sum);
+  td_blob_u64(b, (uint64_t)c->m.jitter);
+  td_blob_u64(b, (uint64_t)c->m.orbits);
 }
 
 /* Checks what a step relies on in loaded agents; the first bad one named. */
@@ -1882,6 +1957,8 @@ int td_crowd_load(td_crowd *c, td_blob_reader *r, td_err *err) {
   n->m.leaks = (int64_t)td_blob_get_u64(r);
   n->m.samples = (int64_t)td_blob_get_u64(r);
   n->m.lane_sq_sum = td_blob_get_f64(r);
+  n->m.jitter = (int64_t)td_blob_get_u64(r);
+  n->m.orbits = (int64_t)td_blob_get_u64(r);
   if (r->failed) {
     td_crowd_destroy(n);
     return td_err_set(err, "crowd: truncated at byte %zu", r->len);

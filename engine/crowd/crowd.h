@@ -106,6 +106,8 @@ typedef struct td_crowd_metrics {
   int64_t lane_swaps;    /* times two agents of a group swap lateral order */
   double group_spread;   /* largest distance between members of a group */
   int64_t leaks;
+  int64_t jitter;        /* sharp turns (> 60 deg/s) reversed within 0.1 s */
+  int64_t orbits;        /* whole circles turned one way between two waypoints */
   int64_t samples;       /* agent-ticks that entered lane_error */
   double lane_sq_sum;    /* running sum behind lane_error */
 } td_crowd_metrics;
