@@ -1891,8 +1891,12 @@ int td_crowd_load(td_crowd *c, td_blob_reader *r, td_err *err) {
   if (td_blob_get_u32(r) != SAVE_VERSION) return td_err_set(err, "crowd: unknown version");
   uint64_t tick = td_blob_get_u64(r), used = td_blob_get_u64(r), live = td_blob_get_u64(r);
   if (r->failed) return td_err_set(err, "crowd: truncated at byte %zu", r->len);
-  if (used > TD_CROWD_MAX_AGENTS || live > used || used * 27 > r->len - r->pos)
-    return td_err_set(err, "crowd: %llu agents do not fit in the save", (unsigned long long)used);
+  if (used > TD_CROWD_MAX_AGENTS || live > used)
+    return td_err_set(err, "crowd: bad agent count %llu (%llu alive)", (unsigned long long)used,
+                      (unsigned long long)live);
+  if (used * 27 > r->len - r->pos) /* every agent takes more than 27 bytes */
+    return td_err_set(err, "crowd: truncated at byte %zu (%llu agents saved)", r->len,
+                      (unsigned long long)used);
   /* a fresh crowd to load into: the old one stays as it was on failure */
   td_crowd *n = td_crowd_create(c->route, &c->p, err);
   if (!n) return -1;
@@ -1927,9 +1931,12 @@ int td_crowd_load(td_crowd *c, td_blob_reader *r, td_err *err) {
     r->failed = true;
   }
   uint64_t g_cap = td_blob_get_u64(r);
-  if (!r->failed && g_cap > 0 && (g_cap > ((uint64_t)1 << 31) || g_cap * 12 > r->len - r->pos ||
-                                  ensure_group(n, (int32_t)(g_cap - 1)) != 0))
+  if (!r->failed && g_cap > 0 && (g_cap > ((uint64_t)1 << 31) || g_cap * 12 > r->len - r->pos))
     r->failed = true;
+  if (!r->failed && g_cap > 0 && ensure_group(n, (int32_t)(g_cap - 1)) != 0) {
+    td_crowd_destroy(n);
+    return td_err_set(err, "crowd: out of memory");
+  }
   for (size_t g = 0; !r->failed && g < g_cap; g++) {
     n->g_sum[g] = td_blob_get_f64(r);
     n->g_n[g] = td_blob_get_i32(r);

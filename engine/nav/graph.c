@@ -45,6 +45,46 @@ void td_graph_destroy(td_graph *g) {
   td_mem_free(g, sizeof *g);
 }
 
+td_graph *td_graph_clone(const td_graph *g, td_err *err) {
+  size_t n = (size_t)g->node_count, m = (size_t)g->edge_count, h = 2 * m;
+  td_graph *c = td_graph_create(g->node_count, g->edge_count);
+  if (!c) goto oom;
+  /* td_graph_create sized the arrays for n nodes and m edges (16 when 0) */
+  if (n) {
+    memcpy(c->x, g->x, n * sizeof *c->x);
+    memcpy(c->y, g->y, n * sizeof *c->y);
+    memcpy(c->node_blocked, g->node_blocked, n);
+  }
+  if (m) memcpy(c->edges, g->edges, m * sizeof *c->edges);
+  c->node_count = g->node_count;
+  c->edge_count = g->edge_count;
+  c->grid_cell = g->grid_cell;
+  c->min_factor = g->min_factor;
+  if (g->finalized) {
+    c->adj_start = td_mem_alloc((n + 1) * sizeof(int32_t));
+    c->adj_to = td_mem_alloc(adj_bytes(h));
+    c->adj_edge = td_mem_alloc(adj_bytes(h));
+    if (!c->adj_start || !c->adj_to || !c->adj_edge) {
+      td_mem_free(c->adj_start, (n + 1) * sizeof(int32_t));
+      td_mem_free(c->adj_to, adj_bytes(h));
+      td_mem_free(c->adj_edge, adj_bytes(h));
+      c->adj_start = c->adj_to = c->adj_edge = NULL;
+      td_graph_destroy(c);
+      goto oom;
+    }
+    memcpy(c->adj_start, g->adj_start, (n + 1) * sizeof(int32_t));
+    if (h) {
+      memcpy(c->adj_to, g->adj_to, h * sizeof(int32_t));
+      memcpy(c->adj_edge, g->adj_edge, h * sizeof(int32_t));
+    }
+    c->finalized = true;
+  }
+  return c;
+oom:
+  td_err_set(err, "graph: out of memory");
+  return NULL;
+}
+
 /* Grows the three node arrays together: new blocks first, so that a
 ** failure leaves the old ones, and their one capacity, untouched. */
 static int grow_nodes(td_graph *g) {

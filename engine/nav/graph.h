@@ -87,6 +87,11 @@ typedef struct td_graph {
 td_graph *td_graph_create(int32_t node_hint, int32_t edge_hint); /* NULL: OOM */
 void td_graph_destroy(td_graph *g);
 
+/* A deep copy (nodes, edges, blocked flags, adjacency when finalized), for
+** a second route over the same space (the world blocks its own copy). NULL
+** with err set when out of memory. */
+td_graph *td_graph_clone(const td_graph *g, td_err *err);
+
 /* Returns the new id, or TD_NONE (with err set) on bad input or OOM. */
 int32_t td_graph_add_node(td_graph *g, double x, double y, td_err *err);
 int32_t td_graph_add_edge(td_graph *g, int32_t a, int32_t b, double factor,

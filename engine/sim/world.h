@@ -1,0 +1,376 @@
+/*
+** world.h: one game in progress: towers, enemies, projectiles, effects,
+** economy and waves on a map, stepped in fixed ticks by commands.
+**
+** What. A td_world runs the rules (sim/rules.h) on a map (sim/map.h). It
+** keeps its own copy of the map's graph and a route on it (towers block the
+** copy, never the caller's map), a crowd that moves the enemies
+** (crowd/crowd.h), the towers (one per tower base at most), the enemies, the
+** projectiles, gold and lives, the wave schedule and one seeded RNG. The only
+** thing that advances it is td_world_step; the player changes it only
+** through commands (td_world_command), which are data stamped with the tick
+** they apply at, so a replay is map + rules + seed + commands. The mutators
+** near the end (give gold, damage, spawn, apply an effect) are for the
+** script layer's handlers, called from the hooks during a step.
+**
+** One step (tick t, TD_WORLD_TICK_HZ per second):
+**   1. the events of the last step are dropped;
+**   2. queued commands with tick <= t apply, in the order they were queued;
+**   3. unless paused or over: the wave clock advances (a wave starts,
+**      pending spawn groups whose delay is up spawn), the crowd moves,
+**      leaks cost lives, effects tick (damage over time, regeneration,
+**      healers), towers aim and fire, projectiles fly and hit;
+**   4. the game's end is checked (WAVE_ENDED, WON, LOST);
+**   5. the tick hook runs, then every event of the step is handed to the
+**      event hook in order; events the hooks cause are appended and handed
+**      on in the same loop, at most TD_WORLD_HOOK_EVENTS per step;
+**   6. killed and leaked enemies are removed (their handles die); t + 1.
+** While paused, steps still count ticks and apply commands (so a RESUME
+** stamped for a later tick can arrive), but nothing else moves.
+**
+** Units. Rules are in tiles; the world works in map units (a tile is
+** map->tile_w units): ranges, radii, speeds, splash and chain ranges are
+** multiplied by tile_w once, at use. Times are seconds; one tick is 1/60 s.
+**
+** Damage and effects (docs/world.md has the long form).
+**   A hit of d points of type t takes td_rules_damage(enemy, d, t) health
+**   (resistance, then flat armour, never below TD_RULES_MIN_DAMAGE x d).
+**   SLOW: one slow per enemy; a new slow keeps the stronger magnitude and
+**     the longer remaining duration (strongest applies, durations refresh
+**     to the max). A boss takes half the magnitude. Speed x (1 - slow).
+**   DOT: one stack per damage type; a new dot keeps the larger damage per
+**     second and the longer duration, and credits the tower that applied
+**     the larger one. Damage over time ignores armour and the minimum (it
+**     is not a hit): dps x dt x (1 - resist[t]) per tick; it emits no HIT
+**     event, but a kill by it emits KILLED crediting that tower.
+**   STUN: the longer duration; bosses are immune. A stunned enemy stands.
+**   Effects are applied by every hit of a tower with one (splash, chain and
+**   pierce hits included) to an enemy that survives the hit.
+**   Buffs: a support tower (rate 0) raises the damage and the rate of every
+**   other tower whose centre is within its range. Buffs do not stack: of
+**   each kind (damage, rate) the strongest support in range applies.
+**   Regeneration and healing: every tick, each enemy regains regen x dt,
+**   then each healer gives heal_rate x dt to every other enemy within
+**   heal_radius; healers stack; health never exceeds its maximum.
+**
+** Targeting. A tower sees enemies whose centre is within its range of its
+** centre and that it can hit (hits_ground / hits_air); dying and leaked
+** enemies are never seen. FIRST: least route distance left (walkers: the
+** route's dist of the node they walk to plus the straight distance to it;
+** flyers: straight distance to the nearest goal); LAST: the most; STRONGEST:
+** most health (ties: FIRST); CLOSEST: nearest to the tower; SCRIPT: the
+** target hook chooses among the candidates, listed in handle-slot order
+** (FIRST when no hook is set). Remaining ties go to the lower enemy slot.
+** Tower states (seed 002): IDLE (no target) -> AIMING (aim_time counts
+** down, the turret turns at turn_rate; a new target restarts the aim) ->
+** FIRING (one tick: the shot leaves) -> COOLDOWN (1 / rate, carried over
+** exactly so a tower fires at its rate on average) -> the target is chosen
+** again: the same one is fired at without aiming again.
+**
+** Shots. INSTANT hits at once. HOMING flies at shot_speed towards the
+** target's current position; if the target dies it flies on to its last
+** position. BALLISTIC flies to where the target was when it fired. On
+** arrival, with splash > 0 every enemy the tower can hit within splash of
+** the point is hit (the target included); without splash a homing shot hits
+** its target (if alive), a ballistic one the nearest enemy whose body covers
+** the point. CHAIN hits its target, then jumps up to `chain` times to the
+** nearest enemy not hit yet within chain_range of the last one hit, damage x
+** chain_falloff per jump. PIERCE flies straight towards where the target was,
+** for the tower's range, and hits every enemy whose body its path crosses,
+** up to `pierce` of them, none twice (it remembers the last
+** TD_WORLD_PIERCE_MEMORY it hit). Splash applies to INSTANT, HOMING and
+** BALLISTIC shots. Damage is fixed when the shot leaves (buffs included).
+**
+** Economy. Placing costs the root level's cost, an upgrade the child's; a
+** sale gives back floor(sell_refund x the gold spent on that tower). A kill
+** pays the enemy's bounty; a leak costs its lives. wave_income is paid at
+** the start of every wave; calling the next wave early pays
+** floor(early_bonus x seconds skipped).
+**
+** Waves. Wave 1 starts first_wave_delay after the start, each next one
+** wave_interval after the previous wave started (or was called). Its groups
+** follow rules.h's formulas; each group spawns delay seconds after the
+** wave's start, as one formation per spawn point (per_row, width and
+** spacing in tiles). An enemy that splits on death spawns split_count of
+** split_into where it died (walkers at the nearer end of their segment),
+** with the same health scale, in the same wave. A wave ends when all its
+** groups have spawned and none of its enemies is left. The game is won when
+** the last wave (wave_count) has started and no enemy and no pending spawn
+** is left; it is lost when lives reach 0. Endless mode never wins: waves go
+** on past wave_count.
+**
+** Placement. A tower applies its base's block batch through
+** td_route_try_apply; it is refused (CUTS_ROUTE) when a spawn, or a node a
+** walking enemy is heading to, would be cut off from every goal. Selling
+** unblocks what no other tower still blocks (blocks are counted per edge
+** and node). Flyers avoid the rectangles of the bases that have a tower.
+**
+** Memory: the world borrows the map and the rules (both must outlive it and
+** not change) and owns everything else; all allocation goes through td_mem.
+** A failed allocation inside a step makes td_world_step return -1: the
+** world is then "broken" (it can still be read, saved is refused, and
+** destroyed) and every later step returns -1.
+** Determinism: no clock, no addresses, no unordered iteration; one RNG
+** (PCG32) seeded at creation, used by nothing but its callers (the script
+** layer binds math.random to it). Same map, rules, seed, commands and hook
+** behaviour: same state bits every tick (td_world_checksum), and a loaded
+** save continues exactly as the world that was saved.
+*/
+#ifndef TD_WORLD_H
+#define TD_WORLD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crowd/crowd.h"
+#include "nav/blob.h"
+#include "nav/route.h"
+#include "sim/event.h"
+#include "sim/map.h"
+#include "sim/rules.h"
+
+#define TD_WORLD_TICK_HZ 60
+#define TD_WORLD_HOOK_EVENTS 65536    /* events handed to the event hook per step, at most */
+#define TD_WORLD_PIERCE_MEMORY 16     /* enemies a pierce shot remembers having hit */
+#define TD_WORLD_MAX_ENEMIES (1u << 20)
+#define TD_WORLD_SAVE_VERSION 1
+
+typedef struct td_world td_world;
+
+/* ---- lifetime ------------------------------------------------------------ */
+
+/* A world at tick 0 (nothing spawned; wave 1 due after first_wave_delay).
+** The rules must validate (td_rules_validate) and fit the map: every spawn
+** group's spawn names one of the map's spawns; the map needs a spawn, a
+** goal and tile_w > 0. NULL with err set otherwise or when out of memory. */
+td_world *td_world_create(const td_map *map, const td_rules *rules, uint64_t seed,
+                          td_err *err);
+void td_world_destroy(td_world *w);
+
+/* Endless mode: waves go on past wave_count, the game is never won. */
+void td_world_set_endless(td_world *w, bool endless);
+
+/* ---- commands and stepping ----------------------------------------------- */
+
+typedef enum td_command_kind {
+  TD_COMMAND_PLACE = 0,  /* base, tower_type */
+  TD_COMMAND_UPGRADE,    /* base, upgrade (index into the level's children) */
+  TD_COMMAND_SELL,       /* base */
+  TD_COMMAND_TARGET,     /* base, mode */
+  TD_COMMAND_CALL_WAVE,  /* start the next wave now, for the early bonus */
+  TD_COMMAND_PAUSE,
+  TD_COMMAND_RESUME,
+  TD_COMMAND_KIND_COUNT
+} td_command_kind;
+
+typedef struct td_command {
+  uint64_t tick;         /* applies at the start of this tick (a past tick: the next) */
+  td_command_kind kind;
+  int32_t base;          /* index into map->bases */
+  int32_t tower_type;    /* index into rules->towers */
+  int32_t upgrade;       /* child index, 0 .. TD_RULES_MAX_CHILDREN - 1 */
+  td_target_mode mode;
+} td_command;
+
+/* Queues a copy. 0, or -1 with err set when out of memory. A command that
+** cannot apply is refused when its tick comes (TD_EVENT_REFUSED). */
+int td_world_command(td_world *w, const td_command *cmd, td_err *err);
+
+/* Advances one tick (see the top). 0, or -1 with err set when an
+** allocation failed (the world is then broken) or when called from a hook. */
+int td_world_step(td_world *w, td_err *err);
+
+/* The events of the last step, in order (see event.h). Valid until the next
+** step. */
+const td_event *td_world_events(const td_world *w, size_t *n);
+
+/* A place command's verdict without changing anything (the UI's ghost).
+** reason NONE: it would be placed. CUTS_ROUTE: spawn is the spawn index cut
+** off (-1: a node an enemy is heading to), node the node; text is one line
+** for a person ("would cut spawn 'north' (object 7) off from every goal"). */
+typedef struct td_place_check {
+  td_refusal reason;
+  int32_t spawn;
+  int32_t node;
+  char text[160];
+} td_place_check;
+bool td_world_check_place(td_world *w, int32_t base, int32_t tower_type, td_place_check *out);
+
+/* One line for a person about a REFUSED event of this world (for a
+** CUTS_ROUTE refusal the event's x, y are the cut node's position and its
+** amount the spawn index, -1 for an enemy's node). Writes at most cap bytes. */
+void td_world_refusal_message(const td_world *w, const td_event *e, char *buf, size_t cap);
+
+/* ---- hooks for the script layer ------------------------------------------ */
+
+typedef struct td_world_hooks {
+  void *ud;
+  /* every event of a step, in order, after the step's work (a copy: the
+  ** list may grow while the hook runs) */
+  void (*event)(void *ud, td_world *w, const td_event *e);
+  /* once per step, before the events are handed out (also while paused) */
+  void (*tick)(void *ud, td_world *w);
+  /* SCRIPT targeting: an index into enemies (handles, in slot order), or -1
+  ** for none */
+  int32_t (*target)(void *ud, td_world *w, uint32_t tower, const uint32_t *enemies, size_t n);
+} td_world_hooks;
+
+/* Copies h (NULL: no hooks). Hooks are not part of the state (not saved). */
+void td_world_set_hooks(td_world *w, const td_world_hooks *h);
+
+/* ---- mutators for handlers (any time, typically from a hook) -------------- */
+
+/* Adds amount (may be negative; gold never goes below 0). */
+void td_world_give_gold(td_world *w, int32_t amount);
+
+/* A hit of `amount` of damage_type (armour and resistance apply) credited to
+** tower (0: none). Returns the health taken; 0 for a dead handle or a bad
+** damage type. May kill (KILLED, bounty, split). */
+float td_world_damage(td_world *w, uint32_t enemy, float amount, int32_t damage_type,
+                      uint32_t tower);
+
+/* An effect under the stacking rules above; damage_type is a DOT's type,
+** tower the tower credited. 0, or -1 for a dead handle or a bad effect. */
+int td_world_apply_effect(td_world *w, uint32_t enemy, const td_effect *e, int32_t damage_type,
+                          uint32_t tower);
+
+typedef struct td_spawn_desc {
+  int32_t type;          /* enemy type */
+  int32_t spawn;         /* map spawn index, or -1: at node */
+  int32_t node;          /* graph node when spawn is -1 */
+  float health;          /* 0: the type's */
+  float lane, slot;      /* offsets in tiles (crowd.h) */
+} td_spawn_desc;
+
+/* Spawns one enemy now (it belongs to no wave). Its handle, or 0 with err
+** set (bad type or place, or out of memory: then the world is broken). */
+uint32_t td_world_spawn_enemy(td_world *w, const td_spawn_desc *d, td_err *err);
+
+/* The world's RNG (PCG32): 32 random bits; a float in [0, 1) (24 bits); an
+** integer in [lo, hi] without bias (hi < lo: lo). */
+uint32_t td_world_random(td_world *w);
+float td_world_random_float(td_world *w);
+int32_t td_world_random_range(td_world *w, int32_t lo, int32_t hi);
+
+/* ---- read access --------------------------------------------------------- */
+
+typedef enum td_game_state { TD_GAME_PLAYING = 0, TD_GAME_WON, TD_GAME_LOST } td_game_state;
+
+int32_t td_world_gold(const td_world *w);
+int32_t td_world_lives(const td_world *w);
+uint64_t td_world_tick(const td_world *w);         /* steps run */
+int32_t td_world_wave(const td_world *w);          /* last wave started, 0: none yet */
+/* Ticks until the next wave starts (counting unpaused ticks), -1 when no
+** wave is left. */
+int64_t td_world_next_wave_ticks(const td_world *w);
+td_game_state td_world_state(const td_world *w);
+bool td_world_paused(const td_world *w);
+bool td_world_endless(const td_world *w);
+const td_crowd *td_world_crowd(const td_world *w);
+const td_route *td_world_route(const td_world *w);
+const td_map *td_world_map(const td_world *w);
+const td_rules *td_world_rules(const td_world *w);
+
+/* Next-wave preview: the groups of wave n (n >= 1), one entry per group, in
+** the rules' order. Writes at most cap entries; returns how many there are. */
+typedef struct td_wave_entry {
+  int32_t group;         /* index into rules->groups */
+  int32_t enemy;         /* enemy type */
+  int32_t count;         /* per spawn point */
+  int32_t spawns;        /* spawn points it comes from */
+  float health;          /* each */
+  float delay;           /* seconds after the wave's start */
+} td_wave_entry;
+size_t td_world_preview(const td_world *w, int32_t n, td_wave_entry *out, size_t cap);
+
+typedef enum td_enemy_state {
+  TD_ENEMY_FREE = 0,     /* slot unused */
+  TD_ENEMY_WALK,         /* walking or flying */
+  TD_ENEMY_STUNNED,
+  TD_ENEMY_DYING,        /* killed this step; removed at its end */
+  TD_ENEMY_LEAKED        /* reached a goal this step; removed at its end */
+} td_enemy_state;
+
+typedef struct td_enemy_view {
+  uint32_t handle;
+  td_enemy_state state;
+  int32_t type;
+  int32_t wave;          /* 0: none */
+  float x, y, radius;    /* map units */
+  float facing;          /* radians, direction of motion */
+  float health, max_health;
+  float slow, slow_time; /* magnitude applied, seconds left */
+  float stun_time;
+  uint32_t dots;         /* bit t: a damage-over-time of type t is active */
+  float route_left;      /* map units to a goal (the FIRST key) */
+  bool flying, boss;
+} td_enemy_view;
+
+/* Enemies by slot, 0 .. td_world_enemy_capacity - 1; false for a free slot. */
+size_t td_world_enemy_capacity(const td_world *w);
+size_t td_world_enemy_count(const td_world *w);   /* not free */
+bool td_world_enemy(const td_world *w, size_t slot, td_enemy_view *out);
+/* By handle; false when the handle is dead. */
+bool td_world_enemy_get(const td_world *w, uint32_t handle, td_enemy_view *out);
+
+typedef enum td_tower_state {
+  TD_TOWER_IDLE = 0,
+  TD_TOWER_AIMING,
+  TD_TOWER_FIRING,
+  TD_TOWER_COOLDOWN
+} td_tower_state;
+
+typedef struct td_tower_view {
+  uint32_t handle;
+  int32_t base;
+  int32_t type;          /* tower type */
+  int32_t level;         /* tower level (rules->levels) */
+  int32_t depth;         /* upgrades bought from the root */
+  td_target_mode mode;
+  td_tower_state state;
+  uint32_t target;       /* enemy handle, 0: none */
+  float x, y;            /* centre of its base */
+  float facing;          /* turret, radians */
+  float cooldown;        /* seconds until it may fire */
+  float buff_damage, buff_rate; /* applied (the strongest support's) */
+  int32_t spent;         /* gold spent on it */
+} td_tower_view;
+
+/* Towers by base index, 0 .. map->base_count - 1; false where no tower. */
+bool td_world_tower(const td_world *w, size_t base, td_tower_view *out);
+bool td_world_tower_get(const td_world *w, uint32_t handle, td_tower_view *out);
+size_t td_world_tower_count(const td_world *w);
+
+typedef struct td_shot_view {
+  td_shot_kind kind;
+  uint32_t tower, target;
+  int32_t level;
+  float x, y;            /* where it is */
+  float tx, ty;          /* where it is going */
+} td_shot_view;
+
+size_t td_world_shot_capacity(const td_world *w);
+bool td_world_shot(const td_world *w, size_t slot, td_shot_view *out);
+
+/* ---- checksums and saves ------------------------------------------------- */
+
+/* FNV-1a 64 over every piece of state (the crowd's through
+** td_crowd_checksum); hooks are not state. */
+uint64_t td_world_checksum(const td_world *w);
+
+/* A hash of the rules' content (what a save is bound to). */
+uint64_t td_world_rules_hash(const td_rules *r);
+
+/* Appends the whole state to b (see docs/world.md for the layout): magic
+** "TDWS", version, the rules' and the map's hashes, then everything,
+** including the pending commands, the RNG and the crowd. Check b->failed. */
+void td_world_save(const td_world *w, td_blob *b);
+
+/* A world from a save made with the same map and rules. NULL with err set
+** ("save: truncated at byte N", "save: made with other rules", "save: bad
+** tower 3: ...") and nothing allocated when the save is refused. */
+td_world *td_world_load(const td_map *map, const td_rules *rules, td_blob_reader *r,
+                        td_err *err);
+
+#endif

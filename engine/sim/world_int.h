@@ -1,0 +1,228 @@
+/*
+** world_int.h: the inside of a td_world, shared by world.c (lifetime, the
+** step, commands, events, RNG, read access), tower.c (placement, targeting,
+** buffs), shot.c (firing, projectiles, hits), enemy.c (the enemy pool,
+** effects, deaths, the bucket grid), wave.c (the wave clock and spawns) and
+** world_save.c (checksum, save, load). Not a public header.
+**
+** Invariants.
+** - Enemy slot i is FREE, or holds a live crowd agent (state WALK/STUNNED),
+**   or is DYING/LEAKED until the end of the step that made it so.
+** - Handles: (slot + 1) in the low 20 bits, the slot's generation above;
+**   a slot's generation grows when it is freed. Tower slots are base
+**   indices.
+** - A new enemy or shot takes the lowest free slot: slot assignment is a
+**   function of which slots are used, so a save needs no free list.
+** - group_refs[g] counts the non-free enemies in crowd group g; a new
+**   formation takes the lowest group with none.
+** - blocks_e[e] / blocks_n[n] count the towers that block edge e / node n.
+** - Each wave_rec counts its pending spawn batches and its enemies not yet
+**   removed; it ends (and is dropped) when both reach zero.
+*/
+#ifndef TD_WORLD_INT_H
+#define TD_WORLD_INT_H
+
+#include "sim/world.h"
+
+#define HANDLE_BITS 20
+#define HANDLE_MASK ((1u << HANDLE_BITS) - 1)
+#define DT (1.0f / (float)TD_WORLD_TICK_HZ)
+
+typedef struct enemy_rec {
+  uint32_t gen;
+  uint8_t state;          /* td_enemy_state */
+  int32_t type;
+  int32_t wave;           /* 0: none */
+  int32_t group;          /* crowd group */
+  td_agent agent;
+  float health, max_health;
+  float scale;            /* max_health / the type's health (splits inherit it) */
+  float x, y, vx, vy;     /* this tick's, from the crowd */
+  int32_t from, to;
+  float route_left;
+  float slow;             /* magnitude while slow_ticks > 0 */
+  int32_t slow_ticks, stun_ticks;
+  float dot[TD_RULES_MAX_DAMAGE_TYPES];          /* damage per second */
+  int32_t dot_ticks[TD_RULES_MAX_DAMAGE_TYPES];
+  uint32_t dot_tower[TD_RULES_MAX_DAMAGE_TYPES];
+  float applied_scale;    /* speed scale last given to the crowd */
+} enemy_rec;
+
+typedef struct tower_rec {
+  uint32_t gen;
+  bool used;
+  int32_t level;
+  td_target_mode mode;
+  uint8_t state;          /* td_tower_state */
+  uint32_t target;
+  float facing;
+  int32_t aim;            /* ticks of aiming left */
+  float cool;             /* seconds until it may fire (<= 0: ready) */
+  int32_t spent;
+  /* derived (not saved: recomputed from the towers) */
+  float x, y;
+  float buff_damage, buff_rate;
+} tower_rec;
+
+typedef struct shot_rec {
+  bool used;
+  uint8_t kind;           /* td_shot_kind */
+  uint32_t tower, target;
+  int32_t level;
+  int32_t damage_type;
+  float damage;
+  float x, y, tx, ty;
+  float dx, dy;           /* pierce: unit direction */
+  float left;             /* pierce: distance left to fly */
+  int32_t pierce_left;
+  uint32_t hit[TD_WORLD_PIERCE_MEMORY];
+  uint32_t nhit;          /* hits so far (the memory is a ring) */
+} shot_rec;
+
+typedef struct sweep_hit { /* a pierce shot crossing an enemy (shot.c) */
+  float t;                /* distance along this tick's path */
+  uint32_t slot;
+} sweep_hit;
+
+typedef struct pending {  /* a spawn batch waiting for its delay */
+  uint64_t at;            /* clock tick it spawns at */
+  int32_t wave, group, spawn, count;
+  float health;
+} pending;
+
+typedef struct wave_rec {
+  int32_t wave, pending, alive;
+} wave_rec;
+
+typedef struct pcg32 {
+  uint64_t state, inc;
+} pcg32;
+
+struct td_world {
+  const td_map *map;
+  const td_rules *rules;
+  td_graph *graph;        /* the world's own copy */
+  td_route *route;
+  td_crowd *crowd;
+  float tile;             /* map units per tile */
+  int32_t *spawn_nodes;   /* map->spawn_count */
+
+  /* state */
+  uint64_t tick;          /* steps run */
+  uint64_t clock;         /* unpaused ticks run (the wave clock) */
+  uint64_t next_wave_at;  /* clock tick of the next wave */
+  int32_t wave;           /* last wave started */
+  int32_t gold, lives;
+  uint8_t game;           /* td_game_state */
+  bool paused, endless;
+  pcg32 rng;
+
+  enemy_rec *enemies;
+  size_t enemy_cap, enemy_used, enemy_live; /* live: not FREE */
+  size_t enemy_alive;     /* WALK or STUNNED */
+  size_t enemy_low;       /* no free slot below */
+  tower_rec *towers;          /* map->base_count */
+  size_t tower_live;
+  shot_rec *shots;
+  size_t shot_cap, shot_used, shot_low;
+  pending *pend;
+  size_t pend_len, pend_cap;
+  wave_rec *waves;
+  size_t wave_len, wave_cap;
+  td_command *cmds;
+  size_t cmd_len, cmd_cap;
+
+  /* derived */
+  uint16_t *blocks_e, *blocks_n;
+  int32_t *group_refs;
+  size_t group_cap;
+  bool buffs_dirty;
+
+  /* per step */
+  td_event *events;
+  size_t ev_len, ev_cap;
+  bool in_step, broken;
+  td_err fault;           /* why it broke */
+  td_world_hooks hooks;
+
+  /* bucket grid over enemies, rebuilt per tick (enemy.c) */
+  float gx0, gy0, gcell;
+  int32_t gw, gh;
+  int32_t *g_start;       /* gw * gh + 1 */
+  int32_t *g_items;       /* enemy slots, g_start[c] .. g_start[c + 1] */
+  size_t g_items_cap;
+  int32_t *g_cell_of;     /* per enemy slot (scratch) */
+  size_t g_cell_cap;
+
+  /* scratch */
+  uint32_t *cand;         /* script targeting candidates */
+  size_t cand_cap;
+  sweep_hit *sweep;       /* a pierce shot's hits in one tick */
+  size_t sweep_cap;
+  float max_radius;       /* largest enemy radius, map units */
+  int32_t *must;          /* placement must_reach */
+  size_t must_cap;
+  uint8_t *mark;          /* per node */
+  float *rects;           /* obstacles */
+  td_graph_change *batch;
+  size_t batch_cap;
+};
+
+/* world.c */
+void world_fail(td_world *w, const char *what);
+void world_emit(td_world *w, const td_event *e);
+td_event world_event(const td_world *w, td_event_kind k);
+uint32_t pcg32_next(pcg32 *r);
+void pcg32_seed(pcg32 *r, uint64_t seed);
+
+/* enemy.c */
+static inline uint32_t make_handle(uint32_t gen, size_t slot) {
+  return ((gen & (0xFFFFFFFFu >> HANDLE_BITS)) << HANDLE_BITS) | (uint32_t)(slot + 1);
+}
+int64_t enemy_slot(const td_world *w, uint32_t handle); /* a live (targetable) enemy, or -1 */
+uint32_t enemy_handle(const td_world *w, size_t slot);
+bool enemy_active(const enemy_rec *e);
+/* A new enemy at node (lane, slot: crowd offsets in map units); its slot,
+** or -1 (the world is broken, or err says what was wrong). */
+int64_t enemy_add(td_world *w, int32_t type, int32_t node, float health, float scale,
+                  int32_t wave, int32_t group, float lane, float slot, td_err *err);
+int32_t group_take(td_world *w);
+float enemy_hit(td_world *w, size_t slot, float raw, int32_t dtype, uint32_t tower,
+                const td_effect *fx, bool emit_hit);
+void enemy_effect(td_world *w, size_t slot, const td_effect *fx, int32_t dtype, uint32_t tower);
+void enemies_sync(td_world *w);
+void enemies_update(td_world *w);
+void enemies_reap(td_world *w);
+int grid_build(td_world *w);
+/* Calls f(ctx, slot) for every active enemy in the cells that overlap the
+** square of half side r around (x, y), in cell order then slot order. */
+typedef void (*grid_visit)(void *ctx, td_world *w, size_t slot);
+void grid_query(td_world *w, float x, float y, float r, grid_visit f, void *ctx);
+bool can_hit(const td_tower_level *l, const td_enemy_type *t);
+
+/* tower.c */
+td_refusal tower_place(td_world *w, int32_t base, int32_t type, td_place_check *info,
+                       bool apply);
+td_refusal tower_upgrade(td_world *w, int32_t base, int32_t child);
+td_refusal tower_sell(td_world *w, int32_t base);
+int tower_reapply_blocks(td_world *w, td_err *err);
+void towers_positions(td_world *w);
+void towers_buffs(td_world *w);
+void towers_update(td_world *w);
+int obstacles_update(td_world *w);
+uint32_t tower_handle(const td_world *w, size_t base);
+int64_t tower_slot(const td_world *w, uint32_t handle);
+
+/* shot.c */
+void tower_fire(td_world *w, size_t base, size_t target);
+void shots_update(td_world *w);
+int64_t shot_take(td_world *w);
+
+/* wave.c */
+void waves_update(td_world *w);
+td_refusal wave_call(td_world *w);
+void waves_settle(td_world *w);
+wave_rec *wave_find(td_world *w, int32_t n);
+bool waves_left(const td_world *w);
+
+#endif
