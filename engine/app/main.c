@@ -18,6 +18,7 @@ static const command commands[] = {
   {"sim", td_cmd_sim, "run waves of agents headless: metrics, checksum, trace, picture"},
   {"path", td_cmd_path, "solve MovingAI scenarios with A* and compare lengths"},
   {"bench", td_cmd_bench, "run a benchmark (route, crowd)"},
+  {"api", td_cmd_api, "print the Lua API reference (--markdown) or LuaLS stubs (--stubs)"},
 };
 
 int td_app_fail(const char *fmt, ...) {

@@ -10,6 +10,7 @@
 #include "script/lsandbox.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <lauxlib.h>
@@ -25,7 +26,15 @@ struct td_lsandbox {
   bool instr_tripped;     /* sticky until the next run starts */
   int alloc_fail;         /* why the last refused allocation failed */
   bool load_oom;          /* the current run's load failed for memory */
+  bool sticky_memory;     /* option: a cap hit trips like the instruction cap */
+  bool mem_tripped;       /* sticky until the next run starts */
+  bool active;            /* a run or call is under way */
+  bool in_handler;        /* the message handler may use TD_LSANDBOX_RESERVE */
+  td_lsandbox_report *report; /* filled by report_handler */
+  char hook_where[256];   /* where the count hook last found the script */
 };
+
+static void count_hook(lua_State *L, lua_Debug *ar);
 
 /* The one allocator of the state: counts bytes against the cap, then defers
 ** to td_mem. Shrinking and freeing never fail on our side. */
@@ -37,8 +46,14 @@ static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
     sb->mem_used -= old;
     return NULL;
   }
-  if (nsize > old && nsize - old > sb->mem_limit - sb->mem_used) {
+  size_t limit = sb->mem_limit + (sb->in_handler ? TD_LSANDBOX_RESERVE : 0);
+  if (nsize > old && (sb->mem_used > limit || nsize - old > limit - sb->mem_used)) {
     sb->alloc_fail = FAIL_CAP;
+    if (sb->sticky_memory && sb->active && !sb->in_handler && !sb->mem_tripped) {
+      /* lua_sethook may be called at any point (it only sets fields) */
+      sb->mem_tripped = true;
+      lua_sethook(sb->L, count_hook, LUA_MASKCOUNT, 1);
+    }
     return NULL;
   }
   void *p = td_mem_realloc(ptr, old, nsize);
@@ -59,9 +74,18 @@ static td_lsandbox *sandbox_of(lua_State *L) {
 ** catching the error (pcall in a later, richer environment) only delays the
 ** next one by a single instruction. */
 static void count_hook(lua_State *L, lua_Debug *ar) {
-  (void)ar;
   td_lsandbox *sb = sandbox_of(L);
+  if (sb->mem_tripped) {
+    lua_pushliteral(L, "memory limit exceeded");
+    lua_error(L);
+  }
   if (!sb->instr_tripped) {
+    /* remember the position, for errors that leave no stack (memory) */
+    if (sb->report && lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
+      const char *src = ar->source;
+      if (*src == '=' || *src == '@') src++;
+      snprintf(sb->hook_where, sizeof sb->hook_where, "%s:%d", src, ar->currentline);
+    }
     sb->instr_count += TD_LSANDBOX_HOOK_STEP;
     if (sb->instr_count < sb->instr_limit) return;
     sb->instr_tripped = true;
@@ -93,6 +117,7 @@ td_lsandbox *td_lsandbox_create(const td_lsandbox_limits *limits, td_err *err) {
   sb->mem_limit = limits && limits->memory ? limits->memory : TD_LSANDBOX_DEFAULT_MEMORY;
   sb->instr_limit = limits && limits->instructions ? limits->instructions
                                                    : TD_LSANDBOX_DEFAULT_INSTRUCTIONS;
+  sb->sticky_memory = limits && limits->sticky_memory;
   sb->L = lua_newstate(sandbox_alloc, sb);
   if (!sb->L) {
     td_err_set(err, "lua sandbox: %s", sb->alloc_fail == FAIL_CAP
@@ -122,6 +147,9 @@ static void begin(td_lsandbox *sb) {
   sb->instr_tripped = false;
   sb->alloc_fail = FAIL_NONE;
   sb->load_oom = false;
+  sb->mem_tripped = false;
+  sb->in_handler = false;
+  sb->hook_where[0] = '\0';
   lua_sethook(sb->L, count_hook, LUA_MASKCOUNT, TD_LSANDBOX_HOOK_STEP);
 }
 
@@ -138,7 +166,7 @@ static void flatten(td_err *err) {
 static void set_error(td_lsandbox *sb, int status, const char *name, td_err *err) {
   if (sb->instr_tripped) {
     td_err_set(err, "%s: instruction limit exceeded", name);
-  } else if (status == LUA_ERRMEM || sb->load_oom ||
+  } else if (status == LUA_ERRMEM || sb->load_oom || sb->mem_tripped ||
              (status == LUA_ERRERR && sb->alloc_fail != FAIL_NONE)) {
     td_err_set(err, "%s: %s", name,
                sb->alloc_fail == FAIL_OOM ? "out of memory" : "memory limit exceeded");
@@ -205,7 +233,9 @@ int td_lsandbox_call(td_lsandbox *sb, const char *name, lua_CFunction fn,
   lua_pushlightuserdata(L, ud);
   lua_rotate(L, base + 1, 3); /* handler, fn, ud below the arguments */
   begin(sb);
+  sb->active = true;
   int st = lua_pcall(L, nargs + 1, nresults, base + 1);
+  sb->active = false;
   if (st != LUA_OK) {
     set_error(sb, st, name, err);
     lua_settop(L, base);
@@ -213,4 +243,89 @@ int td_lsandbox_call(td_lsandbox *sb, const char *name, lua_CFunction fn,
   }
   lua_remove(L, base + 1);
   return 0;
+}
+
+
+/* ---- calls with a report (mods) ----------------------------------------- */
+
+void td_lsandbox_set_instructions(td_lsandbox *sb, uint64_t instructions) {
+  sb->instr_limit = instructions ? instructions : TD_LSANDBOX_DEFAULT_INSTRUCTIONS;
+}
+
+static void copy_line(char *dst, size_t size, const char *src) {
+  snprintf(dst, size, "%s", src);
+  for (char *p = dst; *p; p++)
+    if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = ' ';
+}
+
+/* Message handler of td_lsandbox_pcall: records where the error happened
+** and the traceback into the sandbox's report, and returns the message as
+** a string. It never calls a metamethod (an error object's __tostring
+** could loop or raise), and allocates within the reserve. */
+static int report_handler(lua_State *L) {
+  td_lsandbox *sb = sandbox_of(L);
+  td_lsandbox_report *rep = sb->report;
+  sb->in_handler = true;
+  int t = lua_type(L, 1);
+  if (t == LUA_TNUMBER) lua_tostring(L, 1); /* converts in place */
+  else if (t != LUA_TSTRING) {
+    lua_pushfstring(L, "(error object is a %s value)", lua_typename(L, t));
+    lua_replace(L, 1);
+  }
+  lua_Debug ar;
+  for (int level = 1; lua_getstack(L, level, &ar); level++) {
+    if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) continue;
+    const char *src = ar.source;
+    if (*src == '=' || *src == '@') src++;
+    snprintf(rep->where, sizeof rep->where, "%s:%d", src, ar.currentline);
+    break;
+  }
+  luaL_traceback(L, L, NULL, 1);
+  snprintf(rep->traceback, sizeof rep->traceback, "%s", lua_tostring(L, -1));
+  lua_pop(L, 1);
+  sb->in_handler = false;
+  lua_settop(L, 1);
+  return 1;
+}
+
+int td_lsandbox_pcall(td_lsandbox *sb, int nargs, int nresults, td_lsandbox_report *rep) {
+  lua_State *L = sb->L;
+  rep->status = TD_LSANDBOX_OK;
+  rep->message[0] = rep->where[0] = rep->traceback[0] = '\0';
+  int fn = lua_gettop(L) - nargs;
+  if (!lua_checkstack(L, 2)) {
+    lua_settop(L, fn - 1);
+    rep->status = TD_LSANDBOX_OOM;
+    copy_line(rep->message, sizeof rep->message, "out of memory");
+    return -1;
+  }
+  lua_pushcfunction(L, report_handler); /* a light C function: no allocation */
+  lua_insert(L, fn);
+  begin(sb);
+  sb->report = rep;
+  sb->active = true;
+  int st = lua_pcall(L, nargs, nresults, fn);
+  sb->active = false;
+  sb->in_handler = false;
+  sb->report = NULL;
+  if (st == LUA_OK) {
+    lua_remove(L, fn);
+    return 0;
+  }
+  if (sb->instr_tripped) {
+    rep->status = TD_LSANDBOX_INSTRUCTIONS;
+    copy_line(rep->message, sizeof rep->message, "instruction limit exceeded");
+  } else if (st == LUA_ERRMEM || sb->mem_tripped ||
+             (st == LUA_ERRERR && sb->alloc_fail != FAIL_NONE)) {
+    rep->status = sb->alloc_fail == FAIL_OOM ? TD_LSANDBOX_OOM : TD_LSANDBOX_MEMORY;
+    copy_line(rep->message, sizeof rep->message,
+              sb->alloc_fail == FAIL_OOM ? "out of memory" : "memory limit exceeded");
+    if (!rep->where[0]) snprintf(rep->where, sizeof rep->where, "%s", sb->hook_where);
+  } else {
+    rep->status = TD_LSANDBOX_ERROR;
+    const char *msg = lua_tostring(L, -1);
+    copy_line(rep->message, sizeof rep->message, msg ? msg : "(no error message)");
+  }
+  lua_settop(L, fn - 1);
+  return -1;
 }

@@ -29,6 +29,17 @@
 ** Determinism: no clock, no randomness of ours (Lua seeds its string hash per
 ** state: never depend on pairs() order). Not reentrant: a C function called
 ** from a running chunk must not start another run on the same sandbox.
+**
+** Richer errors (for mods). td_lsandbox_pcall calls a Lua value under the
+** same limits and fills a td_lsandbox_report: the kind of failure, Lua's
+** message as raised (no prefix added), the position of the innermost Lua
+** function at the error (its full chunk name, never truncated) and a
+** traceback (luaL_traceback; its chunk names are Lua's short ones). The
+** message handler that builds them may use TD_LSANDBOX_RESERVE bytes past
+** the memory cap, so that a script at its cap still gets a traceback.
+** With limits.sticky_memory, reaching the memory cap is sticky like the
+** instruction cap: the hook raises "memory limit exceeded" before every
+** further instruction of the call, so pcall cannot swallow it either.
 */
 #ifndef TD_LSANDBOX_H
 #define TD_LSANDBOX_H
@@ -43,13 +54,34 @@
 #define TD_LSANDBOX_DEFAULT_MEMORY ((size_t)64 << 20)       /* 64 MiB */
 #define TD_LSANDBOX_DEFAULT_INSTRUCTIONS ((uint64_t)10000000) /* 10 M */
 #define TD_LSANDBOX_HOOK_STEP 1000  /* instructions between two hook calls */
+#define TD_LSANDBOX_RESERVE ((size_t)64 << 10) /* for the message handler */
 
 typedef struct td_lsandbox td_lsandbox;
 
 typedef struct td_lsandbox_limits {
   size_t memory;          /* cap in bytes; 0: TD_LSANDBOX_DEFAULT_MEMORY */
   uint64_t instructions;  /* cap per run or call; 0: TD_LSANDBOX_DEFAULT_INSTRUCTIONS */
+  int sticky_memory;      /* nonzero: a memory cap hit stops the whole call */
 } td_lsandbox_limits;
+
+typedef enum td_lsandbox_status {
+  TD_LSANDBOX_OK = 0,
+  TD_LSANDBOX_ERROR,        /* the script (or a function it called) raised */
+  TD_LSANDBOX_INSTRUCTIONS, /* instruction cap */
+  TD_LSANDBOX_MEMORY,       /* memory cap */
+  TD_LSANDBOX_OOM           /* td_mem refused */
+} td_lsandbox_status;
+
+typedef struct td_lsandbox_report {
+  td_lsandbox_status status;
+  char message[512];     /* one line: the error as raised, or "instruction limit
+                            exceeded" / "memory limit exceeded" / "out of memory" */
+  char where[256];       /* "chunkname:line" of the innermost Lua function, "" unknown;
+                            for a memory error raised without a message handler, the
+                            last position the count hook saw (within the hook step) */
+  char traceback[2048];  /* "stack traceback:\n\t...", "" when none (memory errors
+                            raised without a message handler have none) */
+} td_lsandbox_report;
 
 /* limits may be NULL (defaults). NULL with err set on OOM or when the cap is
 ** too small for an empty state. */
@@ -76,6 +108,16 @@ int td_lsandbox_run(td_lsandbox *sb, const char *name, const char *src,
 ** pushed [-nargs, +nresults]; on error -1 with err set [-nargs, +0]. */
 int td_lsandbox_call(td_lsandbox *sb, const char *name, lua_CFunction fn,
                      void *ud, int nargs, int nresults, td_err *err);
+
+/* Calls the value below the nargs arguments on top of the stack (a Lua
+** function, or a C function pushed with lua_pushcfunction) in protected
+** mode under the limits; nresults may be LUA_MULTRET. On success returns 0
+** [-(nargs+1), +nresults] and rep->status is TD_LSANDBOX_OK; on error -1
+** [-(nargs+1), +0] with rep filled. rep must not be NULL. */
+int td_lsandbox_pcall(td_lsandbox *sb, int nargs, int nresults, td_lsandbox_report *rep);
+
+/* Changes the instruction cap for the next runs and calls (0: default). */
+void td_lsandbox_set_instructions(td_lsandbox *sb, uint64_t instructions);
 
 size_t td_lsandbox_memory(const td_lsandbox *sb);        /* bytes held now */
 size_t td_lsandbox_memory_peak(const td_lsandbox *sb);   /* highest so far */

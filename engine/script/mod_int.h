@@ -1,0 +1,190 @@
+/*
+** mod_int.h: what the parts of the mod layer share (not a public header).
+**   mod.c       versions, the sandboxed environment, loading, include,
+**               handlers and their dispatch, errors and log, reload
+**   mod_data.c  the data stage: schemas, declarations, rules building
+**   mod_doc.c   docs/lua-api.md and the LuaLS stubs from the same tables
+** Memory: a version owns its sandbox, rules, handlers and file list; its
+** build (declarations) lives only while it loads. Everything goes through
+** td_mem. Stack effects are noted as in the Lua manual.
+*/
+#ifndef TD_MOD_INT_H
+#define TD_MOD_INT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <lua.h>
+
+#include "script/lsandbox.h"
+#include "script/mod.h"
+
+#define MOD_NAME TD_RULES_NAME_MAX
+#define MOD_WHERE 300
+
+#if defined(__GNUC__)
+#define MOD_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#define MOD_NORETURN_PRINTF(f, a) __attribute__((noreturn, format(printf, f, a)))
+#else
+#define MOD_PRINTF(f, a)
+#define MOD_NORETURN_PRINTF(f, a)
+#endif
+
+/* ---- schemas (mod_data.c): the validator, the defaults and the docs ---- */
+
+typedef enum mod_field_type {
+  FT_NAME,    /* char[MOD_NAME]: 1..31 bytes, no control characters */
+  FT_INT,     /* int32_t in [lo, hi] */
+  FT_NUM,     /* float in [lo, hi] (lo exclusive with FF_LO_OPEN) */
+  FT_BOOL,    /* bool */
+  FT_ENUM,    /* int-sized enum: index of the string in choices ("a|b|c") */
+  FT_REF,     /* char[MOD_NAME]: a name resolved later (choices: what it names) */
+  FT_RESIST,  /* enemy resistances: { damage_type_name = share, ... } */
+  FT_EFFECT,  /* a td_effect table (mod_effect_schema) */
+  FT_TARGET,  /* a targeting mode name or a function */
+  FT_LEVELS,  /* the array of a tower's levels (mod_level_schema) */
+  FT_SPAWN    /* a 1-based spawn index stored as int32_t (0: absent) */
+} mod_field_type;
+
+enum {
+  FF_REQUIRED = 1,      /* must be given */
+  FF_LO_OPEN = 2,       /* value > lo (not >=) */
+  FF_ROOT_REQUIRED = 4, /* levels: required on a tower's first level */
+  FF_NOT_IN_WAVE = 8    /* groups: not allowed inside td.wave */
+};
+
+typedef struct mod_field {
+  const char *name;
+  mod_field_type type;
+  unsigned flags;
+  double lo, hi;         /* FT_INT, FT_NUM */
+  double def;            /* default (numbers, booleans as 0/1, enum index) */
+  const char *def_text;  /* default for the docs when def does not say it; NULL: def */
+  const char *choices;   /* FT_ENUM: "a|b|c"; FT_REF: what it names */
+  size_t off;            /* into the declaration record */
+  const char *lua_type;  /* for the stubs */
+  const char *doc;
+} mod_field;
+
+typedef struct mod_schema {
+  const char *what;      /* "enemy" */
+  const char *cls;       /* LuaLS class of the declaration table */
+  const char *doc;
+  const mod_field *fields;
+  size_t count;
+} mod_schema;
+
+extern const mod_schema mod_enemy_schema, mod_tower_schema, mod_level_schema,
+    mod_effect_schema, mod_group_schema, mod_rules_schema;
+
+/* The Lua names of events, with the fields of their tables. */
+enum {
+  EVF_ENEMY = 1, EVF_TOWER = 2, EVF_ENEMY_TYPE = 4, EVF_LEVEL = 8, EVF_BASE = 16,
+  EVF_WAVE = 32, EVF_REASON = 64, EVF_XY = 128
+};
+typedef struct mod_event {
+  td_event_kind kind;
+  const char *name;      /* td.on(name, f) */
+  const char *doc;
+  unsigned fields;       /* EVF_* */
+  const char *amount;    /* the name of `amount` in this event's table, or NULL */
+  const char *amount_doc;
+} mod_event;
+extern const mod_event mod_events[];
+extern const size_t mod_event_count;
+const mod_event *mod_event_by_kind(td_event_kind k);
+const char *mod_refusal_name(td_refusal r);
+
+/* ---- versions ----------------------------------------------------------- */
+
+typedef enum mod_handler_kind { H_EVENT, H_TICK, H_EVERY, H_TARGET } mod_handler_kind;
+
+typedef struct mod_handler {
+  mod_handler_kind kind;
+  td_event_kind event;   /* H_EVENT */
+  uint32_t every;        /* H_EVERY */
+  int32_t tower;         /* H_TARGET: the tower type */
+  int ord;               /* 1-based among the handlers of its kind and event */
+  bool disabled;
+  char where[MOD_WHERE]; /* "file:line" of the function's definition */
+} mod_handler;
+
+typedef struct mod_file {
+  char path[512];        /* dir/rel, as messages name it */
+  bool stat_ok;
+  long long mtime_sec, mtime_nsec, size;
+} mod_file;
+
+typedef struct mod_build mod_build;
+
+typedef struct mod_version {
+  td_mod *mod;
+  td_lsandbox *sb;
+  td_rules rules;
+  mod_handler *h;
+  size_t hn, hcap;
+  mod_file *files;
+  size_t nfiles, fcap;
+  bool loading;          /* the data stage is running */
+  bool in_call;          /* a runtime handler is running */
+  mod_build *b;          /* declarations, while loading */
+  char *pend;            /* a file being loaded (freed if loading raises) */
+  size_t pend_cap;
+  int include_depth;
+} mod_version;
+
+struct td_mod {
+  char dir[512];
+  char name[64];
+  char entry[600];       /* dir/mod.lua */
+  td_mod_options opt;
+  mod_version *cur, *pending;
+  mod_file *stamps;      /* files of the last load or reload attempt */
+  size_t nstamps, stamp_cap;
+  td_mod_error *errors;
+  size_t nerrors, error_cap, errors_dropped, disabled;
+  char (*log)[TD_MOD_LOG_LINE_MAX];
+  size_t log_first, log_count;
+  uint64_t rng;          /* math.random without a host generator */
+  uint64_t tick;         /* of the running dispatch */
+};
+
+/* ---- shared helpers ------------------------------------------------------ */
+
+/* mod.c */
+/* snprintf that may truncate on purpose (no -Wformat-truncation). */
+void mod_fmt(char *dst, size_t size, const char *fmt, ...) MOD_PRINTF(3, 4);
+mod_version *mod_version_of(lua_State *L); /* upvalue 1 of a built-in */
+/* Raises "where: msg" (where: the innermost Lua caller's file:line). */
+void mod_raise(lua_State *L, const char *fmt, ...) MOD_NORETURN_PRINTF(2, 3);
+/* file:line of the innermost Lua function on the stack ("?" if none). */
+void mod_where(lua_State *L, char *out, size_t size);
+/* Registers f (at index fidx) as a handler; returns it. [-0, +0] */
+mod_handler *mod_add_handler(lua_State *L, mod_version *v, int fidx, mod_handler_kind kind);
+/* Levenshtein distance, capped at 9. */
+int mod_distance(const char *a, const char *b);
+
+/* The built-in functions (lua_CFunctions with the version as upvalue 1),
+** in doc order: td.* and the globals the sandbox adds (mod.c). */
+extern const td_mod_api mod_builtin_td[];
+extern const size_t mod_builtin_td_count;
+extern const td_mod_api mod_builtin_globals[];
+extern const size_t mod_builtin_globals_count;
+
+/* mod_data.c */
+mod_build *mod_build_new(void);  /* NULL on OOM */
+void mod_build_free(mod_build *b);
+int mod_l_damage_type(lua_State *L);
+int mod_l_enemy(lua_State *L);
+int mod_l_tower(lua_State *L);
+int mod_l_wave(lua_State *L);
+int mod_l_group(lua_State *L);
+int mod_l_rules(lua_State *L);
+/* Fills v->rules from v->b (after the data stage): names to indices,
+** defaults, td_rules_validate. 0 or -1 with err set. */
+int mod_build_rules(mod_version *v, td_err *err);
+/* The api_version check (raises). */
+void mod_check_api_version(lua_State *L, mod_version *v);
+
+#endif

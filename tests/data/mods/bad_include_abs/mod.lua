@@ -1,0 +1,2 @@
+api_version = 1
+include "/etc/passwd"

@@ -1,0 +1,6 @@
+api_version = 1
+include "enemies.lua"
+td.damage_type "physical"
+td.tower { name = "arrow", levels = { { name = "arrow", cost = 50, range = 3, damage = 5 } } }
+td.wave { { enemy = "runner", count = 5 } }
+td.wave { { enemy = "runner", count = 5 }, { enemy = "runer", count = 2 } }

@@ -1,0 +1,5 @@
+td.enemy {
+  name = "runner",
+  health = 30,
+  speed = 2,
+}

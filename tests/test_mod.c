@@ -1,0 +1,885 @@
+/*
+** test_mod.c: Lua mods (script/mod.h): the bundled mod's rules, schema
+** errors at file:line, escape and denial attempts (each refused, the
+** offending handler disabled with a report while the others go on),
+** dispatch order, every(n), targeting, math.random, sorted_pairs, host
+** functions, hot reload, the Lua stack after each call, and allocation
+** failure over a whole load. Every test ends with no live td_mem block.
+*/
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, dup, fileno */
+
+#include "support.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "script/mod.h"
+
+static td_test_alloc cnt;
+
+static int setup(void **state) {
+  (void)state;
+  memset(&cnt, 0, sizeof cnt);
+  td_test_alloc_install(&cnt);
+  return 0;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  td_test_alloc_remove();
+  if (cnt.live_blocks != 0 || cnt.live_bytes != 0 || cnt.bad_sizes != 0) {
+    print_error("leak: %ld blocks, %lld bytes live; %ld bad sizes\n", cnt.live_blocks,
+                cnt.live_bytes, cnt.bad_sizes);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+/* The Lua stack is empty between calls (STYLE.md point 8). */
+#define BALANCED(m) assert_int_equal(lua_gettop(td_mod_state(m)), 0)
+
+static const td_mod_options small_limits = {
+    .memory = 8u << 20, .load_instructions = 2000000, .call_instructions = 200000};
+
+/* A mod written into a fresh temporary directory: mod.lua and, when
+** given, one more file. The directory name is in dir. */
+static char dir[256];
+
+static void write_file(const char *name, const char *src) {
+  char path[512];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  fputs(src, f);
+  fclose(f);
+}
+
+static void make_mod(const char *mod_lua, const char *other, const char *other_src) {
+  snprintf(dir, sizeof dir, "/tmp/td_mod_test_XXXXXX");
+  assert_non_null(mkdtemp(dir));
+  write_file("mod.lua", mod_lua);
+  if (other) write_file(other, other_src);
+}
+
+static void remove_mod(void) {
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+  assert_int_equal(system(cmd), 0);
+}
+
+static td_mod *load_ok(const char *path, const td_mod_options *o) {
+  td_err err = {{0}};
+  td_mod *m = td_mod_load(path, o, &err);
+  if (!m) fail_msg("unexpected error: %s", err.msg);
+  BALANCED(m);
+  return m;
+}
+
+/* Loads path and expects an error equal to want (with %s for path). */
+static void expect_load_error(const char *path, const char *fmt) {
+  td_err err = {{0}};
+  char want[1024];
+  snprintf(want, sizeof want, fmt, path, path);
+  td_mod *m = td_mod_load(path, &small_limits, &err);
+  if (m) {
+    td_mod_destroy(m);
+    fail_msg("loaded, expected \"%s\"", want);
+  }
+  if (strcmp(err.msg, want) != 0) fail_msg("error\n  \"%s\"\nexpected\n  \"%s\"", err.msg, want);
+  assert_null(strchr(err.msg, '\n'));
+}
+
+static bool log_has(const td_mod *m, const char *line) {
+  for (size_t i = 0; i < td_mod_log_count(m); i++)
+    if (strcmp(td_mod_log_line(m, i), line) == 0) return true;
+  return false;
+}
+
+static const char *mods(const char *name) {
+  static char buf[600];
+  snprintf(buf, sizeof buf, "%s", td_test_path(name));
+  return buf;
+}
+
+/* ---- the bundled mod ------------------------------------------------------------ */
+
+static int32_t enemy_of(const td_rules *r, const char *name) {
+  for (size_t i = 0; i < r->enemy_count; i++)
+    if (strcmp(r->enemies[i].name, name) == 0) return (int32_t)i;
+  fail_msg("no enemy %s", name);
+  return -1;
+}
+
+static int32_t level_of(const td_rules *r, const char *name) {
+  for (size_t i = 0; i < r->level_count; i++)
+    if (strcmp(r->levels[i].name, name) == 0) return (int32_t)i;
+  fail_msg("no level %s", name);
+  return -1;
+}
+
+static void test_base_mod(void **state) {
+  (void)state;
+  td_mod *m = load_ok(mods("scripts/base"), NULL);
+  assert_string_equal(td_mod_name(m), "base");
+  const td_rules *r = td_mod_rules(m);
+  td_err err;
+  assert_int_equal(td_rules_validate(r, &err), 0);
+  assert_int_equal(r->api_version, 1);
+  assert_int_equal(r->damage_type_count, 3);
+  assert_string_equal(r->damage_types[0], "physical");
+  assert_string_equal(r->damage_types[2], "magic");
+  assert_int_equal(r->enemy_count, 6);
+  int32_t tank = enemy_of(r, "tank"), runner = enemy_of(r, "runner");
+  assert_int_equal(tank, 2);
+  assert_true(r->enemies[tank].health == 400.0f && r->enemies[tank].speed == 0.8f);
+  assert_true(r->enemies[tank].armour == 4.0f && r->enemies[tank].radius == 0.45f);
+  assert_true(r->enemies[tank].resist[0] == 0.4f && r->enemies[tank].resist[1] == -0.25f);
+  assert_true(r->enemies[tank].resist[2] == 0.0f);
+  assert_int_equal(r->enemies[tank].bounty, 12);
+  assert_int_equal(r->enemies[tank].lives, 3);
+  assert_true(r->enemies[runner].radius == 0.25f);
+  assert_int_equal(r->enemies[runner].split_into, -1);
+  int32_t sp = enemy_of(r, "splitter");
+  assert_int_equal(r->enemies[sp].split_into, runner);
+  assert_int_equal(r->enemies[sp].split_count, 3);
+  assert_true(r->enemies[enemy_of(r, "wisp")].flying);
+  assert_true(r->enemies[enemy_of(r, "warlord")].boss);
+  assert_true(r->enemies[enemy_of(r, "grunt")].radius == 0.3f); /* the default */
+  /* towers and the upgrade tree */
+  assert_int_equal(r->tower_count, 3);
+  assert_int_equal(r->level_count, 9);
+  assert_string_equal(r->towers[0].name, "arrow");
+  assert_int_equal(r->towers[0].root, 0);
+  assert_int_equal(r->towers[1].default_target, TD_TARGET_STRONGEST);
+  assert_int_equal(r->towers[2].default_target, TD_TARGET_CLOSEST);
+  const td_tower_level *a2 = &r->levels[level_of(r, "arrow_2")];
+  assert_int_equal(a2->parent, 0);
+  assert_int_equal(a2->cost, 40);
+  assert_true(a2->damage == 14.0f && a2->rate == 1.8f && a2->range == 3.5f); /* inherited range */
+  assert_int_equal(a2->children[0], level_of(r, "sniper"));
+  assert_int_equal(a2->children[1], level_of(r, "volley"));
+  assert_int_equal(a2->children[2], -1);
+  const td_tower_level *volley = &r->levels[level_of(r, "volley")];
+  assert_int_equal(volley->shot, TD_SHOT_PIERCE);
+  assert_int_equal(volley->pierce, 3);
+  const td_tower_level *cannon = &r->levels[level_of(r, "cannon")];
+  assert_int_equal(cannon->damage_type, 1);
+  assert_int_equal(cannon->shot, TD_SHOT_BALLISTIC);
+  assert_false(cannon->hits_air);
+  assert_true(cannon->hits_ground);
+  const td_tower_level *frost = &r->levels[level_of(r, "frost")];
+  assert_int_equal(frost->effect.kind, TD_EFFECT_SLOW);
+  assert_true(frost->effect.magnitude == 0.4f && frost->effect.duration == 2.0f);
+  const td_tower_level *storm = &r->levels[level_of(r, "storm")];
+  assert_int_equal(storm->parent, level_of(r, "frost"));
+  assert_int_equal(storm->effect.kind, TD_EFFECT_STUN);
+  assert_int_equal(storm->chain, 3);
+  /* waves: 10 td.wave calls (16 groups) and 2 endless groups */
+  assert_int_equal(r->wave_count, 10);
+  assert_int_equal(r->group_count, 18);
+  int32_t out[32];
+  assert_int_equal(td_rules_wave_groups(r, 3, out), 2);
+  assert_int_equal(r->groups[out[0]].enemy, enemy_of(r, "grunt"));
+  assert_int_equal(r->groups[out[1]].count, 6);
+  assert_true(r->groups[out[1]].delay == 6.0f);
+  assert_int_equal(r->groups[out[1]].spawn, -1);
+  assert_int_equal(td_rules_wave_groups(r, 11, out), 2);
+  assert_int_equal(td_rules_wave_groups(r, 12, out), 1);
+  assert_int_equal(td_rules_group_count(r, &r->groups[out[0]], 12), 24);
+  /* the rules' numbers */
+  assert_int_equal(r->start_gold, 120);
+  assert_int_equal(r->start_lives, 20);
+  assert_int_equal(r->wave_income, 25);
+  assert_true(r->first_wave_delay == 8.0f && r->wave_interval == 30.0f);
+  assert_true(r->sell_refund == 0.75f && r->early_bonus == 2.0f);
+  /* its handlers */
+  td_event e = {.kind = TD_EVENT_KILLED, .tick = 5, .type = tank, .enemy = 7};
+  td_mod_dispatch(m, &e);
+  BALANCED(m);
+  e.type = runner;
+  td_mod_dispatch(m, &e);
+  e = (td_event){.kind = TD_EVENT_LEAKED, .tick = 6, .type = runner, .amount = 1};
+  td_mod_dispatch(m, &e);
+  e = (td_event){.kind = TD_EVENT_WAVE_ENDED, .tick = 9, .wave = 1};
+  td_mod_dispatch(m, &e);
+  BALANCED(m);
+  assert_true(log_has(m, "wave 1 cleared: 2 kills (runner=1 tank=1), 1 lives lost"));
+  td_mod_tick(m, 3600);
+  BALANCED(m);
+  assert_true(log_has(m, "minute 1: 2 kills"));
+  assert_int_equal(td_mod_error_count(m), 0);
+  assert_false(td_mod_changed(m));
+  td_mod_destroy(m);
+}
+
+/* ---- schema errors --------------------------------------------------------------- */
+
+static void test_schema_errors(void **state) {
+  (void)state;
+  expect_load_error(mods("tests/data/mods/bad_type"),
+                    "%s/enemies.lua:2: enemy 'runner': health must be a number, got string");
+  expect_load_error(mods("tests/data/mods/bad_range"),
+                    "%s/enemies.lua:4: enemy 'runner': speed must be > 0, got -1");
+  expect_load_error(mods("tests/data/mods/bad_unknown"),
+                    "%s/enemies.lua:1: enemy 'runner': unknown field 'sped' (did you mean 'speed'?)");
+  expect_load_error(mods("tests/data/mods/bad_ref"),
+                    "%s/mod.lua:6: wave 2 group 2: unknown enemy 'runer' (did you mean "
+                    "'runner'?)");
+  expect_load_error(mods("tests/data/mods/bad_damage_ref"),
+                    "%s/mod.lua:5: tower 'torch' level 'torch': unknown damage type 'fier' (did "
+                    "you mean 'fire'?)");
+  expect_load_error(mods("tests/data/mods/no_version"),
+                    "%s/mod.lua: api_version is missing: set api_version = 1 at the top of "
+                    "mod.lua");
+  expect_load_error(mods("tests/data/mods/bad_version"),
+                    "%s/mod.lua: api_version 2, this td speaks 1");
+  expect_load_error(mods("tests/data/mods/bad_syntax"),
+                    "%s/mod.lua:3: '}' expected near 'health'");
+  expect_load_error(mods("tests/data/mods/bad_include"),
+                    "%s/mod.lua:2: include \"../small/enemies.lua\": not a file of this mod (a "
+                    "relative name ending in .lua, letters, digits, _ - . /, no \"..\")");
+  expect_load_error(mods("tests/data/mods/bad_include_abs"),
+                    "%s/mod.lua:2: include \"/etc/passwd\": not a file of this mod (a relative "
+                    "name ending in .lua, letters, digits, _ - . /, no \"..\")");
+  expect_load_error(mods("tests/data/mods/nope"), "%s/mod.lua: cannot open: No such file or "
+                                                  "directory");
+  td_mod_destroy(load_ok(mods("tests/data/mods/small"), &small_limits));
+}
+
+/* One-file mods: message after the mod's directory. */
+static void expect_src_error(const char *src, const char *want_after_dir) {
+  make_mod(src, NULL, NULL);
+  char fmt[1024];
+  snprintf(fmt, sizeof fmt, "%%s/%s", want_after_dir);
+  expect_load_error(dir, fmt);
+  remove_mod();
+}
+
+#define HEAD "api_version = 1\ntd.damage_type 'physical'\n"
+
+static void test_more_schema_errors(void **state) {
+  (void)state;
+  expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1, bounty = 1.5 }",
+                   "mod.lua:3: enemy 'a': bounty must be an integer, got 1.5");
+  expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1, resist = { physical = 2 } }",
+                   "mod.lua:3: enemy 'a': resist.physical must be in -1 .. 0.95, got 2");
+  expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1, resist = { fyre = 0.1 } }\n"
+                   "td.wave {}",
+                   "mod.lua:3: enemy 'a': resist: unknown damage type 'fyre'");
+  expect_src_error(HEAD "td.enemy { name = 'a', speed = 1 }",
+                   "mod.lua:3: enemy 'a': health is missing (a number)");
+  /* the first bad field in schema order, whatever pairs() does */
+  expect_src_error(HEAD "td.enemy { name = 'a', speed = -5, health = -1, radius = -1 }",
+                   "mod.lua:3: enemy 'a': health must be > 0, got -1");
+  /* unknown fields: the smallest name is reported */
+  expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1, zzz = 1, bbb = 2, yyy = 3 }",
+                   "mod.lua:3: enemy 'a': unknown field 'bbb'");
+  expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1 }\n"
+                   "td.enemy { name = 'a', health = 1, speed = 1 }",
+                   "mod.lua:4: enemy 'a': declared twice (first at %s/mod.lua:3)");
+  expect_src_error(HEAD "td.tower { name = 't', levels = { { name = 't', cost = 1, range = 2, "
+                   "shot = 'lazer' } } }",
+                   "mod.lua:3: tower 't' level 't': shot must be one of "
+                   "instant/homing/ballistic/chain/pierce, got 'lazer'");
+  expect_src_error(HEAD "td.tower { name = 't', levels = { { name = 't', cost = 1 } } }",
+                   "mod.lua:3: tower 't' level 't': range is missing (a number)");
+  expect_src_error(HEAD "td.tower { name = 't', levels = { { name = 't', cost = 1, range = 2 },\n"
+                   "  { name = 'u', from = 'x', cost = 1 } } }",
+                   "mod.lua:3: tower 't' level 'u': from 'x' names no earlier level of this tower");
+  expect_src_error(HEAD "td.tower { name = 't', levels = { { name = 't', cost = 1, range = 2,\n"
+                   "  effect = { kind = 'slow', magnitude = 2, duration = 1 } } } }",
+                   "mod.lua:3: tower 't' level 't': effect.magnitude of a slow must be <= 0.9, "
+                   "got 2");
+  expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1 }\n"
+                   "td.group { enemy = 'a', count = 5, max_count = 2 }",
+                   "mod.lua:4: group #1: max_count must be >= count (5), got 2");
+  expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1 }\n"
+                   "td.wave { { enemy = 'a', first = 2 } }",
+                   "mod.lua:4: wave 1 group 1: first is not allowed in td.wave (the group "
+                   "spawns in that wave)");
+  expect_src_error(HEAD "td.rules { start_gold = 5 }\ntd.rules { start_gold = 6 }",
+                   "mod.lua:4: rules: td.rules given twice (first at %s/mod.lua:3)");
+  expect_src_error(HEAD "td.rules { sell_refund = 1.5 }",
+                   "mod.lua:3: rules: sell_refund must be <= 1, got 1.5");
+  expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1 }",
+                   "mod.lua: no waves: declare td.wave { ... } or td.rules { wave_count = N }");
+  expect_src_error("api_version = 1\ntd.enemy { name = 'a', health = 1, speed = 1 }\ntd.wave {}",
+                   "mod.lua: no damage type declared (td.damage_type \"name\")");
+  expect_src_error(HEAD "td.on('kil', function() end)",
+                   "mod.lua:3: td.on: unknown event \"kil\" (did you mean \"kill\"?)");
+  expect_src_error(HEAD "error('boom')", "mod.lua:3: boom");
+  expect_src_error(HEAD "error({})", "mod.lua:3: (error object is a table value)");
+  expect_src_error("api_version = 'one'\ntd.damage_type 'x'",
+                   "mod.lua: api_version must be an integer, got string");
+  expect_src_error(HEAD "include 'other.lua'", "other.lua: cannot open: No such file or directory");
+  /* the name of an included file appears whole in its errors, however long */
+  make_mod(HEAD "include 'a_rather_long_file_name_to_pass_the_lua_id_size_limit_of_sixty.lua'",
+           "a_rather_long_file_name_to_pass_the_lua_id_size_limit_of_sixty.lua",
+           "local x = nil\nreturn x.y\n");
+  char fmt[512];
+  snprintf(fmt, sizeof fmt, "%%s/a_rather_long_file_name_to_pass_the_lua_id_size_limit_of_"
+                            "sixty.lua:2: attempt to index a nil value (local 'x')");
+  expect_load_error(dir, fmt);
+  remove_mod();
+}
+
+/* ---- escape and denial attempts ------------------------------------------------------- */
+
+typedef struct attempt {
+  const char *code;  /* body of a tick handler */
+  const char *want;  /* in the recorded message */
+} attempt;
+
+static const attempt attempts[] = {
+  {"io.write('x')", "global 'io'"},
+  {"os.exit(1)", "global 'os'"},
+  {"debug.sethook()", "global 'debug'"},
+  {"package.loadlib('libc.so.6', 'system')", "global 'package'"},
+  {"require('os')", "global 'require'"},
+  {"dofile('/etc/passwd')", "global 'dofile'"},
+  {"loadfile('/etc/passwd')", "global 'loadfile'"},
+  {"coroutine.wrap(function() end)", "global 'coroutine'"},
+  {"string.dump(print)", "field 'dump'"},
+  {"local f = (''). dump; f(print)", "a nil value (local 'f')"},
+  {"math.randomseed(1)", "field 'randomseed'"},
+  {"assert(load('\\27Lua\\84\\0'))", "attempt to load a binary chunk"},
+  {"load('return 1', 'x', 'b')", "load: only text chunks"},
+  {"load('return io', 'x', 't', { io = 1 })", "load: no env argument"},
+  {"load(function() return nil end)", "load: the chunk must be a string"},
+  {"local f = load('return io or os or debug or package') assert(f() == nil) error('contained')",
+   "contained"},
+  {"getmetatable('').__index = { dump = 1 }", "attempt to index a boolean value"},
+  {"setmetatable('', {})", "bad argument #1 to 'setmetatable'"},
+  {"rawset(td, 'enemy', print)", "td is read-only"},
+  {"td.enemy = print", "td is read-only"},
+  {"td.api_version = 2", "td is read-only"},
+  {"setmetatable(td, nil)", "cannot change a protected metatable"},
+  {"assert(getmetatable(td) == false and next(td) == nil and rawget(td, 'on') == nil) "
+   "error('opaque')", "opaque"},
+  {"collectgarbage('stop')", "only \"count\" is allowed"},
+  {"collectgarbage()", "only \"count\" is allowed"},
+  {"while true do end", "instruction limit exceeded"},
+  {"while true do pcall(function() while true do end end) end", "instruction limit exceeded"},
+  {"xpcall(function() while true do end end, function() while true do end end) "
+   "while true do end", "instruction limit exceeded"},
+  {"local t = {} while true do t[#t + 1] = string.rep('x', 1000) .. #t end",
+   "memory limit exceeded"},
+  {"local s = string.rep('x', 1 << 30)", "memory limit exceeded"},
+  {"local t = {} while true do pcall(function() for i = 1, 1e6 do t[#t + 1] = "
+   "string.rep('x', 100000) .. i end end) end",
+   "memory limit exceeded"},
+  {"local function f() return f() + 1 end f()", "memory limit exceeded"}, /* before 1M slots */
+  {"local function f() return ('x'):gsub('.', f) end f()", "stack overflow"},
+  {"local s = string.rep('a', 100000) assert(s:find('b', 1, true) == nil) "
+   "assert(#s:gsub('a', 'b') == 100000) s:find('.-.-.-.-b')", "too costly"},
+  {"local s = string.rep('a', 100000) for k in s:gmatch('(a*)(a*)b') do end", "too costly"},
+  {"setmetatable({}, { __gc = function() while true do end end })", "__gc metamethods are not allowed"},
+  {"setmetatable({}, { __gc = function() error('in gc') end })", "__gc metamethods are not allowed"},
+  {"local t <close> = setmetatable({}, { __close = function() while true do end end }) "
+   "error('x')", "instruction limit exceeded"},
+  {"local ok, m = xpcall(error, function(m) return 'handled ' .. m end, 'boom') error(m)",
+   "handled boom"},
+  {"error(setmetatable({}, { __tostring = function() while true do end end }))",
+   "(error object is a table value)"},
+  {"local s = string.format('%s', setmetatable({}, { __tostring = function() while true do end "
+   "end }))", "instruction limit exceeded"},
+  {"print(setmetatable({}, { __tostring = function() return {} end }))",
+   "'__tostring' must return a string"},
+  {"setmetatable(_G, { __index = function(_, k) return k end }) assert(io == 'io') "
+   "io.write('x')", "field 'write'"},
+  {"local _ENV = setmetatable({}, { __index = _G }) os.time()", "'os'"},
+  {"local _ENV = nil; x = 1", "local '_ENV'"},
+  {"td.on('tick', print)", "td.on: handlers are registered while the mod loads"},
+  {"include('mod.lua')", "include: only while the mod loads"},
+  {"td.enemy { name = 'late', health = 1, speed = 1 }",
+   "td.enemy: declarations are only allowed while the mod loads"},
+};
+
+static void test_escapes(void **state) {
+  (void)state;
+  char src[1024];
+  size_t n = sizeof attempts / sizeof attempts[0];
+  assert_true(n >= 20);
+  for (size_t i = 0; i < n; i++) {
+    snprintf(src, sizeof src,
+             "api_version = 1\n"
+             "td.damage_type 'physical'\n"
+             "td.wave {}\n"
+             "local alive = 0\n"
+             "td.on('tick', function(tick)\n"
+             "  %s\n"
+             "end)\n"
+             "td.on('tick', function(tick) alive = alive + 1 print('alive ' .. alive) end)\n",
+             attempts[i].code);
+    make_mod(src, NULL, NULL);
+    if (getenv("TD_MOD_VERBOSE")) print_message("attempt %zu: %s\n", i, attempts[i].code);
+    td_mod *m = load_ok(dir, &small_limits);
+    td_mod_tick(m, 1);
+    BALANCED(m);
+    td_mod_tick(m, 2);
+    BALANCED(m);
+    if (td_mod_error_count(m) != 1)
+      fail_msg("attempt %zu (%s): %zu errors", i, attempts[i].code, td_mod_error_count(m));
+    const td_mod_error *e = td_mod_error_at(m, 0);
+    if (!strstr(e->message, attempts[i].want))
+      fail_msg("attempt %zu (%s): message \"%s\" lacks \"%s\"", i, attempts[i].code, e->message,
+               attempts[i].want);
+    char where[300];
+    snprintf(where, sizeof where, "%s/mod.lua:", dir);
+    if (strncmp(e->where, where, strlen(where)) != 0)
+      fail_msg("attempt %zu: where \"%s\"", i, e->where);
+    assert_string_equal(e->mod, strrchr(dir, '/') + 1);
+    assert_string_equal(e->handler, "on tick #1");
+    assert_int_equal(e->tick, 1);
+    assert_non_null(strstr(e->traceback, "stack traceback:"));
+    if (!strstr(e->traceback, where)) fail_msg("attempt %zu: traceback \"%s\"", i, e->traceback);
+    assert_null(strchr(e->message, '\n'));
+    /* the other handler went on, twice; the bad one ran once */
+    assert_true(log_has(m, "alive 1"));
+    assert_true(log_has(m, "alive 2"));
+    assert_int_equal(td_mod_disabled_count(m), 1);
+    td_mod_destroy(m);
+    remove_mod();
+  }
+}
+
+/* Data-stage attempts: the load fails with the limit at file:line. */
+static void test_data_stage_denials(void **state) {
+  (void)state;
+  expect_src_error(HEAD "while true do end", "mod.lua:3: instruction limit exceeded");
+  /* caught by pcall on line 3, raised again by the next instruction */
+  expect_src_error(HEAD "local ok = pcall(function() while true do end end)\nwhile true do end",
+                   "mod.lua:4: instruction limit exceeded");
+  expect_src_error(HEAD "local t = {}\nwhile true do t[#t + 1] = {} end",
+                   "mod.lua:4: memory limit exceeded");
+  expect_src_error(HEAD "td.damage_type(setmetatable({}, { __tostring = error }))",
+                   "mod.lua:3: td.damage_type expects a name (a string), got table");
+  /* the declaration table's metatable cannot supply fields */
+  expect_src_error(HEAD "td.enemy(setmetatable({ name = 'a' }, { __index = function() "
+                   "while true do end end }))",
+                   "mod.lua:3: enemy 'a': health is missing (a number)");
+}
+
+/* print goes to the log, not to stdout; __gc is refused at setmetatable. */
+static void test_print_and_gc(void **state) {
+  (void)state;
+  make_mod(HEAD "td.wave {}\n"
+           "td.on('tick', function(t) print('hello', t, nil, true, 1.5) end)\n"
+           "td.on('tick', function() local mt = {} setmetatable({}, mt)\n"
+           "  mt.__gc = function() while true do end end end)\n",
+           NULL, NULL);
+  td_mod *m = load_ok(dir, &small_limits);
+  fflush(stdout);
+  char path[300];
+  snprintf(path, sizeof path, "%s/stdout.txt", dir);
+  FILE *f = fopen(path, "w+");
+  assert_non_null(f);
+  int saved = dup(1);
+  assert_true(saved >= 0);
+  assert_true(dup2(fileno(f), 1) >= 0);
+  for (uint64_t t = 1; t <= 3; t++) td_mod_tick(m, t);
+  lua_gc(td_mod_state(m), LUA_GCCOLLECT, 0); /* a __gc set late is no finalizer */
+  td_mod_tick(m, 4);
+  fflush(stdout);
+  assert_true(dup2(saved, 1) >= 0);
+  close(saved);
+  fseek(f, 0, SEEK_END);
+  assert_int_equal(ftell(f), 0); /* nothing reached stdout */
+  fclose(f);
+  assert_true(log_has(m, "hello\t1\tnil\ttrue\t1.5"));
+  assert_true(log_has(m, "hello\t4\tnil\ttrue\t1.5"));
+  assert_int_equal(td_mod_error_count(m), 0);
+  BALANCED(m);
+  td_mod_destroy(m);
+  remove_mod();
+}
+
+/* ---- dispatch, every, targeting ------------------------------------------------------ */
+
+static void test_dispatch_order(void **state) {
+  (void)state;
+  make_mod(HEAD
+           "td.enemy { name = 'runner', health = 1, speed = 1 }\n"
+           "td.wave {}\n"
+           "td.on('kill', function(e) print('A ' .. e.enemy .. ' ' .. e.enemy_type .. ' ' .. e.bounty) end)\n"
+           "td.every(3, function(t) print('E3 ' .. t) end)\n"
+           "td.on('tick', function(t) print('T ' .. t) end)\n"
+           "td.on('kill', function(e) print('B ' .. e.kind .. ' ' .. e.tick .. ' ' .. e.x) end)\n"
+           "td.every(2, function(t) print('E2 ' .. t) end)\n"
+           "td.on('wave_start', function(e) print('W ' .. e.wave .. ' ' .. e.bonus) end)\n"
+           "td.on('refuse', function(e) print('R ' .. e.reason .. ' ' .. e.base) end)\n"
+           "td.on('spawn', function(e) print('S ' .. tostring(e.bounty) .. ' ' .. e.enemy_type) end)\n",
+           NULL, NULL);
+  td_mod *m = load_ok(dir, &small_limits);
+  td_event e = {.kind = TD_EVENT_KILLED, .tick = 4, .enemy = 42, .type = 0, .amount = 3, .x = 1.5f};
+  td_mod_dispatch(m, &e);
+  for (uint64_t t = 0; t <= 6; t++) td_mod_tick(m, t);
+  e = (td_event){.kind = TD_EVENT_WAVE_STARTED, .wave = 2, .amount = 10};
+  td_mod_dispatch(m, &e);
+  e = (td_event){.kind = TD_EVENT_REFUSED, .reason = TD_REFUSAL_GOLD, .base = 0};
+  td_mod_dispatch(m, &e);
+  e = (td_event){.kind = TD_EVENT_SPAWNED, .type = 0};
+  td_mod_dispatch(m, &e);
+  e = (td_event){.kind = TD_EVENT_FIRED};       /* no handler */
+  td_mod_dispatch(m, &e);
+  e = (td_event){.kind = TD_EVENT_KIND_COUNT}; /* not an event */
+  td_mod_dispatch(m, &e);
+  BALANCED(m);
+  static const char *const want[] = {
+      "A 42 runner 3", "B kill 4 1.5", "T 0", "T 1", "T 2", "E2 2", "E3 3", "T 3", "T 4", "E2 4",
+      "T 5", "E3 6", "T 6", "E2 6", "W 2 10", "R gold 1", "S nil runner"};
+  size_t n = sizeof want / sizeof want[0];
+  assert_int_equal(td_mod_log_count(m), n);
+  for (size_t i = 0; i < n; i++) assert_string_equal(td_mod_log_line(m, i), want[i]);
+  td_mod_clear_log(m);
+  assert_int_equal(td_mod_log_count(m), 0);
+  assert_int_equal(td_mod_error_count(m), 0);
+  td_mod_destroy(m);
+  remove_mod();
+}
+
+static void test_targeting(void **state) {
+  (void)state;
+  make_mod(HEAD
+           "td.tower { name = 'last', target = function(tower, c) return #c end,\n"
+           "  levels = { { name = 'l', cost = 1, range = 2 } } }\n"
+           "td.tower { name = 'plain', levels = { { name = 'p', cost = 1, range = 2 } } }\n"
+           "td.tower { name = 'none', target = function(tower, c) if tower == 7 then return nil end\n"
+           "  return c[1] end, levels = { { name = 'n', cost = 1, range = 2 } } }\n"
+           "td.wave {}\n",
+           NULL, NULL);
+  td_mod *m = load_ok(dir, &small_limits);
+  const td_rules *r = td_mod_rules(m);
+  assert_true(r->towers[0].script_target);
+  assert_int_equal(r->towers[0].default_target, TD_TARGET_SCRIPT);
+  assert_false(r->towers[1].script_target);
+  uint32_t cand[3] = {11, 12, 13};
+  assert_int_equal(td_mod_target(m, 0, 1, cand, 3), 2);
+  assert_int_equal(td_mod_target(m, 0, 1, cand, 1), 0);
+  assert_int_equal(td_mod_target(m, 0, 1, cand, 0), -1);
+  assert_int_equal(td_mod_target(m, 1, 1, cand, 3), TD_MOD_TARGET_DEFAULT);
+  assert_int_equal(td_mod_target(m, 2, 7, cand, 3), -1);
+  BALANCED(m);
+  /* returning a handle instead of a position is an error: disabled */
+  assert_int_equal(td_mod_target(m, 2, 1, cand, 3), TD_MOD_TARGET_DEFAULT);
+  BALANCED(m);
+  assert_int_equal(td_mod_error_count(m), 1);
+  assert_string_equal(td_mod_error_at(m, 0)->handler, "target of tower 'none'");
+  assert_non_null(strstr(td_mod_error_at(m, 0)->message,
+                         "returned 11, expected a position 1 .. 3 or nil"));
+  assert_int_equal(td_mod_target(m, 2, 7, cand, 3), TD_MOD_TARGET_DEFAULT);
+  assert_int_equal(td_mod_target(m, 0, 1, cand, 3), 2); /* the others go on */
+  td_mod_destroy(m);
+  remove_mod();
+}
+
+/* ---- math.random, sorted_pairs, host functions ------------------------------------- */
+
+static uint32_t counter_random(void *ud) {
+  uint32_t *c = ud;
+  return (*c)++ * 2654435761u;
+}
+
+static void test_random_and_sorted_pairs(void **state) {
+  (void)state;
+  make_mod(HEAD "td.wave {}\n"
+           "td.on('tick', function()\n"
+           "  local out = {}\n"
+           "  for i = 1, 8 do out[#out + 1] = math.random(1, 6) end\n"
+           "  local x = math.random() assert(x >= 0 and x < 1)\n"
+           "  local y = math.random(3) assert(y >= 1 and y <= 3 and math.type(y) == 'integer')\n"
+           "  assert(math.type(math.random(0)) == 'integer')\n"
+           "  assert(math.random(-5, -5) == -5)\n"
+           "  assert(math.random(math.mininteger, math.maxinteger))\n"
+           "  assert(not pcall(math.random, 3, 1))\n"
+           "  assert(not pcall(math.random, 1, 2, 3))\n"
+           "  print(table.concat(out, ' '))\n"
+           "  local t = { b = 1, a = 2, [3] = 'x', [1] = 'y', [2.5] = 'z', [-1] = 'w', ['10'] = 0 }\n"
+           "  local keys = {}\n"
+           "  for k, v in sorted_pairs(t) do keys[#keys + 1] = tostring(k) .. '=' .. tostring(v) end\n"
+           "  print(table.concat(keys, ' '))\n"
+           "  for k in sorted_pairs({}) do error('empty') end\n"
+           "  local ok, msg = pcall(sorted_pairs, { [true] = 1 })\n"
+           "  print(msg)\n"
+           "end)\n",
+           NULL, NULL);
+  uint32_t c1 = 0, c2 = 0;
+  td_mod_options o = small_limits;
+  o.random = counter_random;
+  o.random_ud = &c1;
+  td_mod *m = load_ok(dir, &o);
+  o.random_ud = &c2;
+  td_mod *m2 = load_ok(dir, &o);
+  td_mod_tick(m, 1);
+  td_mod_tick(m2, 1);
+  BALANCED(m);
+  assert_int_equal(td_mod_error_count(m), 0);
+  assert_int_equal(td_mod_log_count(m), 3);
+  /* the same generator gives the same draws */
+  assert_string_equal(td_mod_log_line(m, 0), td_mod_log_line(m2, 0));
+  assert_true(c1 > 8 && c1 == c2);
+  for (const char *p = td_mod_log_line(m, 0); *p; p++)
+    assert_true(*p == ' ' || (*p >= '1' && *p <= '6'));
+  assert_string_equal(td_mod_log_line(m, 1), "-1=w 1=y 2.5=z 3=x 10=0 a=2 b=1");
+  assert_non_null(strstr(td_mod_log_line(m, 2), "sorted_pairs: keys must be numbers or strings, "
+                                                "got a boolean key"));
+  td_mod_destroy(m);
+  td_mod_destroy(m2);
+  remove_mod();
+}
+
+static int host_gold(lua_State *L) {
+  int *gold = td_mod_host(L);
+  lua_Integer add = luaL_optinteger(L, 1, 0);
+  *gold += (int)add;
+  lua_pushinteger(L, *gold);
+  return 1;
+}
+
+static int host_setting(lua_State *L) {
+  (void)td_mod_host(L);
+  lua_pushliteral(L, "easy");
+  return 1;
+}
+
+static const td_mod_api host_fns[] = {
+  {"gold", host_gold, "(add?: integer) -> integer", "Adds gold; returns the total.", 0},
+  {"setting", host_setting, "() -> string", "A setting of the game.",
+   TD_MOD_API_DATA | TD_MOD_API_RUNTIME},
+};
+
+static void test_host_functions(void **state) {
+  (void)state;
+  int gold = 100;
+  td_mod_options o = small_limits;
+  td_err err;
+  assert_int_equal(td_mod_register(&o, host_fns, 2, &gold, &err), 0);
+  make_mod(HEAD "td.wave {}\n"
+           "local mode = td.setting()\n"
+           "assert(not pcall(td.gold, 5))\n"
+           "td.on('kill', function(e) print(mode .. ' ' .. td.gold(e.bounty)) end)\n",
+           NULL, NULL);
+  td_mod *m = load_ok(dir, &o);
+  td_event e = {.kind = TD_EVENT_KILLED, .amount = 7};
+  td_mod_dispatch(m, &e);
+  BALANCED(m);
+  assert_int_equal(gold, 107);
+  assert_true(log_has(m, "easy 107"));
+  td_mod_destroy(m);
+  /* the docs list them */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  td_mod_write_api_markdown(f, &o);
+  td_mod_write_api_stubs(f, &o);
+  fclose(f);
+  assert_non_null(strstr(buf, "### `td.gold(add?: integer) -> integer`"));
+  assert_non_null(strstr(buf, "---@param add? integer\n---@return integer\nfunction td.gold(add) end"));
+  free(buf);
+  /* a clash with a built-in is refused */
+  static const td_mod_api clash[] = {{"enemy", host_gold, "()", "", 0}};
+  assert_int_equal(td_mod_register(&o, clash, 1, NULL, &err), 0);
+  assert_null(td_mod_load(dir, &o, &err));
+  assert_string_equal(err.msg, "mod: host function td.enemy is declared twice");
+  remove_mod();
+}
+
+/* ---- the stack after each binding ---------------------------------------------------- */
+
+/* Pushes the value of a Lua expression (in the mod's environment). */
+static void push_expr(lua_State *L, const char *expr) {
+  int top = lua_gettop(L);
+  char src[256];
+  snprintf(src, sizeof src, "return %s", expr);
+  assert_int_equal(luaL_loadstring(L, src), LUA_OK);
+  assert_int_equal(lua_pcall(L, 0, 1, 0), LUA_OK); /* the function */
+  assert_int_equal(lua_gettop(L), top + 1);
+}
+
+static void test_stack_balance(void **state) {
+  (void)state;
+  td_mod *m = load_ok(mods("scripts/base"), &small_limits);
+  lua_State *L = td_mod_state(m);
+  static const struct {
+    const char *fn;
+    const char *args;
+    int nargs, results;
+  } calls[] = {
+      {"sorted_pairs", "{ b = 1, a = 2 }", 1, 3},
+      {"print", "'x'", 1, 0},
+      {"load", "'return 1'", 1, 1},
+      {"load", "'return +'", 1, 2},
+      {"rawset", "{}, 1, 2", 3, 1},
+      {"collectgarbage", "'count'", 1, 1},
+      {"math.random", "1, 6", 2, 1},
+      {"math.random", "", 0, 1},
+  };
+  for (size_t i = 0; i < sizeof calls / sizeof calls[0]; i++) {
+    int base = lua_gettop(L);
+    push_expr(L, calls[i].fn);
+    char src[256];
+    snprintf(src, sizeof src, "return %s", calls[i].args);
+    assert_int_equal(luaL_loadstring(L, src), LUA_OK);
+    assert_int_equal(lua_pcall(L, 0, calls[i].nargs, 0), LUA_OK);
+    assert_int_equal(lua_pcall(L, calls[i].nargs, LUA_MULTRET, 0), LUA_OK);
+    if (lua_gettop(L) - base != calls[i].results)
+      fail_msg("%s(%s): %d results, expected %d", calls[i].fn, calls[i].args,
+               lua_gettop(L) - base, calls[i].results);
+    lua_settop(L, base);
+  }
+  BALANCED(m);
+  td_mod_destroy(m);
+}
+
+/* ---- hot reload ------------------------------------------------------------------------ */
+
+static void test_reload(void **state) {
+  (void)state;
+  make_mod(HEAD "include 'e.lua'\ntd.wave {}\ntd.on('tick', function() print('v1') end)\n", "e.lua",
+           "td.enemy { name = 'a', health = 10, speed = 1 }\n");
+  td_mod *m = load_ok(dir, &small_limits);
+  assert_false(td_mod_changed(m));
+  assert_false(td_mod_swap(m));
+  const td_rules *r = td_mod_rules(m);
+  assert_true(r->enemies[0].health == 10.0f);
+  /* an edit: the included file changes size */
+  write_file("e.lua", "td.enemy { name = 'a', health = 25.5, speed = 1 }\n");
+  assert_true(td_mod_changed(m));
+  write_file("mod.lua", HEAD "include 'e.lua'\ntd.wave {}\ntd.on('tick', function() print('v2') end)\n");
+  td_err err = {{0}};
+  assert_int_equal(td_mod_reload(m, &err), 0);
+  assert_false(td_mod_changed(m));
+  td_mod_tick(m, 1); /* still the old version until the swap */
+  assert_true(log_has(m, "v1"));
+  assert_true(td_mod_rules(m)->enemies[0].health == 10.0f);
+  assert_true(td_mod_swap(m));
+  assert_false(td_mod_swap(m));
+  assert_true(td_mod_rules(m)->enemies[0].health == 25.5f);
+  td_mod_tick(m, 2);
+  assert_true(log_has(m, "v2"));
+  BALANCED(m);
+  /* a broken edit: the running version stays */
+  write_file("e.lua", "td.enemy { name = 'a', health = -1, speed = 1 }\n");
+  assert_true(td_mod_changed(m));
+  assert_int_equal(td_mod_reload(m, &err), -1);
+  char want[600];
+  snprintf(want, sizeof want, "%s/e.lua:1: enemy 'a': health must be > 0, got -1", dir);
+  assert_string_equal(err.msg, want);
+  assert_false(td_mod_changed(m)); /* no retry until the next edit */
+  assert_false(td_mod_swap(m));
+  assert_true(td_mod_rules(m)->enemies[0].health == 25.5f);
+  td_mod_clear_log(m);
+  td_mod_tick(m, 3);
+  assert_true(log_has(m, "v2"));
+  assert_int_equal(td_mod_error_count(m), 1);
+  assert_string_equal(td_mod_error_at(m, 0)->handler, "reload");
+  assert_string_equal(td_mod_error_at(m, 0)->message, want);
+  snprintf(want, sizeof want, "%s/e.lua:1", dir);
+  assert_string_equal(td_mod_error_at(m, 0)->where, want);
+  td_mod_clear_errors(m);
+  assert_int_equal(td_mod_error_count(m), 0);
+  /* a deleted file counts as a change; a pending version is replaced */
+  write_file("e.lua", "td.enemy { name = 'a', health = 30, speed = 1 }\n");
+  assert_int_equal(td_mod_reload(m, &err), 0);
+  write_file("e.lua", "td.enemy { name = 'a', health = 40, speed = 1 }\n");
+  assert_int_equal(td_mod_reload(m, &err), 0);
+  assert_true(td_mod_swap(m));
+  assert_true(td_mod_rules(m)->enemies[0].health == 40.0f);
+  char path[600];
+  snprintf(path, sizeof path, "%s/e.lua", dir);
+  unlink(path);
+  assert_true(td_mod_changed(m));
+  td_mod_destroy(m);
+  remove_mod();
+}
+
+/* ---- allocation failures -------------------------------------------------------------- */
+
+static void test_alloc_failures(void **state) {
+  (void)state;
+  const char *path = mods("scripts/base");
+  char where[600];
+  snprintf(where, sizeof where, "%s", path);
+  cnt.fail_at = 0;
+  long before = cnt.calls;
+  td_mod_destroy(load_ok(where, NULL));
+  long total = cnt.calls - before;
+  assert_true(total > 100);
+  long stride = getenv("TD_MOD_SWEEP_STRIDE") ? atol(getenv("TD_MOD_SWEEP_STRIDE")) : 1;
+  if (stride < 1) stride = 1;
+  print_message("scripts/base: failing each of %ld allocations (stride %ld)\n", total, stride);
+  long ok = 0;
+  for (long k = 1; k <= total; k += stride) {
+    cnt.calls = 0;
+    cnt.fail_at = k;
+    long live = cnt.live_blocks;
+    td_err err = {{0}};
+    td_mod *m = td_mod_load(where, NULL, &err);
+    if (m) {
+      ok++;
+      td_event e = {.kind = TD_EVENT_KILLED, .type = 0};
+      td_mod_dispatch(m, &e);
+      td_mod_destroy(m);
+    } else if (!strstr(err.msg, "out of memory") || strchr(err.msg, '\n')) {
+      fail_msg("allocation %ld: unexpected message \"%s\"", k, err.msg);
+    }
+    if (cnt.live_blocks != live || cnt.bad_sizes != 0)
+      fail_msg("allocation %ld of %ld failed (\"%s\"): %ld blocks leaked", k, total,
+               m ? "" : err.msg, cnt.live_blocks - live);
+  }
+  cnt.fail_at = 0;
+  print_message("%ld loads survived their failed allocation\n", ok);
+}
+
+/* ---- docs ------------------------------------------------------------------------------ */
+
+static void test_docs(void **state) {
+  (void)state;
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  td_mod_write_api_markdown(f, NULL);
+  fclose(f);
+  assert_non_null(strstr(buf, "| `speed` | `number` | **required** | > 0, <= 1000 | Tiles per second. |"));
+  assert_non_null(strstr(buf, "### `td.on(event: td.event_name, f: fun(e: td.event))`"));
+  assert_non_null(strstr(buf, "| `kill` | An enemy died. |"));
+  free(buf);
+  buf = NULL;
+  f = open_memstream(&buf, &len);
+  td_mod_write_api_stubs(f, NULL);
+  fclose(f);
+  assert_true(strncmp(buf, "---@meta\n", 9) == 0);
+  assert_non_null(strstr(buf, "---@class td.enemy_decl\n---@field name string "));
+  assert_non_null(strstr(buf, "---@field armour? number "));
+  assert_non_null(strstr(buf, "---@param t td.enemy_decl\nfunction td.enemy(t) end"));
+  assert_non_null(strstr(buf, "function sorted_pairs(t) end"));
+  free(buf);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(test_base_mod, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_schema_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_more_schema_errors, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_escapes, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_data_stage_denials, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_print_and_gc, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_dispatch_order, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_targeting, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_random_and_sorted_pairs, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_host_functions, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_stack_balance, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_reload, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_alloc_failures, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_docs, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
