@@ -254,23 +254,30 @@ static void test_flyers_around_a_wall(void **state) {
   line_world_free(&w);
 }
 
+/* Three corners, for the tests that run two crowds side by side. */
+static const double zigzag[5][2] = {{0, 0}, {30, 0}, {30, 30}, {0, 30}, {0, 60}};
+
+/* Steps a and b together, checking that they agree bit for bit. */
+static void step_both_agree(td_crowd *a, td_crowd *b, int ticks) {
+  for (int t = 0; t < ticks; t++) {
+    td_crowd_step(a);
+    td_crowd_step(b);
+    assert_true(td_crowd_checksum(a) == td_crowd_checksum(b));
+  }
+}
+
 /* Same inputs, same state: two crowds stepped side by side agree bit for
 ** bit, and a different input changes the checksum. */
 static void test_deterministic(void **state) {
   (void)state;
-  static const double pts[5][2] = {{0, 0}, {30, 0}, {30, 30}, {0, 30}, {0, 60}};
   line_world a, b;
-  line_world_make(&a, pts, 5, true);
-  line_world_make(&b, pts, 5, true);
+  line_world_make(&a, zigzag, 5, true);
+  line_world_make(&b, zigzag, 5, true);
   td_agent_desc d = {.radius = 0.5f, .max_speed = 4.0f, .group = 0};
   td_formation f = {.count = 40, .per_row = 4, .width = 4.5f, .spacing = 1.5f};
   td_crowd_spawn(a.c, &d, 0, &f, NULL, NULL);
   td_crowd_spawn(b.c, &d, 0, &f, NULL, NULL);
-  for (int t = 0; t < 600; t++) {
-    td_crowd_step(a.c);
-    td_crowd_step(b.c);
-    assert_true(td_crowd_checksum(a.c) == td_crowd_checksum(b.c));
-  }
+  step_both_agree(a.c, b.c, 600);
   d.max_speed = 4.001f;
   td_crowd_add(b.c, &d, 0, NULL);
   td_crowd_add(a.c, &(td_agent_desc){.radius = 0.5f, .max_speed = 4.0f}, 0, NULL);
@@ -457,10 +464,9 @@ static void test_stun_and_slow(void **state) {
 ** a bad agent, is refused with a message and leaves the crowd as it was. */
 static void test_save_load(void **state) {
   (void)state;
-  static const double pts[5][2] = {{0, 0}, {30, 0}, {30, 30}, {0, 30}, {0, 60}};
   line_world a, b;
-  line_world_make(&a, pts, 5, true);
-  line_world_make(&b, pts, 5, true);
+  line_world_make(&a, zigzag, 5, true);
+  line_world_make(&b, zigzag, 5, true);
   td_agent_desc d = {.radius = 0.5f, .max_speed = 4.0f, .group = 0};
   td_formation f = {.count = 24, .per_row = 4, .width = 4.5f, .spacing = 1.5f};
   td_agent hs[24];
@@ -502,11 +508,7 @@ static void test_save_load(void **state) {
   assert_int_equal(r.pos, blob.len);
   assert_true(td_crowd_checksum(a.c) == td_crowd_checksum(b.c));
   assert_int_equal(td_crowd_tick(a.c), td_crowd_tick(b.c));
-  for (int t = 0; t < 900; t++) {
-    td_crowd_step(a.c);
-    td_crowd_step(b.c);
-    assert_true(td_crowd_checksum(a.c) == td_crowd_checksum(b.c));
-  }
+  step_both_agree(a.c, b.c, 900);
   assert_int_equal(td_crowd_get_metrics(a.c)->leaks, td_crowd_get_metrics(b.c)->leaks);
   assert_true(td_crowd_get_metrics(a.c)->min_gap == td_crowd_get_metrics(b.c)->min_gap);
   td_blob_free(&blob);

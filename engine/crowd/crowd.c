@@ -411,6 +411,7 @@ void td_crowd_destroy(td_crowd *c) {
 static const corner *take_segment(td_crowd *c, size_t i);
 static inline void enter_segment(td_crowd *c, size_t i, const corner *k, float t0);
 static void check_route(td_crowd *c);
+static inline int layer(uint8_t s);
 
 /* ---- handles ------------------------------------------------------------- */
 
@@ -699,6 +700,12 @@ static const corner *take_segment(td_crowd *c, size_t i) {
   return corner_at(c, i);
 }
 
+/* Finds the corner of every agent on the ground (on a segment). */
+static void find_corners(td_crowd *c) {
+  for (size_t i = 0; i < c->used; i++)
+    if (layer(c->state[i]) == 0) take_segment(c, i);
+}
+
 /* After a route update the corners are stale (next[] and dist[] moved):
 ** empties the table and finds every agent's again. */
 static void check_route(td_crowd *c) {
@@ -709,10 +716,7 @@ static void check_route(td_crowd *c) {
   c->route_version = v;
   c->kc_len = 0;
   if (c->kc_map) memset(c->kc_map, 0, ((size_t)c->kc_map_mask + 1) * sizeof *c->kc_map);
-  for (size_t i = 0; i < c->used; i++) {
-    uint8_t s = c->state[i];
-    if (s == TD_AGENT_WALK || s == TD_AGENT_STUNNED || s == TD_AGENT_STRANDED) take_segment(c, i);
-  }
+  find_corners(c);
 }
 
 /* ---- passes -------------------------------------------------------------- */
@@ -1869,8 +1873,7 @@ static int check_loaded(const td_crowd *c, size_t live, td_err *err) {
       return td_err_set(err, "crowd: bad agent %zu: radius or speed out of range", i);
     if (c->group[i] < 0 || (size_t)c->group[i] >= c->g_cap)
       return td_err_set(err, "crowd: bad agent %zu: group %d", i, (int)c->group[i]);
-    bool ground = s == TD_AGENT_WALK || s == TD_AGENT_STUNNED || s == TD_AGENT_STRANDED;
-    if (ground && (c->from[i] < 0 || c->from[i] >= c->g->node_count || c->to[i] < 0 ||
+    if (layer(s) == 0 && (c->from[i] < 0 || c->from[i] >= c->g->node_count || c->to[i] < 0 ||
                    c->to[i] >= c->g->node_count))
       return td_err_set(err, "crowd: bad agent %zu: segment %d -> %d", i, (int)c->from[i],
                         (int)c->to[i]);
@@ -1974,11 +1977,8 @@ int td_crowd_load(td_crowd *c, td_blob_reader *r, td_err *err) {
     td_crowd_destroy(n);
     return -1;
   }
-  for (size_t i = 0; i < used; i++) {
-    n->ktab[i] = KC_NONE;
-    uint8_t s = n->state[i];
-    if (s == TD_AGENT_WALK || s == TD_AGENT_STUNNED || s == TD_AGENT_STRANDED) take_segment(n, i);
-  }
+  for (size_t i = 0; i < used; i++) n->ktab[i] = KC_NONE;
+  find_corners(n);
   n->cell = 0.0f; /* the grid is laid out again from the same inputs */
   /* swap the contents: the caller's pointer stays valid */
   td_crowd tmp = *c;
