@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "app/cmds.h"
+#include "game/game.h"
 #include "script/mod.h"
 
 static const char usage[] =
@@ -30,8 +31,11 @@ int td_cmd_api(int argc, char **argv) {
     return 0;
   }
   if (argc != 2) return td_app_fail("api: expected --markdown or --stubs (try td api --help)");
-  if (!strcmp(argv[1], "--markdown")) td_mod_write_api_markdown(stdout, NULL);
-  else if (!strcmp(argv[1], "--stubs")) td_mod_write_api_stubs(stdout, NULL);
+  td_mod_options o = {0};
+  td_err err;
+  if (td_game_api(&o, &err) != 0) return td_app_fail("api: %s", err.msg);
+  if (!strcmp(argv[1], "--markdown")) td_mod_write_api_markdown(stdout, &o);
+  else if (!strcmp(argv[1], "--stubs")) td_mod_write_api_stubs(stdout, &o);
   else return td_app_fail("api: unknown argument '%s'", argv[1]);
   if (fflush(stdout) != 0 || ferror(stdout)) return td_app_fail("api: cannot write the output");
   return 0;

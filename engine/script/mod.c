@@ -36,6 +36,7 @@
 #include <lualib.h>
 
 #include "script/mod_int.h"
+#include "nav/blob.h"
 
 /* Registry keys (their addresses). */
 static const char env_key = 'e', handlers_key = 'h', ro_key = 'r', inc_key = 'i';
@@ -569,6 +570,7 @@ static int include_file(lua_State *L, mod_version *v, const char *name) {
   }
   v->pend = buf; /* freed by the version if the load below raises */
   v->pend_cap = cap;
+  v->hash = td_blob_fnv(td_blob_fnv(v->hash, name, strlen(name) + 1), buf, len);
   const char *src = buf;
   if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) src += 3, len -= 3;
   lua_pushfstring(L, "=%s", f->path);
@@ -921,6 +923,7 @@ static mod_version *version_load(td_mod *m, td_err *err) {
     return NULL;
   }
   v->mod = m;
+  v->hash = TD_BLOB_FNV_SEED;
   td_lsandbox_limits lim = {.memory = m->opt.memory ? m->opt.memory : TD_MOD_DEFAULT_MEMORY,
                             .instructions = m->opt.load_instructions
                                                 ? m->opt.load_instructions
@@ -1050,6 +1053,7 @@ void td_mod_destroy(td_mod *m) {
 
 const char *td_mod_name(const td_mod *m) { return m->name; }
 const td_rules *td_mod_rules(const td_mod *m) { return &m->cur->rules; }
+uint64_t td_mod_hash(const td_mod *m) { return m->cur->hash; }
 lua_State *td_mod_state(td_mod *m) { return td_lsandbox_state(m->cur->sb); }
 
 size_t td_mod_error_count(const td_mod *m) { return m->nerrors; }
@@ -1262,25 +1266,40 @@ int32_t td_mod_target(td_mod *m, int32_t tower_type, uint32_t tower, const uint3
 
 /* ---- reload ----------------------------------------------------------------------- */
 
+static void record_reload_error(td_mod *m, const char *msg) {
+  td_mod_error e;
+  memset(&e, 0, sizeof e);
+  snprintf(e.mod, sizeof e.mod, "%s", m->name);
+  snprintf(e.handler, sizeof e.handler, "reload");
+  snprintf(e.message, sizeof e.message, "%s", msg);
+  size_t k = strcspn(e.message, " ");
+  snprintf(e.where, sizeof e.where, "%.*s", (int)(k && e.message[k - 1] == ':' ? k - 1 : 0),
+           e.message);
+  record_error(m, &e);
+}
+
 int td_mod_reload(td_mod *m, td_err *err) {
   td_err local;
   if (!err) err = &local;
   mod_version *v = version_load(m, err);
   if (!v) {
-    td_mod_error e;
-    memset(&e, 0, sizeof e);
-    snprintf(e.mod, sizeof e.mod, "%s", m->name);
-    snprintf(e.handler, sizeof e.handler, "reload");
-    snprintf(e.message, sizeof e.message, "%s", err->msg);
-    size_t k = strcspn(e.message, " ");
-    snprintf(e.where, sizeof e.where, "%.*s", (int)(k && e.message[k - 1] == ':' ? k - 1 : 0),
-             e.message);
-    record_error(m, &e);
+    record_reload_error(m, err->msg);
     return -1;
   }
   version_destroy(m->pending);
   m->pending = v;
   return 0;
+}
+
+const td_rules *td_mod_pending_rules(const td_mod *m) {
+  return m->pending ? &m->pending->rules : NULL;
+}
+
+void td_mod_discard(td_mod *m, const char *why) {
+  if (!m->pending) return;
+  version_destroy(m->pending);
+  m->pending = NULL;
+  record_reload_error(m, why);
 }
 
 bool td_mod_swap(td_mod *m) {

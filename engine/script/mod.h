@@ -138,6 +138,9 @@ void td_mod_destroy(td_mod *m);                         /* NULL is a no-op */
 
 const char *td_mod_name(const td_mod *m);
 const td_rules *td_mod_rules(const td_mod *m);          /* the current version's */
+/* FNV-1a 64 over the name and content of every file the current version
+** read, in the order it read them (what a replay or a save is bound to). */
+uint64_t td_mod_hash(const td_mod *m);
 
 /* Runs the handlers of e's kind (in registration order) with an event
 ** table; events without a Lua name (see the docs) have no handlers. */
@@ -158,6 +161,11 @@ int td_mod_reload(td_mod *m, td_err *err);
 /* At a tick boundary: makes the pending version current. true when it did
 ** (the host then hands td_mod_rules(m) to the world). */
 bool td_mod_swap(td_mod *m);
+/* The pending version's rules (NULL: none), for the host to check they fit
+** its world before td_mod_swap. */
+const td_rules *td_mod_pending_rules(const td_mod *m);
+/* Drops the pending version, recording why as a failed reload. */
+void td_mod_discard(td_mod *m, const char *why);
 /* Whether a file the last load or reload read changed (mtime or size) or
 ** vanished since. Uses stat: for the app's polling, not the simulation. */
 bool td_mod_changed(const td_mod *m);

@@ -132,6 +132,7 @@ typedef struct mod_version {
   char *pend;            /* a file being loaded (freed if loading raises) */
   size_t pend_cap;
   int include_depth;
+  uint64_t hash;         /* FNV-1a 64 of the names and contents read, in order */
 } mod_version;
 
 struct td_mod {

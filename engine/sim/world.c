@@ -194,6 +194,44 @@ void td_world_destroy(td_world *w) {
 
 void td_world_set_endless(td_world *w, bool endless) { w->endless = endless; }
 
+int td_world_check_rules(const td_world *w, const td_rules *rules, td_err *err) {
+  if (td_rules_validate(rules, err) != 0 || check_fit(w->map, rules, err) != 0) return -1;
+  const td_rules *old = w->rules;
+  for (size_t b = 0; b < w->map->base_count; b++) {
+    const tower_rec *t = &w->towers[b];
+    if (!t->used) continue;
+    const td_tower_level *ol = &old->levels[t->level];
+    if ((size_t)t->level >= rules->level_count ||
+        strcmp(rules->levels[t->level].name, ol->name) != 0 ||
+        rules->levels[t->level].tower != ol->tower)
+      return td_err_set(err, "world: the tower on base %zu is a '%s', which the new rules "
+                        "do not have at the same place", b, ol->name);
+  }
+  for (size_t i = 0; i < w->enemy_used; i++) {
+    const enemy_rec *e = &w->enemies[i];
+    if (e->state != TD_ENEMY_FREE && (size_t)e->type >= rules->enemy_count)
+      return td_err_set(err, "world: a '%s' is alive, and the new rules have %zu enemy types",
+                        old->enemies[e->type].name, rules->enemy_count);
+  }
+  for (size_t i = 0; i < w->pend_len; i++)
+    if ((size_t)w->pend[i].group >= rules->group_count)
+      return td_err_set(err, "world: spawn group %d is still to spawn, and the new rules "
+                        "have %zu groups", (int)w->pend[i].group + 1, rules->group_count);
+  return 0;
+}
+
+int td_world_set_rules(td_world *w, const td_rules *rules, td_err *err) {
+  if (w->in_step) return td_err_set(err, "world: rules changed from a hook");
+  if (td_world_check_rules(w, rules, err) != 0) return -1;
+  w->rules = rules;
+  /* only grows: enemies alive keep the radius they spawned with */
+  for (size_t i = 0; i < rules->enemy_count; i++)
+    if (rules->enemies[i].radius * w->tile > w->max_radius)
+      w->max_radius = rules->enemies[i].radius * w->tile;
+  w->buffs_dirty = true;
+  return 0;
+}
+
 void td_world_set_hooks(td_world *w, const td_world_hooks *h) {
   if (h) w->hooks = *h;
   else memset(&w->hooks, 0, sizeof w->hooks);

@@ -151,6 +151,17 @@ void td_world_destroy(td_world *w);
 /* Endless mode: waves go on past wave_count, the game is never won. */
 void td_world_set_endless(td_world *w, bool endless);
 
+/* Hot reload: the world runs on rules from now on (they must outlive it).
+** Refused (-1, err naming what does not fit, nothing changed) unless they
+** validate, fit the map, and every index the world holds stays meaningful:
+** each tower's level exists and belongs to the same tower type, each
+** enemy's type and each pending spawn's group exist. Not from a hook.
+** What changed applies from then on (new spawns, new shots, upgrades);
+** enemies keep their health. */
+int td_world_set_rules(td_world *w, const td_rules *rules, td_err *err);
+/* td_world_set_rules's checks alone: 0 when rules would be taken. */
+int td_world_check_rules(const td_world *w, const td_rules *rules, td_err *err);
+
 /* ---- commands and stepping ----------------------------------------------- */
 
 typedef enum td_command_kind {

@@ -146,6 +146,91 @@ function td.on(event, f) end
 ---@param f fun(tick: integer)
 function td.every(n, f) end
 
+---The world's tick (60 per second) being stepped.
+---@return integer
+function td.tick() end
+
+---The player's gold.
+---@return integer
+function td.gold() end
+
+---The player's lives.
+---@return integer
+function td.lives() end
+
+---The last wave started (0: none yet).
+---@return integer
+function td.current_wave() end
+
+---Map units per tile: positions and distances in the world functions and in events are map units.
+---@return number
+function td.tile() end
+
+---The map's file name without directory and extension ("01-crossroads"), so a mod can declare different waves per map: `include("waves_" .. td.map_name() .. ".lua")`.
+---@return string
+function td.map_name() end
+
+---Handles of the living enemies, in slot order (stable), optionally only those whose centre is within r of (x, y).
+---@param x? number
+---@param y? number
+---@param r? number
+---@return integer[]
+function td.enemies(x, y, r) end
+
+---An enemy's state, or nil when the handle is dead: `handle`, `type` (name), `x`, `y`, `radius`, `facing` (radians), `health`, `max_health`, `wave`, `slow` (share), `stun` (seconds), `route_left` (map units to a goal), `flying`, `boss`.
+---@param h integer
+---@return table?
+function td.enemy_info(h) end
+
+---Handles of the towers, in base order.
+---@return integer[]
+function td.towers() end
+
+---A tower's state, or nil: `handle`, `base` (1-based), `type`, `level` (names), `x`, `y`, `range` (map units), `mode`, `state` ("idle", "aiming", "firing", "cooldown"), `target` (an enemy handle, 0: none), `spent` (gold).
+---@param h integer
+---@return table?
+function td.tower_info(h) end
+
+---Adds gold (negative takes, never below 0); returns the new total.
+---@param amount integer
+---@return integer
+function td.give_gold(amount) end
+
+---Hits an enemy (armour and resistance apply; the first damage type when none is given), credited to a tower if given; returns the health taken (0 for a dead handle). May kill: the kill event is handed to the handlers after the current one.
+---@param h integer
+---@param amount number
+---@param damage_type? string
+---@param tower? integer
+---@return number
+function td.damage(h, amount, damage_type, tower) end
+
+---Slows an enemy by share (0 .. 0.9) under the world's stacking rules (the strongest slow, the longest duration). false for a dead handle.
+---@param h integer
+---@param share number
+---@param seconds number
+---@return boolean
+function td.slow(h, share, seconds) end
+
+---Stuns an enemy (bosses are immune). false for a dead handle.
+---@param h integer
+---@param seconds number
+---@return boolean
+function td.stun(h, seconds) end
+
+---Damage over time (one per damage type: the larger dps and the longer duration stay). false for a dead handle.
+---@param h integer
+---@param dps number
+---@param seconds number
+---@param damage_type? string
+---@return boolean
+function td.burn(h, dps, seconds, damage_type) end
+
+---Spawns one enemy now at a spawn point (1-based, default 1) or near another enemy (at the waypoint closest to it); returns its handle, nil when `near` is dead. It belongs to no wave.
+---@param enemy_type string
+---@param at? { spawn?: integer, near?: integer, health?: number, lane?: number }
+---@return integer?
+function td.spawn(enemy_type, at) end
+
 ---The mod's API version; must equal td.api_version.
 ---@type integer
 api_version = 0

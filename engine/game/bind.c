@@ -1,0 +1,350 @@
+/*
+** bind.c: the td.* functions a mod's handlers call to read and change the
+** world (game.h). One registration table: the bindings, their signatures
+** and their docs, so docs/lua-api.md and the stubs cannot drift.
+**
+** Conventions. Enemies and towers are named by their handles (integers, as
+** in event tables; a dead handle reads as nil or false, never an error).
+** Types, levels and damage types are names. Positions and distances are map
+** units, like the x and y of events (td.tile() units make a tile). Every
+** function raises "td.name: ..." for a bad argument, and outside a game
+** (from the data stage, or a mod loaded for its rules only) for a world it
+** does not have.
+*/
+#include <math.h>
+#include <string.h>
+
+#include <lauxlib.h>
+#include <lua.h>
+
+#include "game/game_int.h"
+
+static td_world *world_of(lua_State *L, const char *fn) {
+  td_game *g = td_mod_host(L);
+  if (!g || !g->world) luaL_error(L, "td.%s: no game is running", fn);
+  return g->world;
+}
+
+static uint32_t check_handle(lua_State *L, int i) {
+  lua_Integer h = luaL_checkinteger(L, i);
+  return h > 0 && h <= (lua_Integer)UINT32_MAX ? (uint32_t)h : 0;
+}
+
+static int find_name(const char *name, const void *base, size_t count, size_t stride) {
+  for (size_t i = 0; i < count; i++)
+    if (strcmp((const char *)base + i * stride, name) == 0) return (int)i;
+  return -1;
+}
+
+static int32_t check_damage_type(lua_State *L, int i, const td_rules *r, const char *fn) {
+  if (lua_isnoneornil(L, i)) return 0;
+  const char *name = luaL_checkstring(L, i);
+  for (int32_t k = 0; k < r->damage_type_count; k++)
+    if (strcmp(r->damage_types[k], name) == 0) return k;
+  return luaL_error(L, "td.%s: no damage type '%s'", fn, name);
+}
+
+static void set_num(lua_State *L, const char *k, double v) {
+  lua_pushnumber(L, v);
+  lua_setfield(L, -2, k);
+}
+static void set_int(lua_State *L, const char *k, lua_Integer v) {
+  lua_pushinteger(L, v);
+  lua_setfield(L, -2, k);
+}
+static void set_bool(lua_State *L, const char *k, bool v) {
+  lua_pushboolean(L, v);
+  lua_setfield(L, -2, k);
+}
+static void set_str(lua_State *L, const char *k, const char *v) {
+  lua_pushstring(L, v);
+  lua_setfield(L, -2, k);
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+static int l_tick(lua_State *L) {
+  lua_pushinteger(L, (lua_Integer)td_world_tick(world_of(L, "tick")));
+  return 1;
+}
+static int l_gold(lua_State *L) {
+  lua_pushinteger(L, td_world_gold(world_of(L, "gold")));
+  return 1;
+}
+static int l_lives(lua_State *L) {
+  lua_pushinteger(L, td_world_lives(world_of(L, "lives")));
+  return 1;
+}
+static int l_wave(lua_State *L) {
+  lua_pushinteger(L, td_world_wave(world_of(L, "current_wave")));
+  return 1;
+}
+static int l_tile(lua_State *L) {
+  td_game *g = td_mod_host(L);
+  if (!g || !g->map_loaded) return luaL_error(L, "td.tile: no map is loaded");
+  lua_pushnumber(L, g->map.tile_w);
+  return 1;
+}
+
+static int l_map_name(lua_State *L) {
+  td_game *g = td_mod_host(L);
+  if (!g) return luaL_error(L, "td.map_name: no map is loaded");
+  const char *base = strrchr(g->map_path, '/');
+  base = base ? base + 1 : g->map_path;
+  size_t n = strcspn(base, ".");
+  lua_pushlstring(L, base, n);
+  return 1;
+}
+
+static int l_enemies(lua_State *L) {
+  td_world *w = world_of(L, "enemies");
+  bool near = !lua_isnoneornil(L, 1);
+  double x = 0, y = 0, r = 0;
+  if (near) {
+    x = luaL_checknumber(L, 1);
+    y = luaL_checknumber(L, 2);
+    r = luaL_checknumber(L, 3);
+  }
+  lua_newtable(L);
+  lua_Integer n = 0;
+  size_t cap = td_world_enemy_capacity(w);
+  for (size_t s = 0; s < cap; s++) {
+    td_enemy_view v;
+    if (!td_world_enemy(w, s, &v)) continue;
+    if (v.state != TD_ENEMY_WALK && v.state != TD_ENEMY_STUNNED) continue;
+    if (near) {
+      double dx = (double)v.x - x, dy = (double)v.y - y;
+      if (dx * dx + dy * dy > r * r) continue;
+    }
+    lua_pushinteger(L, v.handle);
+    lua_rawseti(L, -2, ++n);
+  }
+  return 1;
+}
+
+static int l_enemy(lua_State *L) {
+  td_world *w = world_of(L, "enemy_info");
+  td_enemy_view v;
+  if (!td_world_enemy_get(w, check_handle(L, 1), &v) ||
+      (v.state != TD_ENEMY_WALK && v.state != TD_ENEMY_STUNNED)) {
+    lua_pushnil(L);
+    return 1;
+  }
+  const td_rules *r = td_world_rules(w);
+  lua_createtable(L, 0, 14);
+  set_int(L, "handle", v.handle);
+  set_str(L, "type", r->enemies[v.type].name);
+  set_num(L, "x", v.x);
+  set_num(L, "y", v.y);
+  set_num(L, "radius", v.radius);
+  set_num(L, "facing", v.facing);
+  set_num(L, "health", v.health);
+  set_num(L, "max_health", v.max_health);
+  set_int(L, "wave", v.wave);
+  set_num(L, "slow", v.slow_time > 0 ? (double)v.slow : 0);
+  set_num(L, "stun", v.stun_time);
+  set_num(L, "route_left", v.route_left);
+  set_bool(L, "flying", v.flying);
+  set_bool(L, "boss", v.boss);
+  return 1;
+}
+
+static const char *const mode_names[] = {"first", "last", "strongest", "closest", "script"};
+static const char *const tower_states[] = {"idle", "aiming", "firing", "cooldown"};
+
+static int l_towers(lua_State *L) {
+  td_world *w = world_of(L, "towers");
+  lua_newtable(L);
+  lua_Integer n = 0;
+  size_t bases = td_world_map(w)->base_count;
+  for (size_t b = 0; b < bases; b++) {
+    td_tower_view v;
+    if (!td_world_tower(w, b, &v)) continue;
+    lua_pushinteger(L, v.handle);
+    lua_rawseti(L, -2, ++n);
+  }
+  return 1;
+}
+
+static int l_tower(lua_State *L) {
+  td_world *w = world_of(L, "tower_info");
+  td_tower_view v;
+  if (!td_world_tower_get(w, check_handle(L, 1), &v)) {
+    lua_pushnil(L);
+    return 1;
+  }
+  const td_rules *r = td_world_rules(w);
+  lua_createtable(L, 0, 12);
+  set_int(L, "handle", v.handle);
+  set_int(L, "base", (lua_Integer)v.base + 1);
+  set_str(L, "type", r->towers[v.type].name);
+  set_str(L, "level", r->levels[v.level].name);
+  set_num(L, "x", v.x);
+  set_num(L, "y", v.y);
+  set_num(L, "range", r->levels[v.level].range * td_world_map(w)->tile_w);
+  set_str(L, "mode", mode_names[v.mode]);
+  set_str(L, "state", tower_states[v.state]);
+  set_int(L, "target", v.target);
+  set_int(L, "spent", v.spent);
+  return 1;
+}
+
+/* ---- changing ------------------------------------------------------------ */
+
+static int l_give_gold(lua_State *L) {
+  td_world *w = world_of(L, "give_gold");
+  lua_Integer a = luaL_checkinteger(L, 1);
+  if (a > INT32_MAX || a < -INT32_MAX) return luaL_error(L, "td.give_gold: %I is too large", a);
+  td_world_give_gold(w, (int32_t)a);
+  lua_pushinteger(L, td_world_gold(w));
+  return 1;
+}
+
+static int l_damage(lua_State *L) {
+  td_world *w = world_of(L, "damage");
+  uint32_t h = check_handle(L, 1);
+  double amount = luaL_checknumber(L, 2);
+  if (!(amount >= 0) || amount > 1e9) return luaL_error(L, "td.damage: amount must be 0 .. 1e9");
+  int32_t t = check_damage_type(L, 3, td_world_rules(w), "damage");
+  uint32_t tower = lua_isnoneornil(L, 4) ? 0 : check_handle(L, 4);
+  lua_pushnumber(L, td_world_damage(w, h, (float)amount, t, tower));
+  return 1;
+}
+
+static int effect(lua_State *L, const char *fn, td_effect_kind kind, double mag, double secs,
+                  int32_t dtype) {
+  td_world *w = world_of(L, fn);
+  uint32_t h = check_handle(L, 1);
+  if (!(secs > 0) || secs > 3600) return luaL_error(L, "td.%s: seconds must be > 0 and <= 3600", fn);
+  td_effect e = {.kind = kind, .magnitude = (float)mag, .duration = (float)secs};
+  lua_pushboolean(L, td_world_apply_effect(w, h, &e, dtype, 0) == 0);
+  return 1;
+}
+
+static int l_slow(lua_State *L) {
+  double share = luaL_checknumber(L, 2);
+  if (!(share > 0) || share > 0.9) return luaL_error(L, "td.slow: share must be > 0 and <= 0.9");
+  return effect(L, "slow", TD_EFFECT_SLOW, share, luaL_checknumber(L, 3), 0);
+}
+
+static int l_stun(lua_State *L) {
+  return effect(L, "stun", TD_EFFECT_STUN, 0, luaL_checknumber(L, 2), 0);
+}
+
+static int l_burn(lua_State *L) {
+  double dps = luaL_checknumber(L, 2);
+  if (!(dps > 0) || dps > 1e6) return luaL_error(L, "td.burn: dps must be > 0 and <= 1e6");
+  double secs = luaL_checknumber(L, 3);
+  int32_t t = check_damage_type(L, 4, td_world_rules(world_of(L, "burn")), "burn");
+  return effect(L, "burn", TD_EFFECT_DOT, dps, secs, t);
+}
+
+static int l_spawn(lua_State *L) {
+  td_world *w = world_of(L, "spawn");
+  const td_rules *r = td_world_rules(w);
+  const char *name = luaL_checkstring(L, 1);
+  int type = find_name(name, r->enemies, r->enemy_count, sizeof r->enemies[0]);
+  if (type < 0) return luaL_error(L, "td.spawn: no enemy type '%s'", name);
+  td_spawn_desc d = {.type = type, .spawn = 0, .node = -1};
+  if (!lua_isnoneornil(L, 2)) {
+    luaL_checktype(L, 2, LUA_TTABLE);
+    if (lua_getfield(L, 2, "spawn") != LUA_TNIL) {
+      lua_Integer s = luaL_checkinteger(L, -1);
+      if (s < 1 || (size_t)s > td_world_map(w)->spawn_count)
+        return luaL_error(L, "td.spawn: spawn %I, the map has %d", s,
+                          (int)td_world_map(w)->spawn_count);
+      d.spawn = (int32_t)s - 1;
+    }
+    if (lua_getfield(L, 2, "near") != LUA_TNIL) {
+      td_enemy_view v;
+      if (!td_world_enemy_get(w, check_handle(L, -1), &v)) {
+        lua_pushnil(L);
+        return 1;
+      }
+      /* at the node it walks towards: td_world_spawn_enemy needs a node */
+      const td_route *rt = td_world_route(w);
+      const td_graph *gr = td_route_graph(rt);
+      const td_cost *dist = td_route_dist(rt);
+      int32_t best = -1;
+      double bd = 0;
+      for (int32_t n = 0; n < gr->node_count; n++) {
+        if (dist[n] == TD_COST_INF) continue;
+        double dx = gr->x[n] - (double)v.x, dy = gr->y[n] - (double)v.y, dd = dx * dx + dy * dy;
+        if (best < 0 || dd < bd) best = n, bd = dd;
+      }
+      if (best < 0) {
+        lua_pushnil(L);
+        return 1;
+      }
+      d.spawn = -1;
+      d.node = best;
+    }
+    if (lua_getfield(L, 2, "health") != LUA_TNIL) {
+      double hp = luaL_checknumber(L, -1);
+      if (!(hp > 0) || hp > 1e9) return luaL_error(L, "td.spawn: health must be > 0");
+      d.health = (float)hp;
+    }
+    if (lua_getfield(L, 2, "lane") != LUA_TNIL) d.lane = (float)luaL_checknumber(L, -1);
+    lua_settop(L, 2);
+  }
+  td_err err;
+  uint32_t h = td_world_spawn_enemy(w, &d, &err);
+  if (!h) return luaL_error(L, "td.spawn: %s", err.msg);
+  lua_pushinteger(L, h);
+  return 1;
+}
+
+/* ---- the table ----------------------------------------------------------- */
+
+#define RT TD_MOD_API_RUNTIME
+
+static const td_mod_api world_api[] = {
+    {"tick", l_tick, "() -> integer", "The world's tick (60 per second) being stepped.", RT},
+    {"gold", l_gold, "() -> integer", "The player's gold.", RT},
+    {"lives", l_lives, "() -> integer", "The player's lives.", RT},
+    {"current_wave", l_wave, "() -> integer", "The last wave started (0: none yet).", RT},
+    {"tile", l_tile, "() -> number",
+     "Map units per tile: positions and distances in the world functions and in events are "
+     "map units.", TD_MOD_API_DATA | RT},
+    {"map_name", l_map_name, "() -> string",
+     "The map's file name without directory and extension (\"01-crossroads\"), so a mod can "
+     "declare different waves per map: `include(\"waves_\" .. td.map_name() .. \".lua\")`.",
+     TD_MOD_API_DATA | RT},
+    {"enemies", l_enemies, "(x?: number, y?: number, r?: number) -> integer[]",
+     "Handles of the living enemies, in slot order (stable), optionally only those whose "
+     "centre is within r of (x, y).", RT},
+    {"enemy_info", l_enemy, "(h: integer) -> table?",
+     "An enemy's state, or nil when the handle is dead: `handle`, `type` (name), `x`, `y`, "
+     "`radius`, `facing` (radians), `health`, `max_health`, `wave`, `slow` (share), `stun` "
+     "(seconds), `route_left` (map units to a goal), `flying`, `boss`.", RT},
+    {"towers", l_towers, "() -> integer[]", "Handles of the towers, in base order.", RT},
+    {"tower_info", l_tower, "(h: integer) -> table?",
+     "A tower's state, or nil: `handle`, `base` (1-based), `type`, `level` (names), `x`, `y`, "
+     "`range` (map units), `mode`, `state` (\"idle\", \"aiming\", \"firing\", \"cooldown\"), "
+     "`target` (an enemy handle, 0: none), `spent` (gold).", RT},
+    {"give_gold", l_give_gold, "(amount: integer) -> integer",
+     "Adds gold (negative takes, never below 0); returns the new total.", RT},
+    {"damage", l_damage, "(h: integer, amount: number, damage_type?: string, tower?: integer) -> number",
+     "Hits an enemy (armour and resistance apply; the first damage type when none is given), "
+     "credited to a tower if given; returns the health taken (0 for a dead handle). May kill: "
+     "the kill event is handed to the handlers after the current one.", RT},
+    {"slow", l_slow, "(h: integer, share: number, seconds: number) -> boolean",
+     "Slows an enemy by share (0 .. 0.9) under the world's stacking rules (the strongest "
+     "slow, the longest duration). false for a dead handle.", RT},
+    {"stun", l_stun, "(h: integer, seconds: number) -> boolean",
+     "Stuns an enemy (bosses are immune). false for a dead handle.", RT},
+    {"burn", l_burn, "(h: integer, dps: number, seconds: number, damage_type?: string) -> boolean",
+     "Damage over time (one per damage type: the larger dps and the longer duration stay). "
+     "false for a dead handle.", RT},
+    {"spawn", l_spawn,
+     "(enemy_type: string, at?: { spawn?: integer, near?: integer, health?: number, lane?: number }) -> integer?",
+     "Spawns one enemy now at a spawn point (1-based, default 1) or near another enemy (at "
+     "the waypoint closest to it); returns its handle, nil when `near` is dead. It belongs to "
+     "no wave.", RT},
+};
+
+int game_register_api(td_mod_options *o, td_game *g, td_err *err) {
+  return td_mod_register(o, world_api, sizeof world_api / sizeof world_api[0], g, err);
+}
+
+int td_game_api(td_mod_options *o, td_err *err) { return game_register_api(o, NULL, err); }

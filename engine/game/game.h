@@ -1,0 +1,116 @@
+/*
+** game.h: one game as a player (or a headless run) has it: a map file, a
+** mod and the world they make, bound together.
+**
+** What. td_game loads the map (script/mapfile.h) and the mod
+** (script/mod.h), creates the world (sim/world.h) on the mod's rules and
+** binds them:
+**   - the world's events go to the mod's handlers (td.on), its tick to
+**     td.on("tick") and td.every, SCRIPT targeting to the towers' Lua
+**     targeting functions;
+**   - math.random in the mod draws from the world's RNG, so a script's
+**     randomness is part of the replayable state;
+**   - the runtime td.* functions (td.gold, td.enemies, td.damage, ...; see
+**     docs/lua-api.md, "Game functions") read and change the world through
+**     its mutators, only while the world steps (a handler) - they raise
+**     elsewhere;
+**   - every command given through td_game_command is recorded with its tick
+**     (the replay's command stream, replay.h).
+**
+** Hot reload. td_game_reload (F5, or td_game_poll_reload when a file of the
+** mod changed) rebuilds the mod from its files; when that succeeds and the
+** new rules fit the running world (td_world_set_rules), the next
+** td_game_step swaps them in before it steps, at a tick boundary; on any
+** failure the old version keeps running and the error is in the mod's error
+** list. A reload changes the rules mid-game, so it marks the recording:
+** td_game_reloads counts them and a replay saved after one says so.
+**
+** Saves. td_game_save writes the world's save (sim/world.h) wrapped with
+** what it was made from (the map's and the mod's content hashes, the seed,
+** the commands so far) to a temporary file in the same directory, flushes
+** and renames it over the target, so an interrupted save never damages the
+** previous one. td_game_load makes a game from the same map and mod and
+** continues the saved world: same checksums as the game that was saved.
+**
+** Memory: a td_game owns its map, mod, world and recording (td_mem, and
+** Lua's allocator inside the mod). Errors: every function that can fail
+** returns -1 or NULL with err set to one line naming the file.
+** Determinism: with the same map, mod files, seed and commands, a game
+** goes through the same states (td_world_checksum); nothing here reads a
+** clock (td_game_poll_reload stats files, which only the app calls).
+*/
+#ifndef TD_GAME_H
+#define TD_GAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "script/mod.h"
+#include "sim/world.h"
+
+typedef struct td_game td_game;
+
+typedef struct td_game_options {
+  const char *map_path;   /* a map file (docs/map-format.md) */
+  const char *mod_dir;    /* a mod directory; NULL: "scripts/base" */
+  uint64_t seed;
+  bool endless;
+  size_t mod_memory;      /* 0: TD_MOD_DEFAULT_MEMORY */
+  uint64_t call_instructions; /* 0: TD_MOD_DEFAULT_CALL_INSTRUCTIONS */
+} td_game_options;
+
+/* Loads the map and the mod and starts a world at tick 0. NULL with err
+** set ("maps/x.lua:12: ...", "scripts/base/enemies.lua:3: ...", "world:
+** spawn group 2: ..."). */
+td_game *td_game_create(const td_game_options *o, td_err *err);
+void td_game_destroy(td_game *g);                       /* NULL is a no-op */
+
+/* Queues cmd (its tick: when it applies; a past tick applies at the next
+** step) and records it. 0, or -1 with err set (out of memory). */
+int td_game_command(td_game *g, const td_command *cmd, td_err *err);
+
+/* Swaps in a pending reload, then steps the world once (its hooks run the
+** mod's handlers). 0, or -1 with err set when the world broke. */
+int td_game_step(td_game *g, td_err *err);
+
+td_world *td_game_world(const td_game *g);
+td_mod *td_game_mod(const td_game *g);
+const td_map *td_game_map(const td_game *g);
+const td_rules *td_game_rules(const td_game *g);        /* the world's current rules */
+uint64_t td_game_seed(const td_game *g);
+const char *td_game_map_path(const td_game *g);
+const char *td_game_mod_dir(const td_game *g);
+
+/* Content hashes (FNV-1a 64) of the map file and of every file the mod
+** read, in the order it read them; a replay and a save are bound to them. */
+uint64_t td_game_map_hash(const td_game *g);
+uint64_t td_game_mod_hash(const td_game *g);
+
+/* The commands given so far, in the order given. */
+const td_command *td_game_commands(const td_game *g, size_t *n);
+
+/* Starts a reload of the mod's files (see the top). 0 when the new version
+** loaded and fits (it is swapped in at the next step); -1 with err set
+** otherwise (the running version stays). */
+int td_game_reload(td_game *g, td_err *err);
+/* Reloads when a file the mod read changed since (td_mod_changed): 1 when
+** it reloaded, 0 when nothing changed, -1 with err set when the reload
+** failed. For the app's loop (it stats files). */
+int td_game_poll_reload(td_game *g, td_err *err);
+/* Reloads swapped in so far. */
+uint32_t td_game_reloads(const td_game *g);
+
+/* Adds the world functions' table to o, for documentation (`td api`):
+** they raise if called, as no game is behind them. */
+int td_game_api(td_mod_options *o, td_err *err);
+
+/* The save: see the top and docs/world.md. 0, or -1 with err set (the
+** previous file at path is then untouched). */
+int td_game_save(const td_game *g, const char *path, td_err *err);
+/* A game from o (map and mod as when saved) continuing the save at path.
+** NULL with err set: "save.tds: made with another map", "save.tds:
+** truncated at byte 812", ... */
+td_game *td_game_load(const td_game_options *o, const char *path, td_err *err);
+
+#endif

@@ -1,0 +1,32 @@
+/*
+** game_int.h: the inside of a td_game, shared by game.c (lifetime, hooks,
+** reload, saves) and bind.c (the td.* world functions). Not a public header.
+*/
+#ifndef TD_GAME_INT_H
+#define TD_GAME_INT_H
+
+#include "game/game.h"
+#include "sim/map.h"
+
+#define GAME_PATH_MAX 512
+
+struct td_game {
+  char map_path[GAME_PATH_MAX];
+  char mod_dir[GAME_PATH_MAX];
+  td_map map;
+  bool map_loaded;
+  td_mod *mod;
+  td_world *world;
+  uint64_t seed;
+  uint64_t pre_rng;       /* math.random before the world exists */
+  bool endless;
+  uint64_t map_hash;
+  td_command *cmds;       /* the record */
+  size_t ncmd, cmd_cap;
+  uint32_t reloads;
+};
+
+/* bind.c: adds the td.* world functions to o (their host pointer: g). */
+int game_register_api(td_mod_options *o, td_game *g, td_err *err);
+
+#endif
