@@ -61,6 +61,10 @@ static const char usage[] =
   "  --trace FILE.csv       tick,agent,group,x,y,vx,vy,state for every agent and tick\n"
   "  --png FILE.png         a picture of the map, the route and every trail\n"
   "\n"
+  "\n"
+  "A whole game (waves, towers, Lua handlers, a player): td sim --map FILE\n"
+  "--auto | --idle | --replay FILE | --load SAVE (td sim --auto --help).\n"
+  "\n"
   "exit status: 0 the run completed, 2 bad usage or bad input\n";
 
 typedef struct sim_opts {
@@ -451,6 +455,10 @@ static int parse_count(const char *opt, const char *val, uint64_t min, uint64_t 
 }
 
 int td_cmd_sim(int argc, char **argv) {
+  for (int i = 1; i < argc; i++) /* a whole game: sim_game.c */
+    if (!strcmp(argv[i], "--auto") || !strcmp(argv[i], "--idle") ||
+        !strcmp(argv[i], "--replay") || !strcmp(argv[i], "--load"))
+      return td_sim_game(argc, argv);
   sim_opts o = {.ticks = (uint64_t)SIM_TICK_HZ * 600};
   int status = 2;
   o.specs = calloc((size_t)argc, sizeof *o.specs);

@@ -129,4 +129,8 @@ int sim_write_png(const sim_run *r, const char *path, td_err *err);
 
 void sim_run_free(sim_run *r);
 
+/* sim_game.c: `td sim` with --auto, --idle, --replay or --load: a whole
+** game (engine/game). Same exit statuses as the commands (cmds.h). */
+int td_sim_game(int argc, char **argv);
+
 #endif

@@ -255,13 +255,23 @@ static int l_spawn(lua_State *L) {
                           (int)td_world_map(w)->spawn_count);
       d.spawn = (int32_t)s - 1;
     }
+    bool at_xy = false;
+    double x = 0, y = 0;
     if (lua_getfield(L, 2, "near") != LUA_TNIL) {
       td_enemy_view v;
       if (!td_world_enemy_get(w, check_handle(L, -1), &v)) {
         lua_pushnil(L);
         return 1;
       }
-      /* at the node it walks towards: td_world_spawn_enemy needs a node */
+      at_xy = true, x = v.x, y = v.y;
+    }
+    if (lua_getfield(L, 2, "x") != LUA_TNIL) {
+      at_xy = true;
+      x = luaL_checknumber(L, -1);
+      lua_getfield(L, 2, "y");
+      y = luaL_checknumber(L, -1);
+    }
+    if (at_xy) { /* at the routed waypoint nearest to (x, y) */
       const td_route *rt = td_world_route(w);
       const td_graph *gr = td_route_graph(rt);
       const td_cost *dist = td_route_dist(rt);
@@ -269,7 +279,7 @@ static int l_spawn(lua_State *L) {
       double bd = 0;
       for (int32_t n = 0; n < gr->node_count; n++) {
         if (dist[n] == TD_COST_INF) continue;
-        double dx = gr->x[n] - (double)v.x, dy = gr->y[n] - (double)v.y, dd = dx * dx + dy * dy;
+        double dx = gr->x[n] - x, dy = gr->y[n] - y, dd = dx * dx + dy * dy;
         if (best < 0 || dd < bd) best = n, bd = dd;
       }
       if (best < 0) {
@@ -337,10 +347,11 @@ static const td_mod_api world_api[] = {
      "Damage over time (one per damage type: the larger dps and the longer duration stay). "
      "false for a dead handle.", RT},
     {"spawn", l_spawn,
-     "(enemy_type: string, at?: { spawn?: integer, near?: integer, health?: number, lane?: number }) -> integer?",
-     "Spawns one enemy now at a spawn point (1-based, default 1) or near another enemy (at "
-     "the waypoint closest to it); returns its handle, nil when `near` is dead. It belongs to "
-     "no wave.", RT},
+     "(enemy_type: string, at?: { spawn?: integer, near?: integer, x?: number, y?: number, health?: number, lane?: number }) -> integer?",
+     "Spawns one enemy now: at a spawn point (`spawn`, 1-based, default 1), or at the routed "
+     "waypoint nearest to a living enemy (`near`, a handle) or to a point (`x`, `y`: a kill "
+     "event's, say); returns its handle, nil when `near` is dead or no waypoint is routed. It "
+     "belongs to no wave.", RT},
 };
 
 int game_register_api(td_mod_options *o, td_game *g, td_err *err) {

@@ -102,8 +102,14 @@ static td_game *game_open(const td_game_options *o, td_err *err) {
   g->seed = o->seed;
   g->pre_rng = o->seed;
   g->endless = o->endless;
-  if (hash_file(g->map_path, &g->map_hash, err) != 0) goto fail;
-  if (td_mapfile_load(g->map_path, &g->map, err) != 0) goto fail;
+  if (o->map_source) {
+    g->map_hash = td_blob_fnv(TD_BLOB_FNV_SEED, o->map_source, o->map_source_len);
+    if (td_mapfile_load_buffer(g->map_path, o->map_source, o->map_source_len, &g->map, err) != 0)
+      goto fail;
+  } else {
+    if (hash_file(g->map_path, &g->map_hash, err) != 0) goto fail;
+    if (td_mapfile_load(g->map_path, &g->map, err) != 0) goto fail;
+  }
   g->map_loaded = true;
   td_mod_options mo = {0};
   mo.random = game_random;
@@ -225,10 +231,13 @@ static void put_command(td_blob *b, const td_command *c) {
   td_blob_u32(b, (uint32_t)c->mode);
 }
 
-static int write_all(const char *tmp, const td_blob *b, td_err *err) {
+int game_write_atomic(const char *path, const void *data, size_t len, td_err *err) {
+  char tmp[GAME_PATH_MAX + 16];
+  if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp)
+    return td_err_set(err, "%s: path too long", path);
   FILE *f = fopen(tmp, "wb");
   if (!f) return td_err_set(err, "%s: cannot create: %s", tmp, strerror(errno));
-  bool ok = fwrite(b->data, 1, b->len, f) == b->len;
+  bool ok = fwrite(data, 1, len, f) == len;
   ok = fflush(f) == 0 && ok;
   ok = fsync(fileno(f)) == 0 && ok;
   int e = errno;
@@ -236,6 +245,11 @@ static int write_all(const char *tmp, const td_blob *b, td_err *err) {
   if (!ok) {
     remove(tmp);
     return td_err_set(err, "%s: write failed: %s", tmp, strerror(e));
+  }
+  if (rename(tmp, path) != 0) {
+    e = errno;
+    remove(tmp);
+    return td_err_set(err, "%s: cannot replace: %s", path, strerror(e));
   }
   return 0;
 }
@@ -263,20 +277,9 @@ int td_game_save(const td_game *g, const char *path, td_err *err) {
     return td_err_set(err, "%s: cannot save: %s", path,
                       failed ? "the world is broken or out of memory" : "out of memory");
   }
-  char tmp[GAME_PATH_MAX + 16];
-  if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp) {
-    td_blob_free(&b);
-    return td_err_set(err, "%s: path too long", path);
-  }
-  int rc = write_all(tmp, &b, err);
+  int rc = game_write_atomic(path, b.data, b.len, err);
   td_blob_free(&b);
-  if (rc != 0) return -1;
-  if (rename(tmp, path) != 0) {
-    int e = errno;
-    remove(tmp);
-    return td_err_set(err, "%s: cannot replace: %s", path, strerror(e));
-  }
-  return 0;
+  return rc;
 }
 
 td_game *td_game_load(const td_game_options *o, const char *path, td_err *err) {

@@ -53,6 +53,8 @@ typedef struct td_game td_game;
 
 typedef struct td_game_options {
   const char *map_path;   /* a map file (docs/map-format.md) */
+  const char *map_source; /* or its text (map_path then names it in messages) */
+  size_t map_source_len;
   const char *mod_dir;    /* a mod directory; NULL: "scripts/base" */
   uint64_t seed;
   bool endless;

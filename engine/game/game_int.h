@@ -26,6 +26,10 @@ struct td_game {
   uint32_t reloads;
 };
 
+/* game.c: writes path.tmp, flushes it to disk and renames it over path; on
+** any failure path is untouched. 0 or -1 with err. */
+int game_write_atomic(const char *path, const void *data, size_t len, td_err *err);
+
 /* bind.c: adds the td.* world functions to o (their host pointer: g). */
 int game_register_api(td_mod_options *o, td_game *g, td_err *err);
 

@@ -414,3 +414,41 @@ void towers_update(td_world *w) {
   for (size_t b = 0; b < w->map->base_count; b++)
     if (w->towers[b].used) tower_tick(w, b);
 }
+
+/* The ghost's route (world.h). The undo batch unblocks exactly the flags the
+** block batch turns on (those clear now); since the route is canonical (a
+** function of the flags), applying then undoing leaves dist and next as
+** they were. The undo is no longer than the batch try_apply just took, so
+** td_route_apply does not allocate and cannot fail for memory. */
+bool td_world_preview_next(td_world *w, int32_t base, int32_t tower_type, int32_t *next_out) {
+  if (w->in_step || w->broken || w->game != TD_GAME_PLAYING) return false;
+  if (base < 0 || (size_t)base >= w->map->base_count || w->towers[base].used) return false;
+  if (tower_type < 0 || (size_t)tower_type >= w->rules->tower_count) return false;
+  const td_tower_base *tb = &w->map->bases[base];
+  const td_graph *g = w->graph;
+  if (tb->block_count > w->batch_cap) {
+    td_graph_change *p = td_mem_grow(w->batch, &w->batch_cap, tb->block_count, sizeof *p);
+    if (!p) return false;
+    w->batch = p;
+  }
+  size_t n = 0;
+  for (size_t k = 0; k < tb->block_count; k++) {
+    const td_graph_change *c = &tb->block[k];
+    if (c->kind == TD_CHANGE_BLOCK_EDGE && !g->edges[c->id].blocked)
+      w->batch[n++] = (td_graph_change){TD_CHANGE_UNBLOCK_EDGE, c->id};
+    if (c->kind == TD_CHANGE_BLOCK_NODE && !g->node_blocked[c->id])
+      w->batch[n++] = (td_graph_change){TD_CHANGE_UNBLOCK_NODE, c->id};
+  }
+  size_t m = must_reach(w);
+  if (m == SIZE_MAX) return false;
+  td_route_verdict v;
+  if (td_route_try_apply(w->route, tb->block, tb->block_count, w->must, m, &v, NULL) != 0)
+    return false;
+  if (!v.ok) return false; /* rolled back by the transaction */
+  memcpy(next_out, td_route_next(w->route), (size_t)g->node_count * sizeof *next_out);
+  if (n && td_route_apply(w->route, w->batch, n, NULL) != 0) {
+    world_fail(w, "route preview");
+    return false;
+  }
+  return true;
+}

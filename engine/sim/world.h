@@ -208,6 +208,17 @@ typedef struct td_place_check {
 } td_place_check;
 bool td_world_check_place(td_world *w, int32_t base, int32_t tower_type, td_place_check *out);
 
+/* The route as it would become with a tower of tower_type on base (the
+** ghost's preview): writes every node's next (the route's node_count
+** entries, as td_route_next) to next_out and returns true; nothing changes
+** (the base's block batch is applied to the route, next[] copied, and the
+** batch rolled back: dist and next are a function of the blocked flags, so
+** the route is as before). Gold is not checked. false, next_out untouched,
+** when td_world_check_place would refuse it for another reason than gold
+** (game over, no base, occupied, no such type, cuts the route) or when out
+** of memory. Not from a hook. */
+bool td_world_preview_next(td_world *w, int32_t base, int32_t tower_type, int32_t *next_out);
+
 /* One line for a person about a REFUSED event of this world (for a
 ** CUTS_ROUTE refusal the event's x, y are the cut node's position and its
 ** amount the spawn index, -1 for an enemy's node). Writes at most cap bytes. */

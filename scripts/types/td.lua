@@ -225,9 +225,9 @@ function td.stun(h, seconds) end
 ---@return boolean
 function td.burn(h, dps, seconds, damage_type) end
 
----Spawns one enemy now at a spawn point (1-based, default 1) or near another enemy (at the waypoint closest to it); returns its handle, nil when `near` is dead. It belongs to no wave.
+---Spawns one enemy now: at a spawn point (`spawn`, 1-based, default 1), or at the routed waypoint nearest to a living enemy (`near`, a handle) or to a point (`x`, `y`: a kill event's, say); returns its handle, nil when `near` is dead or no waypoint is routed. It belongs to no wave.
 ---@param enemy_type string
----@param at? { spawn?: integer, near?: integer, health?: number, lane?: number }
+---@param at? { spawn?: integer, near?: integer, x?: number, y?: number, health?: number, lane?: number }
 ---@return integer?
 function td.spawn(enemy_type, at) end
 

@@ -1,0 +1,363 @@
+/*
+** sim_game.c: `td sim --map M (--auto | --idle | --replay FILE | --load SAVE)`
+** plays a whole game headless (engine/game): the map, the mod's rules and
+** handlers, a player (the built-in strategy, nobody, or a replay's
+** commands), and prints the game's course, its result and the world's
+** checksum every N ticks. A replay is verified as it plays: the first
+** checksum that differs from the file's stops the run (exit 1).
+*/
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/cmds.h"
+#include "app/sim.h"
+#include "game/auto.h"
+#include "game/game.h"
+#include "game/replay.h"
+
+static const char usage[] =
+  "usage: td sim --map FILE (--auto | --idle | --replay FILE | --load SAVE)\n"
+  "              [--mod DIR] [--seed N] [--endless] [--ticks N] [--every N]\n"
+  "              [--record FILE] [--save-at TICK --save FILE] [--json] [--quiet]\n"
+  "\n"
+  "Plays a whole game headless at 60 ticks per second: the map, the mod's\n"
+  "waves, enemies, towers and Lua handlers, and a player. Prints the world's\n"
+  "checksum every N ticks, each wave's start (gold, lives) and the result.\n"
+  "\n"
+  "players:\n"
+  "  --auto          the built-in strategy (docs/cli.md#auto): builds where\n"
+  "                  enemies pass, upgrades when it cannot build\n"
+  "  --idle          nobody: no tower is ever built\n"
+  "  --replay FILE   the commands of a replay; its map, mod and seed are used\n"
+  "                  (--map and --mod may be left out) and every checksum it\n"
+  "                  holds is checked\n"
+  "  --load SAVE     continue a saved game (with --auto or --idle as the player\n"
+  "                  from there; --idle when neither)\n"
+  "\n"
+  "options:\n"
+  "  --mod DIR       the rules mod (scripts/base)\n"
+  "  --seed N        the world's seed (1)\n"
+  "  --endless       waves go on past the last; the game ends when lives do\n"
+  "  --ticks N       stop after N ticks if the game has not ended (432000: 2 h)\n"
+  "  --every N       ticks between checksum lines (600)\n"
+  "  --record FILE   write the game as a replay (every command, the checksums)\n"
+  "  --save-at TICK  with --save FILE: save the game when TICK ticks have run\n"
+  "  --json          one JSON object instead of the text report\n"
+  "  --quiet         only the result line (text)\n"
+  "\n"
+  "exit status: 0 the game was played (won, lost or out of ticks), 1 a replay\n"
+  "did not match, 2 bad usage or bad input\n";
+
+typedef enum player { P_NONE, P_AUTO, P_IDLE, P_REPLAY } player;
+
+typedef struct opts {
+  const char *map, *mod, *replay, *load, *record, *save;
+  uint64_t seed, ticks, every, save_at;
+  bool seed_set, endless, json, quiet, save_at_set;
+  player who;
+} opts;
+
+typedef struct wave_line {
+  int32_t wave;
+  uint64_t tick;
+  int32_t gold, lives;
+} wave_line;
+
+typedef struct stats {
+  int64_t kills, leaks, refused;
+  wave_line *waves;
+  size_t nwaves, wcap;
+} stats;
+
+static int parse_u64(const char *flag, const char *v, uint64_t lo, uint64_t *out) {
+  char *end;
+  if (*v == '-' || *v == '\0') return td_app_fail("sim: %s: expected a number, got '%s'", flag, v);
+  unsigned long long x = strtoull(v, &end, 10);
+  if (*end || x < lo || x > SIM_MAX_TICK)
+    return td_app_fail("sim: %s: expected a number %" PRIu64 " .. %" PRIu64 ", got '%s'", flag,
+                       lo, SIM_MAX_TICK, v);
+  *out = (uint64_t)x;
+  return 0;
+}
+
+static int parse(int argc, char **argv, opts *o) {
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--auto") || !strcmp(a, "--idle")) {
+      player p = a[2] == 'a' ? P_AUTO : P_IDLE;
+      if (o->who != P_NONE && o->who != p) return td_app_fail("sim: choose one player");
+      o->who = p;
+      continue;
+    }
+    if (!strcmp(a, "--endless")) { o->endless = true; continue; }
+    if (!strcmp(a, "--json")) { o->json = true; continue; }
+    if (!strcmp(a, "--quiet")) { o->quiet = true; continue; }
+    static const char *const valued[] = {"--map",   "--mod",   "--replay", "--load",   "--record",
+                                         "--save",  "--seed",  "--ticks",  "--every",  "--save-at"};
+    size_t k = 0, nv = sizeof valued / sizeof valued[0];
+    while (k < nv && strcmp(a, valued[k])) k++;
+    if (k == nv) return td_app_fail("sim: unknown argument '%s' (try td sim --help)", a);
+    if (i + 1 >= argc) return td_app_fail("sim: %s needs a value (try td sim --help)", a);
+    const char *v = argv[++i];
+    switch (k) {
+    case 0: o->map = v; break;
+    case 1: o->mod = v; break;
+    case 2:
+      if (o->who != P_NONE) return td_app_fail("sim: choose one player");
+      o->replay = v, o->who = P_REPLAY;
+      break;
+    case 3: o->load = v; break;
+    case 4: o->record = v; break;
+    case 5: o->save = v; break;
+    case 6:
+      if (parse_u64(a, v, 0, &o->seed)) return 2;
+      o->seed_set = true;
+      break;
+    case 7:
+      if (parse_u64(a, v, 1, &o->ticks)) return 2;
+      break;
+    case 8:
+      if (parse_u64(a, v, 1, &o->every)) return 2;
+      break;
+    default:
+      if (parse_u64(a, v, 0, &o->save_at)) return 2;
+      o->save_at_set = true;
+    }
+  }
+  if (o->who == P_NONE && !o->load) return td_app_fail("sim: choose --auto, --idle, --replay or --load");
+  if (o->who == P_NONE) o->who = P_IDLE;
+  if (o->who == P_REPLAY && o->load) return td_app_fail("sim: --replay and --load do not mix");
+  if (!o->map && o->who != P_REPLAY) return td_app_fail("sim: --map FILE is required");
+  if (o->save_at_set != (o->save != NULL))
+    return td_app_fail("sim: --save-at TICK and --save FILE go together");
+  return 0;
+}
+
+static void on_events(td_game *g, stats *st) {
+  size_t n;
+  const td_event *ev = td_world_events(td_game_world(g), &n);
+  for (size_t i = 0; i < n; i++) {
+    if (ev[i].kind == TD_EVENT_KILLED) st->kills++;
+    else if (ev[i].kind == TD_EVENT_LEAKED) st->leaks++;
+    else if (ev[i].kind == TD_EVENT_REFUSED) st->refused++;
+    else if (ev[i].kind == TD_EVENT_WAVE_STARTED) {
+      wave_line *p = td_mem_grow(st->waves, &st->wcap, st->nwaves + 1, sizeof *p);
+      if (!p) continue; /* the report just lacks the line */
+      st->waves = p;
+      const td_world *w = td_game_world(g);
+      p[st->nwaves++] = (wave_line){ev[i].wave, ev[i].tick, td_world_gold(w), td_world_lives(w)};
+    }
+  }
+}
+
+static const char *result_name(td_game_state s) {
+  return s == TD_GAME_WON ? "won" : s == TD_GAME_LOST ? "lost" : "playing";
+}
+
+static void json_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
+    else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", (unsigned)*s);
+    else fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+static void report(const opts *o, td_game *g, const stats *st, const td_replay *rec,
+                   const td_auto *au) {
+  const td_world *w = td_game_world(g);
+  const td_rules *r = td_game_rules(g);
+  uint64_t t = td_world_tick(w);
+  int32_t built = 0, upgraded = 0;
+  if (au) td_auto_counts(au, &built, &upgraded);
+  const char *who = o->who == P_AUTO ? "auto" : o->who == P_REPLAY ? "replay" : "idle";
+  if (o->json) {
+    printf("{\"map\":");
+    json_str(stdout, td_game_map_path(g));
+    printf(",\"mod\":");
+    json_str(stdout, td_game_mod_dir(g));
+    printf(",\"seed\":%" PRIu64 ",\"player\":\"%s\",\"endless\":%s,\"result\":\"%s\","
+           "\"ticks\":%" PRIu64 ",\"wave\":%d,\"waves\":%d,\"lives\":%d,\"start_lives\":%d,"
+           "\"gold\":%d,\"kills\":%" PRId64 ",\"leaks\":%" PRId64 ",\"refused\":%" PRId64
+           ",\"towers\":%zu,\"built\":%d,\"upgrades\":%d,\"reloads\":%u,",
+           td_game_seed(g), who, td_world_endless(w) ? "true" : "false",
+           result_name(td_world_state(w)), t, (int)td_world_wave(w), (int)r->wave_count,
+           (int)td_world_lives(w), (int)r->start_lives, (int)td_world_gold(w), st->kills,
+           st->leaks, st->refused, td_world_tower_count(w), (int)built, (int)upgraded,
+           (unsigned)td_game_reloads(g));
+    printf("\"wave_starts\":[");
+    for (size_t i = 0; i < st->nwaves; i++)
+      printf("%s{\"wave\":%d,\"tick\":%" PRIu64 ",\"gold\":%d,\"lives\":%d}", i ? "," : "",
+             (int)st->waves[i].wave, st->waves[i].tick, (int)st->waves[i].gold,
+             (int)st->waves[i].lives);
+    printf("],\"checksums\":[");
+    for (size_t i = 0; i < rec->ncheck; i++)
+      printf("%s{\"tick\":%" PRIu64 ",\"checksum\":\"%016" PRIx64 "\"}", i ? "," : "",
+             rec->checks[i].tick, rec->checks[i].checksum);
+    printf("],\"checksum\":\"%016" PRIx64 "\"}\n", td_world_checksum(w));
+    return;
+  }
+  if (!o->quiet)
+    for (size_t i = 0; i < st->nwaves; i++)
+      printf("wave %3d at tick %7" PRIu64 ": gold %5d, lives %3d\n", (int)st->waves[i].wave,
+             st->waves[i].tick, (int)st->waves[i].gold, (int)st->waves[i].lives);
+  printf("result: %s at tick %" PRIu64 " (%" PRIu64 ":%02" PRIu64 "), wave %d of %d, lives %d of %d, "
+         "gold %d, kills %" PRId64 ", leaks %" PRId64 ", towers %zu",
+         result_name(td_world_state(w)), t, t / 3600, t / 60 % 60, (int)td_world_wave(w),
+         (int)r->wave_count, (int)td_world_lives(w), (int)r->start_lives, (int)td_world_gold(w),
+         st->kills, st->leaks, td_world_tower_count(w));
+  if (au) printf(" (%d built, %d upgrades)", (int)built, (int)upgraded);
+  printf("\n");
+  if (!o->quiet) printf("checksum %016" PRIx64 "\n", td_world_checksum(w));
+}
+
+/* The game the options name: fresh, from a save, or from a replay's header. */
+static td_game *open_game(const opts *o, const td_replay *rp, td_err *err) {
+  td_game_options go = {.map_path = o->map, .mod_dir = o->mod, .seed = o->seed_set ? o->seed : 1,
+                        .endless = o->endless};
+  if (rp) {
+    go.map_path = o->map ? o->map : rp->map_path;
+    go.mod_dir = o->mod ? o->mod : rp->mod_dir;
+    go.seed = rp->seed;
+    go.endless = rp->endless;
+  }
+  if (o->load) return td_game_load(&go, o->load, err);
+  return td_game_create(&go, err);
+}
+
+int td_sim_game(int argc, char **argv) {
+  opts o = {.ticks = (uint64_t)SIM_TICK_HZ * 7200, .every = 600};
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(usage, stdout);
+      return 0;
+    }
+  if (parse(argc, argv, &o) != 0) return 2;
+  int status = 2;
+  td_err err;
+  td_replay play = {0}, rec = {0};
+  stats st = {0};
+  td_auto *au = NULL;
+  td_game *g = NULL;
+  if (o.replay && td_replay_read(o.replay, &play, &err) != 0) {
+    td_app_fail("%s", err.msg);
+    goto out;
+  }
+  g = open_game(&o, o.replay ? &play : NULL, &err);
+  if (!g) {
+    td_app_fail("%s", err.msg);
+    goto out;
+  }
+  if (o.replay) {
+    if (td_replay_check_game(&play, g, &err) != 0) {
+      td_app_fail("%s", err.msg);
+      goto out;
+    }
+    if (play.every) o.every = play.every;
+    for (size_t i = 0; i < play.ncmd; i++) { /* every name resolves, before playing */
+      td_command c;
+      if (td_replay_command(&play, i, g, &c, &err) != 0) {
+        td_app_fail("%s", err.msg);
+        goto out;
+      }
+    }
+  }
+  if (o.who == P_AUTO && !(au = td_auto_create(&err))) {
+    td_app_fail("%s", err.msg);
+    goto out;
+  }
+  td_replay_init(&rec, g, (uint32_t)o.every);
+  td_world *w = td_game_world(g);
+  if (!o.json && !o.quiet)
+    printf("game: %s, mod %s, seed %" PRIu64 ", player %s%s\n", td_game_map_path(g),
+           td_game_mod_dir(g), td_game_seed(g),
+           o.who == P_AUTO ? "auto" : o.who == P_REPLAY ? "replay" : "idle",
+           td_world_endless(w) ? ", endless" : "");
+  size_t next_check = 0, next_cmd = 0;
+  uint64_t stop = td_world_tick(w) + o.ticks;
+  if (o.replay && play.ended && play.end_ticks < stop) stop = play.end_ticks;
+  status = 0;
+  while (td_world_state(w) == TD_GAME_PLAYING && td_world_tick(w) < stop) {
+    if (o.save_at_set && td_world_tick(w) == o.save_at) {
+      if (td_game_save(g, o.save, &err) != 0) {
+        status = td_app_fail("%s", err.msg);
+        goto out;
+      }
+      if (!o.json && !o.quiet) printf("saved %s at tick %" PRIu64 "\n", o.save, o.save_at);
+    }
+    /* a replay's commands are given at their tick, as they were recorded:
+    ** pending commands are part of the world's state */
+    for (; next_cmd < play.ncmd && play.cmds[next_cmd].tick <= td_world_tick(w); next_cmd++) {
+      td_command c;
+      if (td_replay_command(&play, next_cmd, g, &c, &err) != 0 ||
+          td_game_command(g, &c, &err) != 0) {
+        status = td_app_fail("%s", err.msg);
+        goto out;
+      }
+    }
+    if (au && td_auto_play(au, g, &err) != 0) {
+      status = td_app_fail("%s", err.msg);
+      goto out;
+    }
+    if (td_game_step(g, &err) != 0) {
+      status = td_app_fail("%s", err.msg);
+      goto out;
+    }
+    on_events(g, &st);
+    uint64_t t = td_world_tick(w);
+    if (t % o.every == 0) {
+      uint64_t sum = td_world_checksum(w);
+      if (td_replay_add_check(&rec, t, sum, &err) != 0) {
+        status = td_app_fail("%s", err.msg);
+        goto out;
+      }
+      if (!o.json && !o.quiet)
+        printf("tick %7" PRIu64 "  wave %3d  gold %5d  lives %3d  enemies %5zu  towers %3zu  "
+               "checksum %016" PRIx64 "\n",
+               t, (int)td_world_wave(w), (int)td_world_gold(w), (int)td_world_lives(w),
+               td_world_enemy_count(w), td_world_tower_count(w), sum);
+    }
+    while (next_check < play.ncheck && play.checks[next_check].tick < t) next_check++;
+    if (next_check < play.ncheck && play.checks[next_check].tick == t) {
+      uint64_t sum = td_world_checksum(w);
+      if (sum != play.checks[next_check].checksum) {
+        fprintf(stderr, "td: %s: tick %" PRIu64 ": checksum %016" PRIx64 ", the replay says %016"
+                PRIx64 ": the game has parted from the recording\n", o.replay, t, sum,
+                play.checks[next_check].checksum);
+        status = 1;
+        goto out;
+      }
+      next_check++;
+    }
+  }
+  td_replay_end(&rec, g);
+  if (o.replay && play.ended &&
+      (play.end_ticks != rec.end_ticks || play.end_checksum != rec.end_checksum ||
+       play.result != rec.result)) {
+    fprintf(stderr, "td: %s: the game ended %s at tick %" PRIu64 " (checksum %016" PRIx64
+            "), the replay says %s at tick %" PRIu64 " (%016" PRIx64 ")\n", o.replay,
+            result_name(rec.result), rec.end_ticks, rec.end_checksum, result_name(play.result),
+            play.end_ticks, play.end_checksum);
+    status = 1;
+  }
+  if (o.record) {
+    size_t n;
+    const td_command *cmds = td_game_commands(g, &n);
+    for (size_t i = 0; i < n && status == 0; i++)
+      if (td_replay_add_command(&rec, g, &cmds[i], &err) != 0) status = td_app_fail("%s", err.msg);
+    if (status == 0 && td_replay_write(&rec, o.record, &err) != 0) status = td_app_fail("%s", err.msg);
+  }
+  if (status != 2) report(&o, g, &st, &rec, au);
+  if (o.replay && status == 0 && !o.json && !o.quiet)
+    printf("replay: %zu checksums and the end match\n", play.ncheck);
+out:
+  td_auto_destroy(au);
+  td_game_destroy(g);
+  td_replay_free(&play);
+  td_replay_free(&rec);
+  td_mem_free(st.waves, st.wcap * sizeof *st.waves);
+  return status;
+}

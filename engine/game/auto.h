@@ -1,0 +1,52 @@
+/*
+** auto.h: a simple built-in player (`td sim --auto`), enough to show that
+** a map can be won and to prove the bundled content's balance headlessly.
+**
+** The strategy, every TD_AUTO_PERIOD ticks while the game is on:
+**   1. Where enemies go: points every half tile along the route from each
+**      spawn (following each node's next) and along the straight line from
+**      each spawn to its nearest goal (the flyers' way). A tower's cover
+**      is the number of those points within its range: ground points if
+**      it hits ground, air points if it hits air; air points count fully
+**      when a flyer is alive or in the next wave's preview, a fifth
+**      otherwise.
+**   2. Build: the tower type built least so far (ties: the rules' order)
+**      that covers something from some free base, at the free base where
+**      its cover is largest (ties: the lower base index) and the world
+**      would accept it (td_world_check_place). Support towers (rate 0) go
+**      where their aura covers the most towers, and only once two towers
+**      stand. When that type is not affordable the player saves for it,
+**      for at most TD_AUTO_PATIENCE seconds, then builds what it can.
+**   3. Upgrade: when no free base covers anything, or while saving has
+**      timed out, the tower with the largest cover gets its first
+**      affordable upgrade (children in turn: the tower's depth picks
+**      which).
+** The route is followed afresh at every decision, so a maze the player's
+** own towers make is seen as it is.
+**
+** Commands go through td_game_command (so they are recorded for a
+** replay), stamped with the current tick. Memory: a td_auto owns its
+** scratch arrays (td_mem). Determinism: it reads only the game's state and
+** decides in fixed orders; same game, same commands.
+*/
+#ifndef TD_AUTO_H
+#define TD_AUTO_H
+
+#include "game/game.h"
+
+#define TD_AUTO_PERIOD 30       /* ticks between decisions */
+#define TD_AUTO_PATIENCE 20.0f  /* seconds of saving for one tower type */
+
+typedef struct td_auto td_auto;
+
+td_auto *td_auto_create(td_err *err);  /* NULL when out of memory */
+void td_auto_destroy(td_auto *a);      /* NULL is a no-op */
+
+/* Decides before a step of g (call it once per tick, before td_game_step).
+** 0, or -1 with err set when out of memory. */
+int td_auto_play(td_auto *a, td_game *g, td_err *err);
+
+/* Towers built and upgrades bought so far. */
+void td_auto_counts(const td_auto *a, int32_t *built, int32_t *upgraded);
+
+#endif

@@ -1,0 +1,406 @@
+/*
+** replay.c: the replay file (replay.h): recording, reading, writing,
+** resolving commands against a game.
+*/
+#include "game/replay.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/game_int.h"
+
+static const char *const kind_names[TD_COMMAND_KIND_COUNT] = {
+    "place", "upgrade", "sell", "target", "call_wave", "pause", "resume"};
+static const char *const mode_names[TD_TARGET_MODE_COUNT] = {"first", "last", "strongest",
+                                                             "closest", "script"};
+static const char *const result_names[] = {"playing", "won", "lost"};
+
+static void copy_str(char *dst, size_t cap, const char *src) {
+  size_t n = strlen(src);
+  if (n >= cap) n = cap - 1;
+  memcpy(dst, src, n);
+  dst[n] = '\0';
+}
+
+void td_replay_init(td_replay *r, const td_game *g, uint32_t every) {
+  memset(r, 0, sizeof *r);
+  copy_str(r->map_path, sizeof r->map_path, td_game_map_path(g));
+  copy_str(r->mod_dir, sizeof r->mod_dir, td_game_mod_dir(g));
+  r->map_hash = td_game_map_hash(g);
+  r->mod_hash = td_game_mod_hash(g);
+  r->seed = td_game_seed(g);
+  r->endless = td_world_endless(td_game_world(g));
+  r->every = every ? every : TD_REPLAY_DEFAULT_EVERY;
+}
+
+void td_replay_free(td_replay *r) {
+  td_mem_free(r->cmds, r->cmd_cap * sizeof *r->cmds);
+  td_mem_free(r->checks, r->check_cap * sizeof *r->checks);
+  memset(r, 0, sizeof *r);
+}
+
+static int push_cmd(td_replay *r, const td_replay_cmd *c, td_err *err) {
+  td_replay_cmd *p = td_mem_grow(r->cmds, &r->cmd_cap, r->ncmd + 1, sizeof *p);
+  if (!p) return td_err_set(err, "replay: out of memory");
+  r->cmds = p;
+  p[r->ncmd++] = *c;
+  return 0;
+}
+
+int td_replay_add_command(td_replay *r, const td_game *g, const td_command *c, td_err *err) {
+  const td_map *m = td_game_map(g);
+  const td_rules *rules = td_game_rules(g);
+  td_replay_cmd rc = {.tick = c->tick, .kind = c->kind};
+  if ((unsigned)c->kind >= TD_COMMAND_KIND_COUNT)
+    return td_err_set(err, "replay: command kind %d", (int)c->kind);
+  bool has_base = c->kind <= TD_COMMAND_TARGET;
+  if (has_base) {
+    if (c->base < 0 || (size_t)c->base >= m->base_count)
+      return td_err_set(err, "replay: the map has no tower base %d", (int)c->base);
+    rc.object = m->bases[c->base].object_id;
+  }
+  if (c->kind == TD_COMMAND_PLACE) {
+    if (c->tower_type < 0 || (size_t)c->tower_type >= rules->tower_count)
+      return td_err_set(err, "replay: no tower type %d", (int)c->tower_type);
+    copy_str(rc.name, sizeof rc.name, rules->towers[c->tower_type].name);
+  } else if (c->kind == TD_COMMAND_UPGRADE) {
+    rc.arg = c->upgrade + 1;
+  } else if (c->kind == TD_COMMAND_TARGET) {
+    rc.arg = (int32_t)c->mode;
+  }
+  return push_cmd(r, &rc, err);
+}
+
+int td_replay_add_check(td_replay *r, uint64_t tick, uint64_t checksum, td_err *err) {
+  td_replay_check *p = td_mem_grow(r->checks, &r->check_cap, r->ncheck + 1, sizeof *p);
+  if (!p) return td_err_set(err, "replay: out of memory");
+  r->checks = p;
+  p[r->ncheck++] = (td_replay_check){tick, checksum};
+  return 0;
+}
+
+void td_replay_end(td_replay *r, const td_game *g) {
+  const td_world *w = td_game_world(g);
+  r->ended = true;
+  r->end_ticks = td_world_tick(w);
+  r->result = td_world_state(w);
+  r->lives = td_world_lives(w);
+  r->end_checksum = td_world_checksum(w);
+}
+
+/* ---- writing ------------------------------------------------------------- */
+
+typedef struct textbuf {
+  char *buf;
+  size_t len, cap;
+  bool failed;
+} textbuf;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static void put(textbuf *o, const char *fmt, ...) {
+  if (o->failed) return;
+  va_list ap;
+  va_start(ap, fmt);
+  char line[1200];
+  int n = vsnprintf(line, sizeof line, fmt, ap);
+  va_end(ap);
+  if (n < 0 || (size_t)n >= sizeof line) {
+    o->failed = true;
+    return;
+  }
+  char *p = td_mem_grow(o->buf, &o->cap, o->len + (size_t)n + 1, 1);
+  if (!p) {
+    o->failed = true;
+    return;
+  }
+  o->buf = p;
+  memcpy(p + o->len, line, (size_t)n + 1);
+  o->len += (size_t)n;
+}
+
+int td_replay_write(const td_replay *r, const char *path, td_err *err) {
+  textbuf o = {0};
+  put(&o, "td-replay %d\n", TD_REPLAY_VERSION);
+  put(&o, "map %s %016" PRIx64 "\n", r->map_path, r->map_hash);
+  put(&o, "mod %s %016" PRIx64 "\n", r->mod_dir, r->mod_hash);
+  put(&o, "seed %" PRIu64 "\n", r->seed);
+  put(&o, "endless %d\n", r->endless ? 1 : 0);
+  put(&o, "every %u\n", (unsigned)r->every);
+  size_t k = 0; /* checks interleaved with commands by tick, for reading */
+  for (size_t i = 0; i <= r->ncmd; i++) {
+    uint64_t until = i < r->ncmd ? r->cmds[i].tick : UINT64_MAX;
+    for (; k < r->ncheck && r->checks[k].tick < until; k++)
+      put(&o, "check %" PRIu64 " %016" PRIx64 "\n", r->checks[k].tick, r->checks[k].checksum);
+    if (i == r->ncmd) break;
+    const td_replay_cmd *c = &r->cmds[i];
+    put(&o, "cmd %" PRIu64 " %s", c->tick, kind_names[c->kind]);
+    if (c->kind <= TD_COMMAND_TARGET) put(&o, " %" PRId64, c->object);
+    if (c->kind == TD_COMMAND_PLACE) put(&o, " %s", c->name);
+    if (c->kind == TD_COMMAND_UPGRADE) put(&o, " %d", (int)c->arg);
+    if (c->kind == TD_COMMAND_TARGET) put(&o, " %s", mode_names[c->arg]);
+    put(&o, "\n");
+  }
+  if (r->ended)
+    put(&o, "end %" PRIu64 " %s %d %016" PRIx64 "\n", r->end_ticks, result_names[r->result],
+        (int)r->lives, r->end_checksum);
+  int rc = o.failed ? td_err_set(err, "%s: out of memory", path)
+                    : game_write_atomic(path, o.buf, o.len, err);
+  td_mem_free(o.buf, o.cap);
+  return rc;
+}
+
+/* ---- reading ------------------------------------------------------------- */
+
+typedef struct reader {
+  const char *path;
+  int line;
+  char *tok[8];
+  int ntok;
+  td_err *err;
+} reader;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static int bad(reader *rd, const char *fmt, ...) {
+  char msg[400];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return td_err_set(rd->err, "%s:%d: %s", rd->path, rd->line, msg);
+}
+
+static int parse_u64(reader *rd, const char *s, int base, uint64_t *out, const char *what) {
+  char *end;
+  errno = 0;
+  if (*s == '-' || *s == '+' || *s == '\0') return bad(rd, "%s: expected a number, got '%s'", what, s);
+  unsigned long long v = strtoull(s, &end, base);
+  if (*end || errno) return bad(rd, "%s: expected a number, got '%s'", what, s);
+  *out = (uint64_t)v;
+  return 0;
+}
+
+static int parse_i64(reader *rd, const char *s, int64_t lo, int64_t hi, int64_t *out,
+                     const char *what) {
+  char *end;
+  errno = 0;
+  long long v = strtoll(s, &end, 10);
+  if (*s == '\0' || *end || errno || v < lo || v > hi)
+    return bad(rd, "%s: expected an integer in %" PRId64 " .. %" PRId64 ", got '%s'", what, lo, hi,
+               s);
+  *out = (int64_t)v;
+  return 0;
+}
+
+static int find(const char *const *names, int n, const char *s) {
+  for (int i = 0; i < n; i++)
+    if (!strcmp(names[i], s)) return i;
+  return -1;
+}
+
+static int need(reader *rd, int n, const char *usage) {
+  if (rd->ntok != n) return bad(rd, "expected '%s'", usage);
+  return 0;
+}
+
+static int parse_cmd(reader *rd, td_replay *r) {
+  td_replay_cmd c = {.line = rd->line};
+  if (rd->ntok < 3) return bad(rd, "expected 'cmd TICK KIND ...'");
+  if (parse_u64(rd, rd->tok[1], 10, &c.tick, "tick") != 0) return -1;
+  if (r->ncmd && c.tick < r->cmds[r->ncmd - 1].tick)
+    return bad(rd, "tick %" PRIu64 " is before the previous command's (%" PRIu64 ")", c.tick,
+               r->cmds[r->ncmd - 1].tick);
+  int k = find(kind_names, TD_COMMAND_KIND_COUNT, rd->tok[2]);
+  if (k < 0)
+    return bad(rd, "unknown command '%s' (place, upgrade, sell, target, call_wave, pause, "
+               "resume)", rd->tok[2]);
+  c.kind = (td_command_kind)k;
+  static const char *const usage[TD_COMMAND_KIND_COUNT] = {
+      "cmd TICK place BASE TOWER", "cmd TICK upgrade BASE CHILD", "cmd TICK sell BASE",
+      "cmd TICK target BASE MODE", "cmd TICK call_wave", "cmd TICK pause", "cmd TICK resume"};
+  static const int ntok[TD_COMMAND_KIND_COUNT] = {5, 5, 4, 5, 3, 3, 3};
+  if (need(rd, ntok[k], usage[k]) != 0) return -1;
+  if (c.kind <= TD_COMMAND_TARGET &&
+      parse_i64(rd, rd->tok[3], INT32_MIN, INT32_MAX, &c.object, "base object id") != 0)
+    return -1;
+  if (c.kind == TD_COMMAND_PLACE) {
+    if (strlen(rd->tok[4]) >= sizeof c.name) return bad(rd, "tower type name too long");
+    copy_str(c.name, sizeof c.name, rd->tok[4]);
+  } else if (c.kind == TD_COMMAND_UPGRADE) {
+    int64_t v;
+    if (parse_i64(rd, rd->tok[4], 1, TD_RULES_MAX_CHILDREN, &v, "upgrade") != 0) return -1;
+    c.arg = (int32_t)v;
+  } else if (c.kind == TD_COMMAND_TARGET) {
+    int m = find(mode_names, TD_TARGET_MODE_COUNT, rd->tok[4]);
+    if (m < 0) return bad(rd, "unknown targeting mode '%s' (first, last, strongest, closest, script)",
+                          rd->tok[4]);
+    c.arg = m;
+  }
+  return push_cmd(r, &c, rd->err);
+}
+
+static int parse_line(reader *rd, td_replay *r, unsigned *seen) {
+  const char *w = rd->tok[0];
+  static const char *const header[] = {"map", "mod", "seed", "endless", "every"};
+  int h = find(header, 5, w);
+  if (h >= 0) {
+    if (*seen & (1u << h)) return bad(rd, "'%s' given twice", w);
+    if (r->ncmd || r->ncheck || r->ended) return bad(rd, "'%s' after the commands", w);
+    *seen |= 1u << h;
+  }
+  if (r->ended) return bad(rd, "'%s' after 'end'", w);
+  if (h == 0 || h == 1) {
+    if (need(rd, 3, h ? "mod DIR HASH" : "map FILE HASH") != 0) return -1;
+    char *dst = h ? r->mod_dir : r->map_path;
+    if (strlen(rd->tok[1]) >= sizeof r->map_path) return bad(rd, "path too long");
+    copy_str(dst, sizeof r->map_path, rd->tok[1]);
+    return parse_u64(rd, rd->tok[2], 16, h ? &r->mod_hash : &r->map_hash, "hash");
+  }
+  if (h == 2) return need(rd, 2, "seed N") ? -1 : parse_u64(rd, rd->tok[1], 10, &r->seed, "seed");
+  if (h == 3) {
+    int64_t v;
+    if (need(rd, 2, "endless 0|1") || parse_i64(rd, rd->tok[1], 0, 1, &v, "endless")) return -1;
+    r->endless = v != 0;
+    return 0;
+  }
+  if (h == 4) {
+    int64_t v;
+    if (need(rd, 2, "every N") || parse_i64(rd, rd->tok[1], 1, 1 << 30, &v, "every")) return -1;
+    r->every = (uint32_t)v;
+    return 0;
+  }
+  if ((*seen & 3u) != 3u) return bad(rd, "'%s' before the map and mod lines", w);
+  if (!strcmp(w, "cmd")) return parse_cmd(rd, r);
+  if (!strcmp(w, "check")) {
+    uint64_t t, sum;
+    if (need(rd, 3, "check TICK CHECKSUM") || parse_u64(rd, rd->tok[1], 10, &t, "tick") ||
+        parse_u64(rd, rd->tok[2], 16, &sum, "checksum"))
+      return -1;
+    if (r->ncheck && t <= r->checks[r->ncheck - 1].tick)
+      return bad(rd, "check at tick %" PRIu64 " is not after the previous one", t);
+    return td_replay_add_check(r, t, sum, rd->err);
+  }
+  if (!strcmp(w, "end")) {
+    int64_t lives;
+    if (need(rd, 5, "end TICKS won|lost|playing LIVES CHECKSUM") ||
+        parse_u64(rd, rd->tok[1], 10, &r->end_ticks, "ticks") ||
+        parse_i64(rd, rd->tok[3], 0, INT32_MAX, &lives, "lives") ||
+        parse_u64(rd, rd->tok[4], 16, &r->end_checksum, "checksum"))
+      return -1;
+    int res = find(result_names, 3, rd->tok[2]);
+    if (res < 0) return bad(rd, "result must be won, lost or playing, got '%s'", rd->tok[2]);
+    r->result = (td_game_state)res;
+    r->lives = (int32_t)lives;
+    r->ended = true;
+    return 0;
+  }
+  return bad(rd, "unknown record '%s' (map, mod, seed, endless, every, cmd, check, end)", w);
+}
+
+int td_replay_read(const char *path, td_replay *r, td_err *err) {
+  memset(r, 0, sizeof *r);
+  char *buf;
+  size_t len, cap;
+  if (td_mem_read_file(path, (size_t)256 << 20, &buf, &len, &cap, err) != 0) return -1;
+  copy_str(r->path, sizeof r->path, path);
+  r->every = TD_REPLAY_DEFAULT_EVERY;
+  reader rd = {.path = path, .err = err};
+  unsigned seen = 0;
+  int rc = 0;
+  bool first = true;
+  char *p = buf, *end = buf + len;
+  while (rc == 0 && p < end) {
+    rd.line++;
+    char *nl = memchr(p, '\n', (size_t)(end - p));
+    char *eol = nl ? nl : end;
+    if (memchr(p, '\0', (size_t)(eol - p))) {
+      rc = bad(&rd, "a NUL byte: not a text replay");
+      break;
+    }
+    *eol = '\0';
+    char *hash = strchr(p, '#');
+    if (hash) *hash = '\0';
+    rd.ntok = 0;
+    for (char *t = strtok(p, " \t\r"); t; t = strtok(NULL, " \t\r")) {
+      if (rd.ntok == 8) {
+        rc = bad(&rd, "too many fields");
+        break;
+      }
+      rd.tok[rd.ntok++] = t;
+    }
+    p = eol + 1;
+    if (rc != 0 || rd.ntok == 0) continue;
+    if (first) {
+      int64_t v;
+      if (strcmp(rd.tok[0], "td-replay") || rd.ntok != 2)
+        rc = bad(&rd, "not a td replay (it starts with 'td-replay %d')", TD_REPLAY_VERSION);
+      else if (parse_i64(&rd, rd.tok[1], 0, INT32_MAX, &v, "version") != 0)
+        rc = -1;
+      else if (v != TD_REPLAY_VERSION)
+        rc = bad(&rd, "replay version %" PRId64 ", this td reads version %d", v,
+                 TD_REPLAY_VERSION);
+      first = false;
+      continue;
+    }
+    rc = parse_line(&rd, r, &seen);
+  }
+  if (rc == 0 && first) rc = td_err_set(err, "%s: empty, not a td replay", path);
+  else if (rc == 0 && (seen & 3u) != 3u)
+    rc = td_err_set(err, "%s: no map or no mod line", path);
+  td_mem_free(buf, cap);
+  if (rc != 0) {
+    td_replay_free(r);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- playing ------------------------------------------------------------- */
+
+int td_replay_command(const td_replay *r, size_t i, const td_game *g, td_command *out,
+                      td_err *err) {
+  const td_replay_cmd *c = &r->cmds[i];
+  const td_map *m = td_game_map(g);
+  const td_rules *rules = td_game_rules(g);
+  const char *file = r->path[0] ? r->path : "replay";
+  memset(out, 0, sizeof *out);
+  out->tick = c->tick;
+  out->kind = c->kind;
+  out->base = -1;
+  out->tower_type = -1;
+  if (c->kind <= TD_COMMAND_TARGET) {
+    const td_tower_base *b = td_map_find_base(m, c->object);
+    if (!b)
+      return td_err_set(err, "%s:%d: %s has no tower base with object id %" PRId64, file,
+                        c->line, r->map_path, c->object);
+    out->base = (int32_t)(b - m->bases);
+  }
+  if (c->kind == TD_COMMAND_PLACE) {
+    for (size_t t = 0; t < rules->tower_count; t++)
+      if (!strcmp(rules->towers[t].name, c->name)) out->tower_type = (int32_t)t;
+    if (out->tower_type < 0)
+      return td_err_set(err, "%s:%d: no tower type '%s' in %s", file, c->line, c->name,
+                        r->mod_dir);
+  }
+  if (c->kind == TD_COMMAND_UPGRADE) out->upgrade = c->arg - 1;
+  if (c->kind == TD_COMMAND_TARGET) out->mode = (td_target_mode)c->arg;
+  return 0;
+}
+
+int td_replay_check_game(const td_replay *r, const td_game *g, td_err *err) {
+  const char *file = r->path[0] ? r->path : "replay";
+  if (td_game_map_hash(g) != r->map_hash)
+    return td_err_set(err, "%s: made with another %s (hash %016" PRIx64 ", the file now %016" PRIx64 ")",
+                      file, r->map_path, r->map_hash, td_game_map_hash(g));
+  if (td_game_mod_hash(g) != r->mod_hash)
+    return td_err_set(err, "%s: made with other scripts than %s has now (hash %016" PRIx64
+                      ", now %016" PRIx64 ")", file, r->mod_dir, r->mod_hash, td_game_mod_hash(g));
+  return 0;
+}

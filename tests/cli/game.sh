@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# td sim with a player: whole games headless (--auto, --idle), replays
+# recorded and played back to the same checksums, golden replays, saves
+# continued, and every refusal with its file:line.
+set -u
+source "$(dirname "$0")/harness.bash"
+cd "$src" || exit 1
+map=maps/01-crossroads.lua
+mod=tests/data/mods/game_api
+
+# a whole game by the built-in player, recorded
+expect "auto" 0 "" -- "$td" sim --map $map --mod $mod --auto --record "$tmp/a.replay"
+grep -q '^game: maps/01-crossroads.lua, mod tests/data/mods/game_api, seed 1, player auto$' "$tmp/out"
+check $? "auto: header line: $(head -1 "$tmp/out")"
+grep -qE '^result: (won|lost) at tick [0-9]+ ' "$tmp/out"; check $? "auto: result line"
+grep -qE '^tick +600  wave +[0-9]+  gold +[0-9]+  lives +[0-9]+  enemies +[0-9]+  towers +[0-9]+  checksum [0-9a-f]{16}$' "$tmp/out"
+check $? "auto: checksum lines"
+grep -qE '^cmd 0 place [0-9]+ arrow$' "$tmp/a.replay"; check $? "auto: the replay holds its first placement"
+grep -qE '^end [0-9]+ (won|lost) [0-9]+ [0-9a-f]{16}$' "$tmp/a.replay"; check $? "auto: the replay's end"
+final=$(grep '^checksum' "$tmp/out")
+
+# played back: same checksums, same end
+expect "replay" 0 "" -- "$td" sim --replay "$tmp/a.replay"
+grep -q "^replay: [0-9]* checksums and the end match$" "$tmp/out"; check $? "replay: verdict"
+[ "$(grep '^checksum' "$tmp/out")" = "$final" ]; check $? "replay: final checksum"
+
+# one checksum changed: the run stops there, exit 1
+sed '0,/^check 1200 .*/s//check 1200 00000000000000ff/' "$tmp/a.replay" >"$tmp/b.replay"
+expect "tampered" 1 "tick 1200: checksum" -- "$td" sim --replay "$tmp/b.replay"
+grep -q "the replay says 00000000000000ff" "$tmp/err"; check $? "tampered: names the recorded checksum"
+
+# a command removed: the game parts from the recording
+grep -v '^cmd 0 ' "$tmp/a.replay" >"$tmp/c.replay"
+expect "missing command" 1 "the game has parted from the recording" -- "$td" sim --replay "$tmp/c.replay"
+
+# golden replays, committed: the engine still plays them bit for bit
+# (regenerate after an intended change: docs/cli.md#replays)
+for r in tests/data/replays/*.replay; do
+  expect "golden $(basename "$r")" 0 "" -- "$td" sim --replay "$r" --quiet
+done
+
+# JSON
+expect "json" 0 "" -- "$td" sim --map $map --mod $mod --idle --json
+grep -qE '^\{"map":"maps/01-crossroads.lua","mod":"tests/data/mods/game_api","seed":1,"player":"idle",.*"result":"lost",.*"towers":0,.*"wave_starts":\[\{"wave":1,.*"checksum":"[0-9a-f]{16}"\}$' "$tmp/out"
+check $? "json: $(head -c 300 "$tmp/out")"
+
+# doing nothing loses
+expect "idle" 0 "" -- "$td" sim --map $map --mod $mod --idle --quiet
+grep -q '^result: lost ' "$tmp/out"; check $? "idle: lost"
+
+# saved mid-game and continued: the same end as the game played through
+expect "through" 0 "" -- "$td" sim --map $map --mod $mod --idle
+through=$(grep '^checksum' "$tmp/out")
+expect "save" 0 "" -- "$td" sim --map $map --mod $mod --idle --save-at 700 --save "$tmp/g.tds"
+grep -q "^saved $tmp/g.tds at tick 700$" "$tmp/out"; check $? "save: line"
+[ ! -e "$tmp/g.tds.tmp" ]; check $? "save: no temporary left"
+expect "load" 0 "" -- "$td" sim --map $map --mod $mod --load "$tmp/g.tds"
+[ "$(grep '^checksum' "$tmp/out")" = "$through" ]; check $? "load: the same end as played through"
+head -c 200 "$tmp/g.tds" >"$tmp/cut.tds"
+expect "cut save" 2 "cut.tds: corrupt or truncated" -- "$td" sim --map $map --mod $mod --load "$tmp/cut.tds"
+expect "other mod" 2 "made with other scripts" -- "$td" sim --map $map --load "$tmp/g.tds"
+echo "not a save" >"$tmp/no.tds"
+expect "not a save" 2 "no.tds: not a td save" -- "$td" sim --map $map --load "$tmp/no.tds"
+
+# bad replays: file:line
+printf 'td-replay 1\nmap %s 0\nmod %s 0\ncmd 5 plant 9 arrow\n' $map $mod >"$tmp/bad.replay"
+expect "bad command" 2 "bad.replay:4: unknown command 'plant'" -- "$td" sim --replay "$tmp/bad.replay"
+printf 'td-replay 1\nmap %s 0\nmod %s 0\n' $map $mod >"$tmp/hash.replay"
+expect "other map" 2 "hash.replay: made with another maps/01-crossroads.lua" -- "$td" sim --replay "$tmp/hash.replay"
+expect "no replay" 2 "nope.replay: cannot open" -- "$td" sim --replay "$tmp/nope.replay"
+
+# usage
+expect "replay and load" 2 "sim: --replay and --load do not mix" -- "$td" sim --replay "$tmp/a.replay" --load "$tmp/g.tds"
+expect "two players" 2 "sim: choose one player" -- "$td" sim --map $map --auto --idle
+expect "save alone" 2 "sim: --save-at TICK and --save FILE go together" -- "$td" sim --map $map --auto --save "$tmp/x"
+expect "bad ticks" 2 "sim: --ticks: expected a number" -- "$td" sim --map $map --auto --ticks -3
+expect "help" 0 "" -- "$td" sim --auto --help
+grep -q "^usage: td sim --map FILE (--auto | --idle | --replay FILE | --load SAVE)" "$tmp/out"
+check $? "help: usage"
+
+finish

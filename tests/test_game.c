@@ -1,0 +1,435 @@
+/*
+** test_game.c: the game layer (engine/game): a map, a mod and a world bound
+** together; the td.* world functions; math.random on the world's RNG; hot
+** reload; saves (atomic, refused when cut or changed); replays (recorded,
+** read, played back to the same checksums, refused with file:line); the
+** built-in player.
+*/
+#define _POSIX_C_SOURCE 200809L /* mkdtemp, st_mtim */
+#include "support.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "game/auto.h"
+#include "game/game.h"
+#include "game/replay.h"
+
+static char tmpdir[256];
+
+static int setup(void **state) {
+  (void)state;
+  snprintf(tmpdir, sizeof tmpdir, "/tmp/td_test_game_XXXXXX");
+  return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  (void)state;
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+static const char *tmp(const char *name) {
+  static char buf[4][400];
+  static int k;
+  k = (k + 1) % 4;
+  snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+  return buf[k];
+}
+
+static td_game *open_game(const char *mod, uint64_t seed) {
+  char map[512], dir[512];
+  snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.lua"));
+  snprintf(dir, sizeof dir, "%s", mod[0] == '/' ? mod : td_test_path(mod));
+  td_game_options o = {.map_path = map, .mod_dir = dir, .seed = seed};
+  td_err err;
+  td_game *g = td_game_create(&o, &err);
+  if (!g) fail_msg("%s", err.msg);
+  return g;
+}
+
+static void step(td_game *g, int n) {
+  td_err err;
+  for (int i = 0; i < n; i++)
+    if (td_game_step(g, &err) != 0) fail_msg("step: %s", err.msg);
+}
+
+static bool log_has(td_game *g, const char *needle) {
+  td_mod *m = td_game_mod(g);
+  for (size_t i = 0; i < td_mod_log_count(m); i++)
+    if (strstr(td_mod_log_line(m, i), needle)) return true;
+  return false;
+}
+
+static void place(td_game *g, uint64_t tick, int64_t object, int32_t type) {
+  const td_tower_base *b = td_map_find_base(td_game_map(g), object);
+  assert_non_null(b);
+  td_command c = {.tick = tick, .kind = TD_COMMAND_PLACE,
+                  .base = (int32_t)(b - td_game_map(g)->bases), .tower_type = type};
+  td_err err;
+  assert_int_equal(td_game_command(g, &c, &err), 0);
+}
+
+static void write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  assert_non_null(f);
+  fputs(text, f);
+  fclose(f);
+}
+
+/* ---- creation and errors ------------------------------------------------- */
+
+static void test_errors(void **state) {
+  (void)state;
+  td_err err;
+  td_game_options o = {.map_path = "/nonexistent/map.lua", .mod_dir = "scripts/base"};
+  assert_null(td_game_create(&o, &err));
+  assert_non_null(strstr(err.msg, "/nonexistent/map.lua"));
+  char map[512];
+  snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.lua"));
+  o.map_path = map;
+  o.mod_dir = td_test_path("tests/data/mods/bad_syntax");
+  assert_null(td_game_create(&o, &err));
+  assert_non_null(strstr(err.msg, "bad_syntax/mod.lua:"));
+}
+
+/* ---- handlers call the world ---------------------------------------------- */
+
+static void test_world_functions(void **state) {
+  (void)state;
+  td_game *g = open_game("tests/data/mods/game_api", 7);
+  td_world *w = td_game_world(g);
+  assert_int_equal(td_world_gold(w), 200);
+  place(g, 0, 15, 0); /* beside the road: it stays open */
+  place(g, 0, 13, 0);
+  int64_t kills = 0, spawns = 0, imps = 0;
+  bool runner_hurt = true;
+  while (td_world_state(w) == TD_GAME_PLAYING && td_world_tick(w) < 60 * 60) {
+    step(g, 1);
+    size_t n;
+    const td_event *e = td_world_events(w, &n);
+    for (size_t i = 0; i < n; i++) {
+      if (e[i].kind == TD_EVENT_KILLED) kills++;
+      if (e[i].kind != TD_EVENT_SPAWNED) continue;
+      spawns++;
+      td_enemy_view v;
+      assert_true(td_world_enemy_get(w, e[i].enemy, &v));
+      if (v.type == 1) imps++;
+      /* the spawn handler hurt every runner by 5 (fire, no resistance) */
+      else if (v.health > v.max_health - 5 + 1e-3f) runner_hurt = false;
+    }
+  }
+  if (td_mod_error_count(td_game_mod(g)))
+    fail_msg("%s: %s", td_mod_error_at(td_game_mod(g), 0)->where,
+             td_mod_error_at(td_game_mod(g), 0)->message);
+  assert_true(runner_hurt);
+  assert_int_equal(imps, 1);           /* the first kill spawned one imp */
+  assert_int_equal(spawns, 4 + 6 + 1);
+  assert_true(kills > 0);
+  /* each kill paid its bounty and the handler's 100 */
+  assert_true(td_world_gold(w) >= 100 + 101 * kills);
+  assert_true(log_has(g, "tick 60 gold 100 lives 8 wave 0"));
+  assert_true(log_has(g, "towers 2"));
+  td_game_destroy(g);
+}
+
+/* math.random draws from the world's RNG: the seed decides the rolls, and
+** the same seed gives the same game. */
+static void test_random_is_the_worlds(void **state) {
+  (void)state;
+  td_game *a = open_game("tests/data/mods/game_api", 1);
+  td_game *b = open_game("tests/data/mods/game_api", 1);
+  td_game *c = open_game("tests/data/mods/game_api", 2);
+  step(a, 600);
+  step(b, 600);
+  step(c, 600);
+  td_mod *ma = td_game_mod(a), *mb = td_game_mod(b), *mc = td_game_mod(c);
+  assert_int_equal(td_mod_log_count(ma), 9);
+  bool differ = false;
+  for (size_t i = 0; i < td_mod_log_count(ma); i++) {
+    assert_string_equal(td_mod_log_line(ma, i), td_mod_log_line(mb, i));
+    differ |= strcmp(td_mod_log_line(ma, i), td_mod_log_line(mc, i)) != 0;
+  }
+  assert_true(differ);
+  assert_int_equal(td_world_checksum(td_game_world(a)), td_world_checksum(td_game_world(b)));
+  /* a draw is a change of state: the RNG is in the checksum */
+  td_world_random(td_game_world(b));
+  assert_int_not_equal(td_world_checksum(td_game_world(a)), td_world_checksum(td_game_world(b)));
+  td_game_destroy(a);
+  td_game_destroy(b);
+  td_game_destroy(c);
+}
+
+/* ---- saves --------------------------------------------------------------- */
+
+static void test_save_continues(void **state) {
+  (void)state;
+  td_game *a = open_game("scripts/base", 3);
+  place(a, 0, 13, 0);
+  place(a, 500, 15, 1);
+  step(a, 700);
+  td_err err;
+  const char *path = tmp("game.tds");
+  assert_int_equal(td_game_save(a, path, &err), 0);
+  char map[512], dir[512];
+  snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.lua"));
+  snprintf(dir, sizeof dir, "%s", td_test_path("scripts/base"));
+  td_game_options o = {.map_path = map, .mod_dir = dir};
+  td_game *b = td_game_load(&o, path, &err);
+  if (!b) fail_msg("%s", err.msg);
+  assert_int_equal(td_game_seed(b), 3);
+  size_t na, nb;
+  td_game_commands(a, &na);
+  td_game_commands(b, &nb);
+  assert_int_equal(na, nb);
+  place(a, 900, 11, 2);
+  place(b, 900, 11, 2);
+  for (int i = 0; i < 3000; i++) {
+    step(a, 1);
+    step(b, 1);
+    assert_int_equal(td_world_checksum(td_game_world(a)), td_world_checksum(td_game_world(b)));
+  }
+  td_game_destroy(b);
+
+  /* cut at any byte: refused, naming the file */
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  static unsigned char buf[1 << 20];
+  size_t len = fread(buf, 1, sizeof buf, f);
+  fclose(f);
+  assert_true(len > 100 && len < sizeof buf);
+  const char *cut = tmp("cut.tds");
+  for (size_t n = 0; n < len; n += (n < 64 ? 1 : 97)) {
+    f = fopen(cut, "wb");
+    fwrite(buf, 1, n, f);
+    fclose(f);
+    assert_null(td_game_load(&o, cut, &err));
+    assert_non_null(strstr(err.msg, "cut.tds"));
+  }
+  /* one flipped bit: refused by the checksum */
+  buf[len / 2] ^= 4;
+  f = fopen(cut, "wb");
+  fwrite(buf, 1, len, f);
+  fclose(f);
+  assert_null(td_game_load(&o, cut, &err));
+  assert_non_null(strstr(err.msg, "corrupt or truncated"));
+
+  /* a save that cannot be written leaves the previous one as it was */
+  struct stat before, after;
+  assert_int_equal(stat(path, &before), 0);
+  assert_int_equal(mkdir(tmp("game.tds.tmp"), 0700), 0); /* the temporary's name is taken */
+  assert_int_not_equal(td_game_save(a, path, &err), 0);
+  assert_non_null(strstr(err.msg, "game.tds.tmp"));
+  assert_int_equal(stat(path, &after), 0);
+  assert_int_equal(before.st_size, after.st_size);
+  assert_int_equal(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
+  b = td_game_load(&o, path, &err);
+  assert_non_null(b);
+  td_game_destroy(b);
+  rmdir(tmp("game.tds.tmp"));
+
+  /* another mod than the save's */
+  snprintf(dir, sizeof dir, "%s", td_test_path("tests/data/mods/game_api"));
+  assert_null(td_game_load(&o, path, &err));
+  assert_non_null(strstr(err.msg, "made with other scripts"));
+  td_game_destroy(a);
+}
+
+/* ---- replays ------------------------------------------------------------- */
+
+static void play_auto(td_game *g, td_replay *rec, uint64_t ticks) {
+  td_err err;
+  td_auto *au = td_auto_create(&err);
+  assert_non_null(au);
+  td_world *w = td_game_world(g);
+  while (td_world_state(w) == TD_GAME_PLAYING && td_world_tick(w) < ticks) {
+    assert_int_equal(td_auto_play(au, g, &err), 0);
+    step(g, 1);
+    if (td_world_tick(w) % rec->every == 0)
+      assert_int_equal(td_replay_add_check(rec, td_world_tick(w), td_world_checksum(w), &err), 0);
+  }
+  int32_t built, upgraded;
+  td_auto_counts(au, &built, &upgraded);
+  assert_true(built >= 2);
+  td_auto_destroy(au);
+  size_t n;
+  const td_command *c = td_game_commands(g, &n);
+  assert_int_equal(n, (size_t)(built + upgraded));
+  for (size_t i = 0; i < n; i++) assert_int_equal(td_replay_add_command(rec, g, &c[i], &err), 0);
+  td_replay_end(rec, g);
+}
+
+static void test_replay_round_trip(void **state) {
+  (void)state;
+  td_game *g = open_game("scripts/base", 5);
+  td_replay rec;
+  td_replay_init(&rec, g, 300);
+  play_auto(g, &rec, 60 * 120);
+  td_err err;
+  const char *path = tmp("game.replay");
+  assert_int_equal(td_replay_write(&rec, path, &err), 0);
+  td_replay rd;
+  if (td_replay_read(path, &rd, &err) != 0) fail_msg("%s", err.msg);
+  assert_int_equal(rd.ncmd, rec.ncmd);
+  assert_int_equal(rd.ncheck, rec.ncheck);
+  assert_true(rd.ncheck >= 10);
+  assert_int_equal(rd.end_checksum, rec.end_checksum);
+  assert_int_equal(rd.seed, 5);
+
+  /* played back: every checksum again */
+  td_game *h = open_game("scripts/base", rd.seed);
+  assert_int_equal(td_replay_check_game(&rd, h, &err), 0);
+  td_world *w = td_game_world(h);
+  size_t k = 0, c = 0;
+  while (td_world_tick(w) < rd.end_ticks) {
+    for (; k < rd.ncmd && rd.cmds[k].tick <= td_world_tick(w); k++) {
+      td_command cmd;
+      assert_int_equal(td_replay_command(&rd, k, h, &cmd, &err), 0);
+      assert_int_equal(td_game_command(h, &cmd, &err), 0);
+    }
+    step(h, 1);
+    if (c < rd.ncheck && rd.checks[c].tick == td_world_tick(w))
+      assert_int_equal(td_world_checksum(w), rd.checks[c++].checksum);
+  }
+  assert_int_equal(c, rd.ncheck);
+  assert_int_equal(td_world_checksum(w), rd.end_checksum);
+  td_game_destroy(h);
+  td_replay_free(&rd);
+  td_replay_free(&rec);
+  td_game_destroy(g);
+}
+
+static void test_replay_refused(void **state) {
+  (void)state;
+  static const struct {
+    const char *text, *msg;
+  } cases[] = {
+      {"", "empty, not a td replay"},
+      {"hello\n", ":1: not a td replay"},
+      {"td-replay 9\n", ":1: replay version 9, this td reads version 1"},
+      {"td-replay 1\nmap m.lua 12\nmod d 12\ncmd 5 plant 9 arrow\n", ":4: unknown command 'plant'"},
+      {"td-replay 1\nmap m.lua 12\nmod d 12\ncmd 5 place 9\n", ":4: expected 'cmd TICK place BASE TOWER'"},
+      {"td-replay 1\nmap m.lua 12\nmod d 12\ncmd x place 9 a\n", ":4: tick: expected a number, got 'x'"},
+      {"td-replay 1\nmap m.lua 12\nmod d 12\ncmd 9 sell 1\ncmd 5 sell 1\n", ":5: tick 5 is before"},
+      {"td-replay 1\nmap m.lua 12\nmod d 12\ncmd 9 upgrade 1 7\n", ":4: upgrade: expected an integer in 1 .. 4"},
+      {"td-replay 1\nmap m.lua 12\nmod d 12\ncmd 9 target 1 weakest\n", ":4: unknown targeting mode 'weakest'"},
+      {"td-replay 1\ncmd 9 sell 1\n", ":2: 'cmd' before the map and mod lines"},
+      {"td-replay 1\nmap m.lua 12\nmap m.lua 12\n", ":3: 'map' given twice"},
+      {"td-replay 1\nmap m.lua zz\n", ":2: hash: expected a number, got 'zz'"},
+      {"td-replay 1\nmap m.lua 12\nmod d 12\nend 10 drawn 3 ff\n", ":4: result must be won, lost or playing"},
+      {"td-replay 1\nmap m.lua 12\nmod d 12\nend 10 won 3 ff\ncmd 11 sell 1\n", ":5: 'cmd' after 'end'"},
+      {"td-replay 1\nmap m.lua 12\nmod d 12\ncheck 10 ff\ncheck 10 ff\n", ":5: check at tick 10 is not after"},
+      {"td-replay 1\nmap m.lua 12\n", "no map or no mod line"},
+      {"td-replay 1\nmap m.lua 12\nmod d 12\nwave 3\n", ":4: unknown record 'wave'"},
+  };
+  const char *path = tmp("bad.replay");
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    write_file(path, cases[i].text);
+    td_replay r;
+    td_err err;
+    assert_int_equal(td_replay_read(path, &r, &err), -1);
+    if (!strstr(err.msg, cases[i].msg)) fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, cases[i].msg);
+    assert_non_null(strstr(err.msg, "bad.replay"));
+  }
+  /* names resolved against the game, with the line */
+  write_file(path, "td-replay 1\nmap m.lua 12\nmod d 12\n\n# a comment\ncmd 1 place 99 arrow\n"
+                   "cmd 2 place 9 ballista\n");
+  td_replay r;
+  td_err err;
+  assert_int_equal(td_replay_read(path, &r, &err), 0);
+  td_game *g = open_game("scripts/base", 1);
+  td_command c;
+  assert_int_equal(td_replay_command(&r, 0, g, &c, &err), -1);
+  assert_non_null(strstr(err.msg, "bad.replay:6: m.lua has no tower base with object id 99"));
+  assert_int_equal(td_replay_command(&r, 1, g, &c, &err), -1);
+  assert_non_null(strstr(err.msg, "bad.replay:7: no tower type 'ballista' in d"));
+  assert_int_equal(td_replay_check_game(&r, g, &err), -1);
+  assert_non_null(strstr(err.msg, "made with another m.lua"));
+  td_replay_free(&r);
+  td_game_destroy(g);
+}
+
+/* ---- hot reload ---------------------------------------------------------- */
+
+static const char reload_v1[] =
+    "api_version = 1\n"
+    "td.damage_type 'physical'\n"
+    "td.enemy { name = 'runner', health = 40, speed = 2 }\n"
+    "td.tower { name = 'arrow', levels = { { name = 'arrow', cost = 50, range = 4, damage = 10 } } }\n"
+    "td.wave { { enemy = 'runner', count = 3 } }\n"
+    "td.rules { start_gold = 500 }\n"
+    "td.every(60, function(t) print('v1 ' .. t) end)\n";
+
+static void test_hot_reload(void **state) {
+  (void)state;
+  char dir[400];
+  snprintf(dir, sizeof dir, "%s", tmp("reload"));
+  assert_int_equal(mkdir(dir, 0700), 0);
+  char file[450];
+  snprintf(file, sizeof file, "%s/mod.lua", dir);
+  write_file(file, reload_v1);
+  td_game *g = open_game(dir, 1);
+  td_world *w = td_game_world(g);
+  place(g, 0, 9, 0);
+  step(g, 120);
+  assert_true(log_has(g, "v1 60"));
+  td_err err;
+
+  /* a broken file: refused, the old version runs on */
+  write_file(file, "api_version = 1\ntd.enemy { name = 'runner', speed = -1 }\n");
+  assert_int_equal(td_game_reload(g, &err), -1);
+  assert_non_null(strstr(err.msg, "mod.lua:2"));
+  step(g, 60);
+  assert_true(log_has(g, "v1 120"));
+  assert_false(log_has(g, "v1 180"));
+  assert_int_equal(td_game_reloads(g), 0);
+
+  /* a version without the tower that stands: does not fit */
+  write_file(file, "api_version = 1\ntd.damage_type 'physical'\n"
+                   "td.enemy { name = 'runner', health = 40, speed = 2 }\n"
+                   "td.tower { name = 'cannon', levels = { { name = 'cannon', cost = 5, range = 2 } } }\n"
+                   "td.wave { { enemy = 'runner', count = 3 } }\n");
+  assert_int_equal(td_game_reload(g, &err), -1);
+  assert_non_null(strstr(err.msg, "does not fit the game in progress"));
+  assert_non_null(strstr(err.msg, "'arrow'"));
+
+  /* a good one: swapped in at the next step, at a tick boundary */
+  char v2[sizeof reload_v1 + 64];
+  snprintf(v2, sizeof v2, "%s", reload_v1);
+  char *p = strstr(v2, "damage = 10");
+  memcpy(p, "damage = 25", 11);
+  p = strstr(v2, "'v1 '");
+  p[2] = '2';
+  write_file(file, v2);
+  assert_int_equal(td_game_reload(g, &err), 0);
+  assert_float_equal(td_world_rules(w)->levels[0].damage, 10, 0);
+  step(g, 1);
+  assert_int_equal(td_game_reloads(g), 1);
+  assert_float_equal(td_world_rules(w)->levels[0].damage, 25, 0);
+  step(g, 60);
+  assert_true(log_has(g, "v2 180"));
+  assert_true(log_has(g, "v2 240"));
+  assert_false(log_has(g, "v1 180"));
+  /* the errors are on record for the game's overlay */
+  assert_int_equal(td_mod_error_count(td_game_mod(g)), 2);
+  assert_string_equal(td_mod_error_at(td_game_mod(g), 0)->handler, "reload");
+  td_game_destroy(g);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_world_functions),
+      cmocka_unit_test(test_random_is_the_worlds),
+      cmocka_unit_test(test_save_continues),
+      cmocka_unit_test(test_replay_round_trip),
+      cmocka_unit_test(test_replay_refused),
+      cmocka_unit_test(test_hot_reload),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
