@@ -19,6 +19,8 @@ static const char usage[] =
   "          geometric graphs, against a plain binary-heap Dijkstra\n"
   "  crowd   1k to 1M agents in lanes on a winding route, separation on and off,\n"
   "          against the floor (every agent just seeks its next waypoint)\n"
+  "  sim     full game ticks: 200 towers firing at 10k enemies, Lua handlers on\n"
+  "          every hit and kill; the Lua share, against the same world without towers\n"
   "\n"
   "options:\n"
   "  --json            one JSON object per line: {\"bench\",\"case\",\"metric\",\"value\"}\n"
@@ -79,5 +81,6 @@ int td_cmd_bench(int argc, char **argv) {
   }
   if (!strcmp(area, "route")) return td_bench_route(&o);
   if (!strcmp(area, "crowd")) return td_bench_crowd(&o);
+  if (!strcmp(area, "sim")) return td_bench_sim(&o);
   return td_app_fail("bench: unknown area '%s' (areas: route, crowd)", area);
 }

@@ -103,6 +103,14 @@ int td_game_poll_reload(td_game *g, td_err *err);
 /* Reloads swapped in so far. */
 uint32_t td_game_reloads(const td_game *g);
 
+/* Benchmarks only (`td bench sim`): with a clock set, the time spent in the
+** hooks into the mod (events, ticks, targeting: the Lua side of a step)
+** accumulates in a counter. The clock is the caller's (nanoseconds); the
+** game never reads one itself, and the counter is not state (not saved,
+** not in the checksum). NULL turns it off. */
+void td_game_set_hook_clock(td_game *g, uint64_t (*clock_ns)(void));
+uint64_t td_game_hook_ns(const td_game *g); /* accumulated so far */
+
 /* Adds the world functions' table to o, for documentation (`td api`):
 ** they raise if called, as no game is behind them. */
 int td_game_api(td_mod_options *o, td_err *err);

@@ -24,6 +24,8 @@ struct td_game {
   td_command *cmds;       /* the record */
   size_t ncmd, cmd_cap;
   uint32_t reloads;
+  uint64_t (*hook_clock)(void); /* td_game_set_hook_clock; not state */
+  uint64_t hook_ns;
 };
 
 /* game.c: writes path.tmp, flushes it to disk and renames it over path; on
