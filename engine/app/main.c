@@ -16,6 +16,7 @@ typedef struct command {
 static const command commands[] = {
   {"route", td_cmd_route, "print every node's distance and next waypoint on a map"},
   {"sim", td_cmd_sim, "run waves of agents headless: metrics, checksum, trace, picture"},
+  {"check", td_cmd_check, "run behaviour scenarios (Lua files) and check their expectations"},
   {"path", td_cmd_path, "solve MovingAI scenarios with A* and compare lengths"},
   {"bench", td_cmd_bench, "run a benchmark (route, crowd)"},
   {"api", td_cmd_api, "print the Lua API reference (--markdown) or LuaLS stubs (--stubs)"},
