@@ -1579,6 +1579,67 @@ static void test_graph_clone(void **state) {
   td_map_free(&m);
 }
 
+/* The ghost's preview: the route as it would become, and nothing changed. */
+static void test_preview_next(void **state) {
+  (void)state;
+  fixture f;
+  fork_map(&f.map);
+  rules_make(&f.rules);
+  td_world *w = world_new(&f.map, &f.rules, 1);
+  const td_route *r = td_world_route(w);
+  int32_t n = td_route_graph(r)->node_count;
+  int32_t before[6], next[6];
+  memcpy(before, td_route_next(r), sizeof before);
+  uint64_t sum = td_world_checksum(w);
+  /* base 0 closes 1-2: the preview goes round by 4, the route does not */
+  for (int i = 0; i < n; i++) next[i] = -7;
+  assert_true(td_world_preview_next(w, 0, T_GUN, next));
+  assert_int_equal(next[1], 4);
+  assert_int_equal(next[4], 5);
+  assert_int_equal(td_route_next(r)[1], 2);
+  assert_memory_equal(td_route_next(r), before, sizeof before);
+  assert_false(td_route_graph(r)->edges[FORK_E12].blocked);
+  assert_int_equal(td_world_checksum(w), sum);
+  assert_int_equal(td_route_validate(r, NULL), 0);
+  /* a base that blocks nothing: the same route */
+  assert_true(td_world_preview_next(w, 2, T_GUN, next));
+  assert_memory_equal(next, before, sizeof before);
+  /* refused: cuts the spawn off (base 3), bad base, bad type; next untouched */
+  for (int i = 0; i < n; i++) next[i] = -7;
+  assert_false(td_world_preview_next(w, 3, T_GUN, next));
+  assert_false(td_world_preview_next(w, 9, T_GUN, next));
+  assert_false(td_world_preview_next(w, 0, 99, next));
+  for (int i = 0; i < n; i++) assert_int_equal(next[i], -7);
+  /* with a tower on base 0, base 1 would cut the detour too: refused;
+  ** the world's route keeps going round, and a preview of an edge already
+  ** blocked by another tower leaves it blocked */
+  place(w, 0, T_GUN);
+  step(w);
+  assert_int_equal(td_route_next(r)[1], 4);
+  assert_false(td_world_preview_next(w, 1, T_GUN, next));
+  assert_false(td_world_preview_next(w, 0, T_GUN, next)); /* occupied */
+  assert_true(td_world_preview_next(w, 4, T_GUN, next));
+  assert_int_equal(next[1], 4);
+  assert_true(td_route_graph(r)->edges[FORK_E12].blocked);
+  assert_int_equal(td_route_validate(r, NULL), 0);
+  /* same steps with and without previews: same checksums */
+  td_world *a = world_new(&f.map, &f.rules, 3), *b = world_new(&f.map, &f.rules, 3);
+  for (int t = 0; t < 200; t++) {
+    if (t % 7 == 0) assert_true(td_world_preview_next(a, t <= 50 ? 0 : 4, T_GUN, next));
+    if (t == 50) {
+      place(a, 1, T_GUN);
+      place(b, 1, T_GUN);
+    }
+    step(a);
+    step(b);
+    assert_int_equal(td_world_checksum(a), td_world_checksum(b));
+  }
+  td_world_destroy(a);
+  td_world_destroy(b);
+  td_world_destroy(w);
+  fixture_free(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_graph_clone),
@@ -1609,6 +1670,7 @@ int main(void) {
     cmocka_unit_test(test_save_load_continues),
     cmocka_unit_test(test_bad_saves),
     cmocka_unit_test(test_allocation_failures),
+    cmocka_unit_test(test_preview_next),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 
 #include "app/bench.h"
 #include "app/cmds.h"
+#include "app/play.h"
 
 static const char usage[] =
   "usage: td bench <area> [options]\n"
@@ -19,6 +20,8 @@ static const char usage[] =
   "          geometric graphs, against a plain binary-heap Dijkstra\n"
   "  crowd   1k to 1M agents in lanes on a winding route, separation on and off,\n"
   "          against the floor (every agent just seeks its next waypoint)\n"
+  "  render  the game's renderer: 5k enemies, 200 towers and their shots, offscreen\n"
+  "          (software renderer), against clear + one blit per quad\n"
   "  sim     full game ticks: 200 towers firing at 10k enemies, Lua handlers on\n"
   "          every hit and kill; the Lua share, against the same world without towers\n"
   "\n"
@@ -81,6 +84,7 @@ int td_cmd_bench(int argc, char **argv) {
   }
   if (!strcmp(area, "route")) return td_bench_route(&o);
   if (!strcmp(area, "crowd")) return td_bench_crowd(&o);
+  if (!strcmp(area, "render")) return td_bench_render(&o);
   if (!strcmp(area, "sim")) return td_bench_sim(&o);
-  return td_app_fail("bench: unknown area '%s' (areas: route, crowd)", area);
+  return td_app_fail("bench: unknown area '%s' (areas: route, crowd, render, sim)", area);
 }

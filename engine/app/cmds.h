@@ -12,6 +12,8 @@ int td_cmd_path(int argc, char **argv);
 int td_cmd_bench(int argc, char **argv);
 int td_cmd_sim(int argc, char **argv);
 int td_cmd_api(int argc, char **argv);
+int td_cmd_play(int argc, char **argv);
+int td_cmd_shot(int argc, char **argv);
 int td_cmd_check(int argc, char **argv);
 
 /* Prints "td: <msg>" to stderr; returns 2. */

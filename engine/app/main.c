@@ -20,6 +20,8 @@ static const command commands[] = {
   {"path", td_cmd_path, "solve MovingAI scenarios with A* and compare lengths"},
   {"bench", td_cmd_bench, "run a benchmark (route, crowd)"},
   {"api", td_cmd_api, "print the Lua API reference (--markdown) or LuaLS stubs (--stubs)"},
+  {"play", td_cmd_play, "play the game in a window (main menu, or --map to start at once)"},
+  {"shot", td_cmd_shot, "render one frame of the game to a PNG, without a window"},
 };
 
 int td_app_fail(const char *fmt, ...) {

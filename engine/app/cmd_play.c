@@ -1,0 +1,413 @@
+/*
+** cmd_play.c: `td play [--map M] [--mod DIR] [--seed N] [--window WxH]
+** [--fullscreen] [--vsync] [--software] [--script FILE] [--frames N]`:
+** the game in an SDL2 window.
+**
+** The loop: events -> td_client_event, the frame's real duration ->
+** td_client_advance (which steps the simulation at its fixed 60 Hz tick
+** through an accumulator), td_client_draw, present. The clock paces frames
+** only; it never reaches the simulation.
+**
+** --script FILE runs a scripted session instead of a person (the
+** end-to-end test): every frame then lasts exactly 1/60 s of game time, and
+** the script feeds input and checks outcomes and pixels. One command a
+** line, '#' comments:
+**   wait N                    N frames
+**   key NAME                  a key press ("1", "N", "Space", "F1", "shift+U")
+**   click X Y | click base ID | click button LABEL     (left button)
+**   rclick X Y                right button
+**   move X Y | move base ID   the mouse
+**   wheel N                   N notches (negative: out)
+**   shot FILE                 saves the current frame as PNG
+**   mark NAME                 remembers the current frame
+**   expect KEY OP N           KEY gold|lives|wave|towers|enemies|tick, OP == != < > <= >=
+**   expect state playing|won|lost
+**   expect toast TEXT         the last message shown contains TEXT
+**   expect changed NAME REGION   the region differs from mark NAME (>= 0.5% of
+**   expect same NAME REGION      its pixels) / does not; REGION: gold, lives,
+**                             wave, hud, build, panel, call, base ID, or X,Y,W,H
+** The status is 1 when an expectation failed, 2 for a bad script.
+*/
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/cmds.h"
+#include "app/play.h"
+
+static const char usage[] =
+  "usage: td play [--map FILE] [--mod DIR] [--seed N] [--window WxH] [--fullscreen]\n"
+  "               [--vsync] [--software] [--script FILE] [--frames N]\n"
+  "\n"
+  "Plays the game in a window. Without --map it opens the main menu (maps from maps/).\n"
+  "\n"
+  "  --map FILE      start this map at once\n"
+  "  --mod DIR       the rules mod (default scripts/base)\n"
+  "  --seed N        the world's seed (default 1)\n"
+  "  --window WxH    window size (default 1280x720)\n"
+  "  --fullscreen    desktop fullscreen\n"
+  "  --vsync         wait for the display's refresh\n"
+  "  --software      SDL's software renderer\n"
+  "  --script FILE   a scripted session (tests): input and checks, 1/60 s per frame\n"
+  "  --frames N      quit after N frames\n"
+  "\n"
+  "Controls: docs/game.md.\n";
+
+typedef struct frame_mark {
+  char name[256];
+  uint32_t *px;
+} frame_mark;
+
+typedef struct session {
+  td_client *c;
+  SDL_Renderer *ren;
+  SDL_Window *win;
+  int w, h;
+  frame_mark marks[8];
+  int nmarks;
+  int fails;
+} session;
+
+static int parse_size(const char *s, int *w, int *h) {
+  return sscanf(s, "%dx%d", w, h) == 2 && *w >= 320 && *h >= 240 && *w <= 8192 && *h <= 8192 ? 0 : -1;
+}
+
+static void frame(session *s, double dt) {
+  SDL_Event e;
+  while (SDL_PollEvent(&e)) {
+    if (e.type == SDL_WINDOWEVENT) continue;
+    td_client_event(s->c, &e);
+  }
+  td_client_advance(s->c, dt);
+  SDL_GetRendererOutputSize(s->ren, &s->w, &s->h);
+  td_client_draw(s->c, s->w, s->h);
+  SDL_RenderPresent(s->ren);
+  td_client_settings set;
+  if (td_client_settings_changed(s->c, &set) && s->win) {
+    SDL_SetWindowFullscreen(s->win, set.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
+    if (!set.fullscreen) SDL_SetWindowSize(s->win, set.window_w, set.window_h);
+#if SDL_VERSION_ATLEAST(2, 0, 18)
+    SDL_RenderSetVSync(s->ren, set.vsync ? 1 : 0);
+#endif
+  }
+}
+
+/* ---- the script ---------------------------------------------------------- */
+
+static bool region(session *s, const char *spec, SDL_Rect *r) {
+  td_game *g = td_client_game(s->c);
+  long long id;
+  if (sscanf(spec, "base %lld", &id) == 1 && g) {
+    int32_t b = td_app_base_index(g, id);
+    int x, y;
+    if (b < 0 || !td_client_base_screen(s->c, b, &x, &y)) return false;
+    *r = (SDL_Rect){x - 16, y - 16, 32, 32};
+    return true;
+  }
+  if (sscanf(spec, "%d,%d,%d,%d", &r->x, &r->y, &r->w, &r->h) == 4) return true;
+  return td_client_region(s->c, spec, r);
+}
+
+static double diff_fraction(const session *s, const uint32_t *a, const uint32_t *b, SDL_Rect r) {
+  long n = 0, d = 0;
+  for (int y = r.y; y < r.y + r.h; y++)
+    for (int x = r.x; x < r.x + r.w; x++) {
+      if (x < 0 || y < 0 || x >= s->w || y >= s->h) continue;
+      n++;
+      uint32_t p = a[y * s->w + x], q = b[y * s->w + x];
+      int dr = abs((int)((p >> 16) & 255) - (int)((q >> 16) & 255));
+      int dg = abs((int)((p >> 8) & 255) - (int)((q >> 8) & 255));
+      int db = abs((int)(p & 255) - (int)(q & 255));
+      d += dr + dg + db > 48;
+    }
+  return n ? (double)d / (double)n : 0;
+}
+
+static bool compare(long long got, const char *op, long long want) {
+  if (!strcmp(op, "==")) return got == want;
+  if (!strcmp(op, "!=")) return got != want;
+  if (!strcmp(op, "<")) return got < want;
+  if (!strcmp(op, ">")) return got > want;
+  if (!strcmp(op, "<=")) return got <= want;
+  if (!strcmp(op, ">=")) return got >= want;
+  return false;
+}
+
+static uint32_t *grab(session *s) {
+  uint32_t *px = malloc((size_t)s->w * (size_t)s->h * 4);
+  if (!px) return NULL;
+  td_err err;
+  if (td_app_read_pixels(s->ren, s->w, s->h, px, &err) != 0) {
+    free(px);
+    return NULL;
+  }
+  return px;
+}
+
+/* Runs one line; 0 ok, 1 an expectation failed, 2 a bad line. */
+static int script_line(session *s, const char *file, int ln, char *line) {
+  char *nl = strpbrk(line, "#\r\n");
+  if (nl) *nl = 0;
+  char cmd[32] = "", a[256] = "", b[256] = "", c3[256] = "";
+  int n = sscanf(line, "%31s %255s %255s %255s", cmd, a, b, c3);
+  if (n <= 0) return 0;
+  td_game *g = td_client_game(s->c);
+  int x, y;
+  if (!strcmp(cmd, "wait") && n == 2) {
+    int k = atoi(a);
+    for (int i = 0; i < k; i++) frame(s, 1.0 / 60);
+    return 0;
+  }
+  if (!strcmp(cmd, "key") && n == 2) {
+    if (td_app_key(s->c, a) != 0) {
+      td_app_fail("%s:%d: unknown key '%s'", file, ln, a);
+      return 2;
+    }
+    frame(s, 1.0 / 60);
+    return 0;
+  }
+  if ((!strcmp(cmd, "click") || !strcmp(cmd, "rclick") || !strcmp(cmd, "move")) && n >= 3) {
+    if (!strcmp(a, "base")) {
+      int32_t bi = g ? td_app_base_index(g, atoll(b)) : -1;
+      if (bi < 0 || !td_client_base_screen(s->c, bi, &x, &y)) {
+        td_app_fail("%s:%d: no tower base with object id %s", file, ln, b);
+        return 2;
+      }
+    } else if (!strcmp(a, "button")) {
+      const char *label = line + (strstr(line, "button") - line) + 7;
+      while (*label == ' ') label++;
+      if (!td_client_button(s->c, label, &x, &y)) {
+        td_app_fail("%s:%d: no button '%s' on screen", file, ln, label);
+        return 2;
+      }
+    } else {
+      x = atoi(a);
+      y = atoi(b);
+    }
+    if (!strcmp(cmd, "move")) td_app_move(s->c, x, y);
+    else td_app_click(s->c, x, y, !strcmp(cmd, "click") ? SDL_BUTTON_LEFT : SDL_BUTTON_RIGHT);
+    frame(s, 1.0 / 60);
+    return 0;
+  }
+  if (!strcmp(cmd, "wheel") && n == 2) {
+    SDL_Event e;
+    memset(&e, 0, sizeof e);
+    e.type = SDL_MOUSEWHEEL;
+    e.wheel.y = atoi(a);
+    td_client_event(s->c, &e);
+    frame(s, 1.0 / 60);
+    return 0;
+  }
+  if (!strcmp(cmd, "shot") && n == 2) {
+    td_err err;
+    if (td_app_save_png(s->ren, s->w, s->h, a, &err) != 0) {
+      td_app_fail("%s", err.msg);
+      return 2;
+    }
+    return 0;
+  }
+  if (!strcmp(cmd, "mark") && n == 2) {
+    frame_mark *m = NULL;
+    for (int i = 0; i < s->nmarks; i++)
+      if (!strcmp(s->marks[i].name, a)) m = &s->marks[i];
+    if (!m && s->nmarks < 8) m = &s->marks[s->nmarks++];
+    if (!m) return 2;
+    free(m->px);
+    snprintf(m->name, sizeof m->name, "%s", a);
+    m->px = grab(s);
+    return m->px ? 0 : 2;
+  }
+  if (!strcmp(cmd, "expect") && n >= 2) {
+    if ((!strcmp(a, "changed") || !strcmp(a, "same")) && n >= 4) {
+      const frame_mark *m = NULL;
+      for (int i = 0; i < s->nmarks; i++)
+        if (!strcmp(s->marks[i].name, b)) m = &s->marks[i];
+      const char *spec = strstr(line, b) + strlen(b);
+      while (*spec == ' ') spec++;
+      SDL_Rect r;
+      if (!m || !region(s, spec, &r)) {
+        td_app_fail("%s:%d: no mark '%s' or region '%s'", file, ln, b, spec);
+        return 2;
+      }
+      uint32_t *now = grab(s);
+      if (!now) return 2;
+      double f = diff_fraction(s, m->px, now, r);
+      free(now);
+      bool ok = !strcmp(a, "changed") ? f >= 0.005 : f < 0.005;
+      if (!ok) fprintf(stderr, "td: %s:%d: expect %s %s %s failed: %.1f%% of the pixels differ\n", file, ln,
+                       a, b, spec, f * 100);
+      else printf("ok: %s %s %s (%.1f%% differ)\n", a, b, spec, f * 100);
+      return ok ? 0 : 1;
+    }
+    if (!g) {
+      fprintf(stderr, "td: %s:%d: no game on\n", file, ln);
+      return 1;
+    }
+    const td_world *w = td_game_world(g);
+    if (!strcmp(a, "state") && n == 3) {
+      static const char *names[3] = {"playing", "won", "lost"};
+      const char *got = names[td_world_state(w)];
+      bool ok = !strcmp(got, b);
+      if (!ok) fprintf(stderr, "td: %s:%d: expect state %s failed: %s\n", file, ln, b, got);
+      return ok ? 0 : 1;
+    }
+    if (!strcmp(a, "toast") && n >= 3) {
+      const char *want = strstr(line, "toast") + 6;
+      while (*want == ' ') want++;
+      bool ok = strstr(td_client_toast(s->c), want) != NULL;
+      if (!ok) fprintf(stderr, "td: %s:%d: expect toast '%s' failed: '%s'\n", file, ln, want, td_client_toast(s->c));
+      return ok ? 0 : 1;
+    }
+    if (n == 4) {
+      long long got;
+      if (!strcmp(a, "gold")) got = td_world_gold(w);
+      else if (!strcmp(a, "lives")) got = td_world_lives(w);
+      else if (!strcmp(a, "wave")) got = td_world_wave(w);
+      else if (!strcmp(a, "towers")) got = (long long)td_world_tower_count(w);
+      else if (!strcmp(a, "enemies")) got = (long long)td_world_enemy_count(w);
+      else if (!strcmp(a, "tick")) got = (long long)td_world_tick(w);
+      else {
+        td_app_fail("%s:%d: unknown value '%s'", file, ln, a);
+        return 2;
+      }
+      bool ok = compare(got, b, atoll(c3));
+      if (!ok) fprintf(stderr, "td: %s:%d: expect %s %s %s failed: %lld\n", file, ln, a, b, c3, got);
+      else printf("ok: %s %s %s (%lld)\n", a, b, c3, got);
+      return ok ? 0 : 1;
+    }
+  }
+  td_app_fail("%s:%d: bad script line '%s'", file, ln, line);
+  return 2;
+}
+
+static int run_script(session *s, const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f) return td_app_fail("%s: %s", path, strerror(errno));
+  char line[512];
+  int ln = 0, status = 0;
+  frame(s, 1.0 / 60);
+  while (fgets(line, sizeof line, f)) {
+    ln++;
+    int rc = script_line(s, path, ln, line);
+    if (rc == 2) {
+      status = 2;
+      break;
+    }
+    if (rc == 1) {
+      s->fails++;
+      status = 1;
+    }
+  }
+  fclose(f);
+  for (int i = 0; i < s->nmarks; i++) free(s->marks[i].px);
+  if (status != 2) printf("script %s: %d expectation(s) failed\n", path, s->fails);
+  return status;
+}
+
+static int parse_u64(const char *s, uint64_t *out) {
+  if (*s < '0' || *s > '9') return -1;
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (*end || errno) return -1;
+  *out = v;
+  return 0;
+}
+
+int td_cmd_play(int argc, char **argv) {
+  const char *map = NULL, *mod = NULL, *script = NULL;
+  uint64_t seed = 1, frames = 0;
+  int ww = 1280, wh = 720;
+  bool fullscreen = false, vsync = false, software = false;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    bool has = i + 1 < argc;
+    if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      fputs(usage, stdout);
+      return 0;
+    } else if (!strcmp(a, "--fullscreen")) {
+      fullscreen = true;
+    } else if (!strcmp(a, "--vsync")) {
+      vsync = true;
+    } else if (!strcmp(a, "--software")) {
+      software = true;
+    } else if (!strcmp(a, "--map") || !strcmp(a, "--mod") || !strcmp(a, "--seed") ||
+               !strcmp(a, "--window") || !strcmp(a, "--script") || !strcmp(a, "--frames")) {
+      if (!has) return td_app_fail("play: %s needs a value (try td play --help)", a);
+      const char *v = argv[++i];
+      if (!strcmp(a, "--map")) map = v;
+      else if (!strcmp(a, "--mod")) mod = v;
+      else if (!strcmp(a, "--script")) script = v;
+      else if (!strcmp(a, "--seed") && parse_u64(v, &seed) != 0)
+        return td_app_fail("play: --seed: '%s' is not a number", v);
+      else if (!strcmp(a, "--frames") && parse_u64(v, &frames) != 0)
+        return td_app_fail("play: --frames: '%s' is not a number", v);
+      else if (!strcmp(a, "--window") && parse_size(v, &ww, &wh) != 0)
+        return td_app_fail("play: --window: '%s' is not WxH (320x240 .. 8192x8192)", v);
+    } else {
+      return td_app_fail("play: unknown argument '%s' (try td play --help)", a);
+    }
+  }
+  if (SDL_Init(SDL_INIT_VIDEO) != 0) return td_app_fail("play: SDL: %s", SDL_GetError());
+  SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "nearest");
+  Uint32 flags = SDL_WINDOW_RESIZABLE | (fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
+  SDL_Window *win = SDL_CreateWindow("td", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, ww, wh, flags);
+  if (!win) {
+    int rc = td_app_fail("play: cannot open a window: %s", SDL_GetError());
+    SDL_Quit();
+    return rc;
+  }
+  SDL_SetWindowMinimumSize(win, 800, 480);
+  SDL_Renderer *ren = NULL;
+  if (!software)
+    ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_ACCELERATED | (vsync ? SDL_RENDERER_PRESENTVSYNC : 0));
+  if (!ren) ren = SDL_CreateRenderer(win, -1, SDL_RENDERER_SOFTWARE);
+  if (!ren) {
+    int rc = td_app_fail("play: no renderer: %s", SDL_GetError());
+    SDL_DestroyWindow(win);
+    SDL_Quit();
+    return rc;
+  }
+  char assets[1024], maps[1024], mod_buf[1024];
+  td_client_options o = {
+    .assets_dir = td_app_find_dir("assets", assets, sizeof assets),
+    .maps_dir = td_app_find_dir("maps", maps, sizeof maps),
+    .map_path = map,
+    .mod_dir = mod ? mod : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
+    .seed = seed, .window_w = ww, .window_h = wh, .fullscreen = fullscreen, .vsync = vsync};
+  td_err err = {{0}};
+  td_client *c = td_client_create(ren, &o, &err);
+  int status = 0;
+  if (!c) {
+    status = td_app_fail("%s", err.msg);
+  } else {
+    session s = {.c = c, .ren = ren, .win = win};
+    if (script) {
+      status = run_script(&s, script);
+    } else {
+      uint64_t last = SDL_GetPerformanceCounter(), freq = SDL_GetPerformanceFrequency();
+      uint64_t n = 0;
+      while (!td_client_quit(c) && (!frames || n < frames)) {
+        uint64_t now = SDL_GetPerformanceCounter();
+        double dt = (double)(now - last) / (double)freq;
+        last = now;
+        if (dt > 0.25) dt = 0.25;
+        frame(&s, dt);
+        td_client_set_frame_ms(c, (double)(SDL_GetPerformanceCounter() - now) * 1000.0 / (double)freq);
+        n++;
+        if (!vsync) {
+          /* about 120 frames a second at most without vsync */
+          double spent = (double)(SDL_GetPerformanceCounter() - now) / (double)freq;
+          if (spent < 1.0 / 120) SDL_Delay((Uint32)((1.0 / 120 - spent) * 1000));
+        }
+      }
+    }
+    td_client_destroy(c);
+  }
+  SDL_DestroyRenderer(ren);
+  SDL_DestroyWindow(win);
+  SDL_Quit();
+  return status;
+}

@@ -1,0 +1,92 @@
+/*
+** client.h: the bundled game as a player has it: menus, the game screen
+** with its HUD and build panels, camera, debug overlays, the Lua error
+** overlay and hot reload; input in, td_game_command out.
+**
+** What. A td_client owns a td_game (game/game.h) while a game is on, and
+** draws it with a td_scene (scene.h) through one sprite batch (batch.h) on
+** an SDL_Renderer it borrows. The app (td play, td shot, the tests) feeds
+** it SDL events (td_client_event), real time (td_client_advance) and asks
+** for frames (td_client_draw). Player actions become commands
+** (td_game_command) stamped with the current tick; the client never
+** changes the world otherwise.
+**
+** Time. td_client_advance runs the simulation at its fixed tick
+** (TD_WORLD_TICK_HZ) whatever the frame rate: an accumulator of real time
+** times the game speed (1x, 2x, 4x), at most 8 x speed ticks per call (a
+** long frame drops the rest instead of spiralling), and the remainder
+** becomes the interpolation factor of the next draw.
+**
+** Screens: the main menu (maps from the maps directory, start, settings,
+** quit), settings (window size, fullscreen, vsync: the app applies them,
+** td_client_settings), the game (Esc: the pause menu), and victory/defeat
+** with the game's statistics.
+**
+** Memory: the client owns its game, scene, atlas and batch; it borrows the
+** renderer, which must outlive it. Determinism: the game it drives is
+** stepped only by td_game_step in whole ticks; the client reads the clock
+** only through what the app passes to td_client_advance.
+*/
+#ifndef TD_RENDER_CLIENT_H
+#define TD_RENDER_CLIENT_H
+
+#include <SDL.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "game/game.h"
+#include "render/scene.h"
+
+typedef struct td_client td_client;
+
+typedef struct td_client_options {
+  const char *assets_dir;  /* holds atlas.png and atlas.txt */
+  const char *maps_dir;    /* listed by the main menu (NULL: no list) */
+  const char *map_path;    /* NULL: start in the main menu */
+  const char *mod_dir;     /* NULL: scripts/base */
+  uint64_t seed;
+  int window_w, window_h;  /* the settings' initial values */
+  bool fullscreen, vsync;
+} td_client_options;
+
+typedef struct td_client_settings {
+  int window_w, window_h;
+  bool fullscreen, vsync;
+} td_client_settings;
+
+/* NULL with err set (assets missing, the map or the mod failed to load). */
+td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err *err);
+void td_client_destroy(td_client *c);
+
+/* Starts a game on a map (leaving any game on). 0, or -1 with err set (the
+** client then shows the main menu with the error). */
+int td_client_start(td_client *c, const char *map_path, td_err *err);
+
+void td_client_event(td_client *c, const SDL_Event *e);
+/* Advances real time by seconds (the frame's duration). */
+void td_client_advance(td_client *c, double seconds);
+/* Runs exactly n ticks now (tests and td shot), effects included. */
+void td_client_step_ticks(td_client *c, int n);
+/* Draws a frame on the whole render target (of w x h pixels). */
+void td_client_draw(td_client *c, int w, int h);
+
+bool td_client_quit(const td_client *c);
+td_game *td_client_game(const td_client *c);          /* NULL outside a game */
+/* Settings changed by the player since the last call: true and *out. */
+bool td_client_settings_changed(td_client *c, td_client_settings *out);
+
+void td_client_set_overlay(td_client *c, td_overlay o, bool on);
+/* Where a base's centre is on screen (after the last draw's layout). */
+bool td_client_base_screen(const td_client *c, int32_t base, int *x, int *y);
+/* A named screen rectangle of the last frame ("gold", "lives", "wave",
+** "hud", "build", "panel", "call"): false when not shown. */
+bool td_client_region(const td_client *c, const char *name, SDL_Rect *out);
+/* Centre of the button for an action by its label ("Start", "Sell",...):
+** false when no such button is shown. */
+bool td_client_button(const td_client *c, const char *label, int *x, int *y);
+/* The frame time to show in the stats overlay (ms), set by the app. */
+void td_client_set_frame_ms(td_client *c, double ms);
+/* Last status line shown to the player ("scripts reloaded", a refusal). */
+const char *td_client_toast(const td_client *c);
+
+#endif

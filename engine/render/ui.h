@@ -1,0 +1,35 @@
+/*
+** ui.h: the game's widgets: panels and buttons drawn into a td_batch, and
+** a hit test. The client (client.h) lays its buttons out afresh every
+** frame into a list, draws that list and hit-tests clicks against the same
+** list, so what is drawn is what is clicked.
+**
+** Memory: plain data. Determinism: not part of the simulation.
+*/
+#ifndef TD_RENDER_UI_H
+#define TD_RENDER_UI_H
+
+#include <SDL.h>
+#include <stdbool.h>
+
+#include "render/batch.h"
+
+typedef struct td_ui_button {
+  SDL_Rect r;
+  int action, arg;       /* what a click does (the client's enum) */
+  char label[64];
+  char sub[48];          /* a second, smaller line ("50 gold"), "" for none */
+  char key[8];           /* hotkey shown in a corner, "" for none */
+  const td_sprite *icon; /* NULL: none */
+  int icon_kind;         /* 0 sprite, 1 tower level, 2 enemy type (client draws) */
+  int icon_arg;
+  bool enabled, active;  /* active: a toggle that is on */
+  int scale;             /* text scale (1 or 2) */
+} td_ui_button;
+
+bool td_ui_hit(const SDL_Rect *r, int x, int y);
+void td_ui_panel(td_batch *b, float x, float y, float w, float h);
+/* Draws the button's frame and text; the icon (when icon_kind is 0). */
+void td_ui_button_draw(td_batch *b, const td_ui_button *bt, bool hover);
+
+#endif

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# td play end to end: the real game loop under SDL's dummy video driver
+# (software renderer), driven by a script of clicks and keys, checked by
+# the world's state and by the pixels of the frames.
+set -u
+source "$(dirname "$0")/harness.bash"
+export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
+
+cat >"$tmp/session.txt" <<SCRIPT
+# the first map, at rest
+wait 3
+expect tick > 0
+mark start
+expect towers == 0
+# pick the first tower type (key 1), hover base 9: the ghost
+key 1
+move base 9
+wait 2
+shot $tmp/ghost.png
+mark ghost
+expect changed start base 9
+# build it: gold goes down, a tower stands, the HUD's gold changes
+click base 9
+wait 3
+expect towers == 1
+expect gold < 200
+move 5 300
+wait 2
+mark built
+expect changed start gold
+expect changed start base 9
+# the tower's panel: click it, upgrade it
+click base 9
+wait 2
+expect changed built panel
+shot $tmp/panel.png
+key u
+wait 2
+# call the first wave early (N): the bonus, a wave, enemies on the road
+mark before_wave
+key n
+wait 90
+expect wave == 1
+expect enemies > 0
+expect changed before_wave wave
+expect changed before_wave 100,60,1080,560
+# speed 4x, then pause with Space: the tick still counts but nothing moves
+key f
+key f
+wait 60
+key Space
+wait 2
+mark paused
+wait 30
+expect same paused 0,60,1280,560
+key Space
+# Esc closes the tower's panel, a second Esc opens the pause menu; Resume closes it
+key Escape
+key Escape
+wait 2
+shot $tmp/pausemenu.png
+click button Resume
+wait 2
+# a refused placement shows why: base 11 closes the way where base 9 stands
+key 2
+click base 14
+wait 2
+# sell the first tower
+click base 9
+wait 2
+click button Sell
+wait 3
+expect towers >= 0
+# overlays F1..F9 draw without trouble
+key F1
+key F2
+key F3
+key F4
+key F6
+key F7
+key F8
+key F9
+wait 10
+shot $tmp/overlays.png
+expect state playing
+SCRIPT
+
+"$td" play --map "$src/maps/01-crossroads.lua" --window 1280x720 --software \
+  --script "$tmp/session.txt" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+check $rc "scripted session passes (status $rc): $(cat "$tmp/err") $(tail -3 "$tmp/out")"
+grep -q "0 expectation(s) failed" "$tmp/out"; check $? "session summary: $(tail -1 "$tmp/out")"
+for f in ghost panel pausemenu overlays; do
+  [ "$(head -c 4 "$tmp/$f.png" | od -An -c | tr -d ' ')" = "211PNG" ]; check $? "$f.png is a PNG"
+done
+
+# a failing expectation fails the run with status 1, a bad line with 2
+printf 'wait 2\nexpect towers == 5\n' >"$tmp/fail.txt"
+"$td" play --map "$src/maps/01-crossroads.lua" --software --script "$tmp/fail.txt" >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 1 ]; check $? "failed expectation exits 1"
+grep -q "expect towers == 5 failed: 0" "$tmp/err"; check $? "says what failed: $(cat "$tmp/err")"
+printf 'jump 3\n' >"$tmp/bad.txt"
+expect "bad script line" 2 "bad script line 'jump 3'" -- \
+  "$td" play --map "$src/maps/01-crossroads.lua" --software --script "$tmp/bad.txt"
+
+# the main menu: no --map; Start begins the map picked, Quit quits
+cat >"$tmp/menu.txt" <<SCRIPT
+wait 2
+shot $tmp/menu.png
+click button Start
+wait 5
+expect tick > 0
+expect state playing
+SCRIPT
+"$td" play --software --script "$tmp/menu.txt" >"$tmp/out" 2>"$tmp/err"
+check $? "menu session: $(cat "$tmp/err")"
+
+# usage errors
+expect "bad window" 2 "play: --window: 'big' is not WxH" -- "$td" play --window big
+expect "bad option" 2 "play: unknown argument '--nope'" -- "$td" play --nope
+expect "missing map" 2 "nope.lua" -- "$td" play --software --frames 1 --map "$tmp/nope.lua"
+"$td" play --help | grep -q "usage: td play"; check $? "help"
+
+finish
