@@ -32,16 +32,6 @@ static const char usage[] =
   "  --seed N          route: graph and placement seed; crowd: wave speeds (default 1)\n"
   "  --placements N    route: random tower placements per case (default 1000)\n";
 
-static int parse_u64(const char *s, uint64_t *out) {
-  if (*s < '0' || *s > '9') return -1; /* no sign, no blank */
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (*end != '\0' || errno == ERANGE) return -1;
-  *out = v;
-  return 0;
-}
-
 static bool takes_value(const char *a) {
   return !strcmp(a, "--case") || !strcmp(a, "--seed") || !strcmp(a, "--placements");
 }
@@ -63,11 +53,11 @@ int td_cmd_bench(int argc, char **argv) {
     } else if (!strcmp(a, "--case")) {
       o.only = argv[++i];
     } else if (!strcmp(a, "--seed")) {
-      if (parse_u64(argv[++i], &o.seed) != 0)
+      if (td_app_parse_u64(argv[++i], &o.seed) != 0)
         return td_app_fail("bench: --seed: '%s' is not a number", argv[i]);
     } else if (!strcmp(a, "--placements")) {
       uint64_t p;
-      if (parse_u64(argv[++i], &p) != 0 || p > 10000000)
+      if (td_app_parse_u64(argv[++i], &p) != 0 || p > 10000000)
         return td_app_fail("bench: --placements: '%s' is not a count", argv[i]);
       o.placements = (size_t)p;
     } else if (a[0] == '-') {

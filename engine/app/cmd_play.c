@@ -306,16 +306,6 @@ static int run_script(session *s, const char *path) {
   return status;
 }
 
-static int parse_u64(const char *s, uint64_t *out) {
-  if (*s < '0' || *s > '9') return -1;
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (*end || errno) return -1;
-  *out = v;
-  return 0;
-}
-
 int td_cmd_play(int argc, char **argv) {
   const char *map = NULL, *mod = NULL, *script = NULL;
   uint64_t seed = 1, frames = 0;
@@ -340,9 +330,9 @@ int td_cmd_play(int argc, char **argv) {
       if (!strcmp(a, "--map")) map = v;
       else if (!strcmp(a, "--mod")) mod = v;
       else if (!strcmp(a, "--script")) script = v;
-      else if (!strcmp(a, "--seed") && parse_u64(v, &seed) != 0)
+      else if (!strcmp(a, "--seed") && td_app_parse_u64(v, &seed) != 0)
         return td_app_fail("play: --seed: '%s' is not a number", v);
-      else if (!strcmp(a, "--frames") && parse_u64(v, &frames) != 0)
+      else if (!strcmp(a, "--frames") && td_app_parse_u64(v, &frames) != 0)
         return td_app_fail("play: --frames: '%s' is not a number", v);
       else if (!strcmp(a, "--window") && parse_size(v, &ww, &wh) != 0)
         return td_app_fail("play: --window: '%s' is not WxH (320x240 .. 8192x8192)", v);

@@ -39,16 +39,6 @@ static const char usage[] =
   "  --zoom Z          camera zoom (default: the map fits)\n"
   "  --size WxH        picture size (default 1280x720)\n";
 
-static int parse_u64(const char *s, uint64_t *out) {
-  if (*s < '0' || *s > '9') return -1;
-  char *end;
-  errno = 0;
-  unsigned long long v = strtoull(s, &end, 10);
-  if (*end || errno) return -1;
-  *out = v;
-  return 0;
-}
-
 int td_cmd_shot(int argc, char **argv) {
   const char *map = NULL, *mod = NULL, *replay = NULL, *out = NULL, *build = NULL;
   uint64_t seed = 1, tick = 0;
@@ -73,14 +63,14 @@ int td_cmd_shot(int argc, char **argv) {
       else if (!strcmp(a, "--replay")) replay = v;
       else if (!strcmp(a, "--build")) build = v;
       else if (!strcmp(a, "--seed")) {
-        if (parse_u64(v, &seed)) return td_app_fail("shot: --seed: '%s' is not a number", v);
+        if (td_app_parse_u64(v, &seed)) return td_app_fail("shot: --seed: '%s' is not a number", v);
       } else if (!strcmp(a, "--tick")) {
-        if (parse_u64(v, &tick) || tick > 10000000) return td_app_fail("shot: --tick: '%s' is not a tick", v);
+        if (td_app_parse_u64(v, &tick) || tick > 10000000) return td_app_fail("shot: --tick: '%s' is not a tick", v);
       } else if (!strcmp(a, "--hover")) {
-        if (parse_u64(v, &u)) return td_app_fail("shot: --hover: '%s' is not an object id", v);
+        if (td_app_parse_u64(v, &u)) return td_app_fail("shot: --hover: '%s' is not an object id", v);
         hover = (int64_t)u;
       } else if (!strcmp(a, "--select")) {
-        if (parse_u64(v, &u)) return td_app_fail("shot: --select: '%s' is not an object id", v);
+        if (td_app_parse_u64(v, &u)) return td_app_fail("shot: --select: '%s' is not an object id", v);
         select = (int64_t)u;
       } else if (!strcmp(a, "--zoom")) {
         zoom = atof(v);

@@ -7,6 +7,8 @@
 #ifndef TD_APP_CMDS_H
 #define TD_APP_CMDS_H
 
+#include <stdint.h>
+
 int td_cmd_route(int argc, char **argv);
 int td_cmd_path(int argc, char **argv);
 int td_cmd_bench(int argc, char **argv);
@@ -15,6 +17,9 @@ int td_cmd_api(int argc, char **argv);
 int td_cmd_play(int argc, char **argv);
 int td_cmd_shot(int argc, char **argv);
 int td_cmd_check(int argc, char **argv);
+
+/* A decimal number without sign or blanks into *out: 0, or -1. */
+int td_app_parse_u64(const char *s, uint64_t *out);
 
 /* Prints "td: <msg>" to stderr; returns 2. */
 int td_app_fail(const char *fmt, ...)

@@ -1,8 +1,10 @@
 /*
 ** main.c: td's command dispatcher.
 */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "app/cmds.h"
@@ -23,6 +25,16 @@ static const command commands[] = {
   {"play", td_cmd_play, "play the game in a window (main menu, or --map to start at once)"},
   {"shot", td_cmd_shot, "render one frame of the game to a PNG, without a window"},
 };
+
+int td_app_parse_u64(const char *s, uint64_t *out) {
+  if (*s < '0' || *s > '9') return -1; /* no sign, no blank */
+  char *end;
+  errno = 0;
+  unsigned long long v = strtoull(s, &end, 10);
+  if (*end != '\0' || errno == ERANGE) return -1;
+  *out = v;
+  return 0;
+}
 
 int td_app_fail(const char *fmt, ...) {
   va_list ap;

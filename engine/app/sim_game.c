@@ -72,13 +72,11 @@ typedef struct stats {
 } stats;
 
 static int parse_u64(const char *flag, const char *v, uint64_t lo, uint64_t *out) {
-  char *end;
-  if (*v == '-' || *v == '\0') return td_app_fail("sim: %s: expected a number, got '%s'", flag, v);
-  unsigned long long x = strtoull(v, &end, 10);
-  if (*end || x < lo || x > SIM_MAX_TICK)
+  uint64_t x;
+  if (td_app_parse_u64(v, &x) != 0 || x < lo || x > SIM_MAX_TICK)
     return td_app_fail("sim: %s: expected a number %" PRIu64 " .. %" PRIu64 ", got '%s'", flag,
                        lo, SIM_MAX_TICK, v);
-  *out = (uint64_t)x;
+  *out = x;
   return 0;
 }
 
@@ -242,6 +240,7 @@ int td_sim_game(int argc, char **argv) {
   stats st = {0};
   td_auto *au = NULL;
   td_game *g = NULL;
+  td_command *cmds = NULL; /* the replay's, resolved against g */
   if (o.replay && td_replay_read(o.replay, &play, &err) != 0) {
     td_app_fail("%s", err.msg);
     goto out;
@@ -257,13 +256,17 @@ int td_sim_game(int argc, char **argv) {
       goto out;
     }
     if (play.every) o.every = play.every;
-    for (size_t i = 0; i < play.ncmd; i++) { /* every name resolves, before playing */
-      td_command c;
-      if (td_replay_command(&play, i, g, &c, &err) != 0) {
+    /* every name resolves before the game plays */
+    cmds = play.ncmd ? td_mem_alloc(play.ncmd * sizeof *cmds) : NULL;
+    if (play.ncmd && !cmds) {
+      td_app_fail("%s: out of memory", o.replay);
+      goto out;
+    }
+    for (size_t i = 0; i < play.ncmd; i++)
+      if (td_replay_command(&play, i, g, &cmds[i], &err) != 0) {
         td_app_fail("%s", err.msg);
         goto out;
       }
-    }
   }
   if (o.who == P_AUTO && !(au = td_auto_create(&err))) {
     td_app_fail("%s", err.msg);
@@ -290,14 +293,11 @@ int td_sim_game(int argc, char **argv) {
     }
     /* a replay's commands are given at their tick, as they were recorded:
     ** pending commands are part of the world's state */
-    for (; next_cmd < play.ncmd && play.cmds[next_cmd].tick <= td_world_tick(w); next_cmd++) {
-      td_command c;
-      if (td_replay_command(&play, next_cmd, g, &c, &err) != 0 ||
-          td_game_command(g, &c, &err) != 0) {
+    for (; next_cmd < play.ncmd && cmds[next_cmd].tick <= td_world_tick(w); next_cmd++)
+      if (td_game_command(g, &cmds[next_cmd], &err) != 0) {
         status = td_app_fail("%s", err.msg);
         goto out;
       }
-    }
     if (au && td_auto_play(au, g, &err) != 0) {
       status = td_app_fail("%s", err.msg);
       goto out;
@@ -345,9 +345,9 @@ int td_sim_game(int argc, char **argv) {
   }
   if (o.record) {
     size_t n;
-    const td_command *cmds = td_game_commands(g, &n);
+    const td_command *given = td_game_commands(g, &n);
     for (size_t i = 0; i < n && status == 0; i++)
-      if (td_replay_add_command(&rec, g, &cmds[i], &err) != 0) status = td_app_fail("%s", err.msg);
+      if (td_replay_add_command(&rec, g, &given[i], &err) != 0) status = td_app_fail("%s", err.msg);
     if (status == 0 && td_replay_write(&rec, o.record, &err) != 0) status = td_app_fail("%s", err.msg);
   }
   if (status != 2) report(&o, g, &st, &rec, au);
@@ -356,6 +356,7 @@ int td_sim_game(int argc, char **argv) {
 out:
   td_auto_destroy(au);
   td_game_destroy(g);
+  td_mem_free(cmds, play.ncmd * sizeof *cmds);
   td_replay_free(&play);
   td_replay_free(&rec);
   td_mem_free(st.waves, st.wcap * sizeof *st.waves);

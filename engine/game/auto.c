@@ -224,16 +224,14 @@ static int score_bases(td_auto *a, td_world *w, float air_weight) {
     }
     size_t g0 = 0, g1 = a->ground_end;
     if (previews < AUTO_PREVIEWS && blocks_path(a, w, b)) {
-      {
-        previews++;
-        if (!td_world_preview_next(w, (int32_t)b, 0, a->next)) {
-          for (size_t t = 0; t < types; t++) row[t] = -1;
-          continue;
-        }
-        g0 = a->np;
-        if (collect_ground(a, w, a->next, NULL) != 0) return -1;
-        g1 = a->np;
+      previews++;
+      if (!td_world_preview_next(w, (int32_t)b, 0, a->next)) {
+        for (size_t t = 0; t < types; t++) row[t] = -1;
+        continue;
       }
+      g0 = a->np;
+      if (collect_ground(a, w, a->next, NULL) != 0) return -1;
+      g1 = a->np;
     }
     float x, y;
     base_centre(m, b, &x, &y);
@@ -260,8 +258,7 @@ static int32_t best_base(const td_auto *a, const td_world *w, int32_t t, float *
 
 /* ---- decisions ----------------------------------------------------------- */
 
-static int command(td_auto *a, td_game *g, td_command *c, td_err *err) {
-  (void)a;
+static int command(td_game *g, td_command *c, td_err *err) {
   c->tick = td_world_tick(td_game_world(g));
   return td_game_command(g, c, err);
 }
@@ -279,7 +276,7 @@ static int place(td_auto *a, td_game *g, int32_t t, td_err *err) {
       continue;
     }
     td_command cmd = {.kind = TD_COMMAND_PLACE, .base = b, .tower_type = t};
-    if (command(a, g, &cmd, err) != 0) return -1;
+    if (command(g, &cmd, err) != 0) return -1;
     a->built_of[t]++;
     a->built++;
     a->want = -1;
@@ -312,7 +309,7 @@ static int upgrade(td_auto *a, td_game *g, float air_weight, td_err *err) {
   }
   if (best < 0) return 0;
   td_command cmd = {.kind = TD_COMMAND_UPGRADE, .base = best, .upgrade = best_child};
-  if (command(a, g, &cmd, err) != 0) return -1;
+  if (command(g, &cmd, err) != 0) return -1;
   a->upgraded++;
   return 1;
 }

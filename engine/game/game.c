@@ -92,7 +92,7 @@ static int hash_file(const char *path, uint64_t *out, td_err *err) {
   return 0;
 }
 
-static void copy_path(char *dst, size_t cap, const char *src) {
+void game_copy_str(char *dst, size_t cap, const char *src) {
   size_t n = strlen(src);
   if (n >= cap) n = cap - 1;
   memcpy(dst, src, n);
@@ -111,8 +111,8 @@ static td_game *game_open(const td_game_options *o, td_err *err) {
     td_err_set(err, "game: out of memory");
     return NULL;
   }
-  copy_path(g->map_path, sizeof g->map_path, o->map_path);
-  copy_path(g->mod_dir, sizeof g->mod_dir, mod_dir);
+  game_copy_str(g->map_path, sizeof g->map_path, o->map_path);
+  game_copy_str(g->mod_dir, sizeof g->mod_dir, mod_dir);
   g->seed = o->seed;
   g->pre_rng = o->seed;
   g->endless = o->endless;

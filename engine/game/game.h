@@ -23,7 +23,8 @@
 ** td_game_step swaps them in before it steps, at a tick boundary; on any
 ** failure the old version keeps running and the error is in the mod's error
 ** list. A reload changes the rules mid-game, so it marks the recording:
-** td_game_reloads counts them and a replay saved after one says so.
+** td_game_reloads counts them (td sim reports it: such a game cannot be
+** replayed from its first files).
 **
 ** Saves. td_game_save writes the world's save (sim/world.h) wrapped with
 ** what it was made from (the map's and the mod's content hashes, the seed,

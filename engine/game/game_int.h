@@ -28,6 +28,9 @@ struct td_game {
   uint64_t hook_ns;
 };
 
+/* game.c: copies src into dst[cap], cut to fit, always terminated. */
+void game_copy_str(char *dst, size_t cap, const char *src);
+
 /* game.c: writes path.tmp, flushes it to disk and renames it over path; on
 ** any failure path is untouched. 0 or -1 with err. */
 int game_write_atomic(const char *path, const void *data, size_t len, td_err *err);

@@ -19,17 +19,10 @@ static const char *const mode_names[TD_TARGET_MODE_COUNT] = {"first", "last", "s
                                                              "closest", "script"};
 static const char *const result_names[] = {"playing", "won", "lost"};
 
-static void copy_str(char *dst, size_t cap, const char *src) {
-  size_t n = strlen(src);
-  if (n >= cap) n = cap - 1;
-  memcpy(dst, src, n);
-  dst[n] = '\0';
-}
-
 void td_replay_init(td_replay *r, const td_game *g, uint32_t every) {
   memset(r, 0, sizeof *r);
-  copy_str(r->map_path, sizeof r->map_path, td_game_map_path(g));
-  copy_str(r->mod_dir, sizeof r->mod_dir, td_game_mod_dir(g));
+  game_copy_str(r->map_path, sizeof r->map_path, td_game_map_path(g));
+  game_copy_str(r->mod_dir, sizeof r->mod_dir, td_game_mod_dir(g));
   r->map_hash = td_game_map_hash(g);
   r->mod_hash = td_game_mod_hash(g);
   r->seed = td_game_seed(g);
@@ -66,7 +59,7 @@ int td_replay_add_command(td_replay *r, const td_game *g, const td_command *c, t
   if (c->kind == TD_COMMAND_PLACE) {
     if (c->tower_type < 0 || (size_t)c->tower_type >= rules->tower_count)
       return td_err_set(err, "replay: no tower type %d", (int)c->tower_type);
-    copy_str(rc.name, sizeof rc.name, rules->towers[c->tower_type].name);
+    game_copy_str(rc.name, sizeof rc.name, rules->towers[c->tower_type].name);
   } else if (c->kind == TD_COMMAND_UPGRADE) {
     rc.arg = c->upgrade + 1;
   } else if (c->kind == TD_COMMAND_TARGET) {
@@ -232,7 +225,7 @@ static int parse_cmd(reader *rd, td_replay *r) {
     return -1;
   if (c.kind == TD_COMMAND_PLACE) {
     if (strlen(rd->tok[4]) >= sizeof c.name) return bad(rd, "tower type name too long");
-    copy_str(c.name, sizeof c.name, rd->tok[4]);
+    game_copy_str(c.name, sizeof c.name, rd->tok[4]);
   } else if (c.kind == TD_COMMAND_UPGRADE) {
     int64_t v;
     if (parse_i64(rd, rd->tok[4], 1, TD_RULES_MAX_CHILDREN, &v, "upgrade") != 0) return -1;
@@ -260,7 +253,7 @@ static int parse_line(reader *rd, td_replay *r, unsigned *seen) {
     if (need(rd, 3, h ? "mod DIR HASH" : "map FILE HASH") != 0) return -1;
     char *dst = h ? r->mod_dir : r->map_path;
     if (strlen(rd->tok[1]) >= sizeof r->map_path) return bad(rd, "path too long");
-    copy_str(dst, sizeof r->map_path, rd->tok[1]);
+    game_copy_str(dst, sizeof r->map_path, rd->tok[1]);
     return parse_u64(rd, rd->tok[2], 16, h ? &r->mod_hash : &r->map_hash, "hash");
   }
   if (h == 2) return need(rd, 2, "seed N") ? -1 : parse_u64(rd, rd->tok[1], 10, &r->seed, "seed");
@@ -309,7 +302,7 @@ int td_replay_read(const char *path, td_replay *r, td_err *err) {
   char *buf;
   size_t len, cap;
   if (td_mem_read_file(path, (size_t)256 << 20, &buf, &len, &cap, err) != 0) return -1;
-  copy_str(r->path, sizeof r->path, path);
+  game_copy_str(r->path, sizeof r->path, path);
   r->every = TD_REPLAY_DEFAULT_EVERY;
   reader rd = {.path = path, .err = err};
   unsigned seen = 0;
