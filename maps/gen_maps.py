@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Generates the bundled maps in maps/ as Tiled Lua exports.
 
-    python3 maps/gen_maps.py             # writes maps/01-crossroads.lua, maps/02-grid.lua
+    python3 maps/gen_maps.py             # writes maps/01-crossroads.lua ... maps/06-expanse.lua
 
 The output follows the layout Tiled writes with File > Export As > Lua
 files. Tiled cannot open its Lua exports, so this script is the source of
-the two maps: change them here and rerun it (the output is deterministic).
+the bundled maps: change them here and rerun it (the output is deterministic).
 A map drawn in Tiled is kept as .tmx and exported to maps/ instead.
 docs/maps.md describes the conventions (classes path/spawn/goal/tower_base,
 properties cost/walkable).
@@ -301,11 +301,288 @@ def grid_map():
     return m
 
 
+# ---- helpers for the maps below --------------------------------------------
+
+def ground_layer(W, H, segs, base_tiles, lid=1):
+    """Decoration: grass, road tiles under every segment, pads under bases."""
+    gids = [1] * (W * H)
+    for (x0, y0), (x1, y1) in segs:
+        steps = int(max(abs(x1 - x0), abs(y1 - y0)) // 4) + 1
+        for s in range(steps + 1):
+            x = x0 + (x1 - x0) * s / steps
+            y = y0 + (y1 - y0) * s / steps
+            gids[int(y // T) * W + int(x // T)] = 2
+    for tx, ty in base_tiles:
+        gids[ty * W + tx] = 3
+    return tile_layer(lid, "ground", W, H, gids, True)
+
+
+def road_tileset():
+    return tileset("crossroads", 1, "../assets/tiles/crossroads.png", 3,
+                   [(0, {"terrain": "grass"}), (1, {"terrain": "road"}),
+                    (2, {"terrain": "pad"})], True)
+
+
+def maze_tileset():
+    return tileset("maze", 1, "../assets/tiles/maze.png", 3,
+                   [(0, {"walkable": True}), (1, {"walkable": False}),
+                    (2, {"walkable": True})], True)
+
+
+class Ids:
+    """Object ids in drawing order, from 1."""
+
+    def __init__(self):
+        self.n = 0
+
+    def __call__(self):
+        self.n += 1
+        return self.n
+
+
+def project(route, p):
+    """The point of the axis-aligned polyline `route` nearest to p, and the
+    index of the segment it lies on."""
+    best = None
+    for k in range(len(route) - 1):
+        (x0, y0), (x1, y1) = route[k], route[k + 1]
+        qx = min(max(p[0], min(x0, x1)), max(x0, x1))
+        qy = min(max(p[1], min(y0, y1)), max(y0, y1))
+        d = (qx - p[0]) ** 2 + (qy - p[1]) ** 2
+        if best is None or d < best[0]:
+            best = (d, k, (qx, qy))
+    return best[1], best[2]
+
+
+def with_spurs(route, pad_tiles):
+    """A tower base beside a route must still touch a path edge (docs/maps.md),
+    so every pad hangs on a spur: a dead-end path from the nearest point of
+    the route to the pad's centre. Nothing walks a dead end (every node's
+    next leads towards a goal), a tower on the pad blocks only its spur, and
+    an enemy put down at the spur's end (td.spawn near) walks back to the
+    route. Returns the route with a vertex added where each spur starts, and
+    the spurs."""
+    cuts = {}
+    spurs = []
+    for tx, ty in pad_tiles:
+        c = centre(tx, ty)
+        k, q = project(route, c)
+        cuts.setdefault(k, set()).add(q)
+        spurs.append([q, c])
+    out = []
+    for k in range(len(route) - 1):
+        a, b = route[k], route[k + 1]
+        out.append(a)
+        inner = sorted((q for q in cuts.get(k, ()) if q != a and q != b),
+                       key=lambda q: abs(q[0] - a[0]) + abs(q[1] - a[1]))
+        out += inner
+    out.append(route[-1])
+    return out, spurs
+
+
+def pad_objects(ids, spurs, names):
+    stubs, bases = [], []
+    for (q, c), name in zip(spurs, names):
+        stubs.append(obj(ids(), name + " spur", "path", "polyline", q[0], q[1], key="class",
+                         polyline=[q, c]))
+        bases.append(obj(ids(), name, "tower_base", "rectangle", c[0] - T // 2, c[1] - T // 2,
+                         T, T, key="class"))
+    return stubs, bases
+
+
+# ---- 03-serpent: a classic fixed route with lane corners -------------------
+
+def serpent():
+    W, H = 24, 21
+    turns = [(1, 2), (20, 2), (20, 6), (3, 6), (3, 10), (20, 10), (20, 14), (3, 14),
+             (3, 18), (22, 18)]
+    spots = [(x, y) for y in (4, 8, 12, 16) for x in range(5, 19, 2)]
+    spots += [(22, 4), (22, 12), (1, 8), (1, 16), (12, 0), (12, 20)]
+    route, spurs = with_spurs([centre(*t) for t in turns], spots)
+    ids = Ids()
+    road = obj(ids(), "serpent", "path", "polyline", route[0][0], route[0][1], key="class",
+               polyline=route)
+    spawn = obj(ids(), "cave", "spawn", "point", *route[0], key="class")
+    goal = obj(ids(), "keep", "goal", "point", *route[-1], key="class")
+    stubs, bases = pad_objects(ids, spurs, ["pad %d" % (k + 1) for k in range(len(spots))])
+    segs = [(route[k], route[k + 1]) for k in range(len(route) - 1)]
+    m = header("1.10", "1.10.2", W, H, 5, ids.n + 1, True)
+    m["tilesets"] = [road_tileset()]
+    m["layers"] = [ground_layer(W, H, segs, spots),
+                   object_layer(2, "route", [road, spawn, goal], True),
+                   object_layer(3, "spurs", stubs, True),
+                   object_layer(4, "bases", bases, True)]
+    return m
+
+
+# ---- 04-foundry: an open floor for free mazing ------------------------------
+
+def foundry():
+    W, H = 30, 20
+    wall = [[x in (0, W - 1) or y in (0, H - 1) for x in range(W)] for y in range(H)]
+    for x, y in ((14, 1), (15, 1), (14, 18), (15, 18)):       # two buttresses
+        wall[y][x] = True
+    spawn, goal = (1, 9), (28, 10)
+    ids = Ids()
+    objs = [obj(ids(), "furnace door", "spawn", "point", *centre(*spawn), key="class"),
+            obj(ids(), "vault", "goal", "point", *centre(*goal), key="class")]
+    base_tiles = []
+    for by in range(1, H - 1, 2):
+        for bx in range(3, W - 3, 2):
+            cells = [(bx, by), (bx + 1, by), (bx, by + 1), (bx + 1, by + 1)]
+            if all(wall[y][x] for x, y in cells):
+                continue
+            objs.append(obj(ids(), "floor %d,%d" % (bx, by), "tower_base", "rectangle",
+                            bx * T, by * T, 2 * T, 2 * T, key="class"))
+            base_tiles += cells
+    assert goal in reachable_in(wall, spawn)
+    gids = [2 if wall[y][x] else 1 for y in range(H) for x in range(W)]
+    m = header("1.10", "1.10.2", W, H, 3, ids.n + 1, True)
+    m["tilesets"] = [maze_tileset()]
+    m["layers"] = [tile_layer(1, "floor", W, H, gids, True),
+                   object_layer(2, "objects", objs, True)]
+    return m
+
+
+def reachable_in(wall, start):
+    H, W = len(wall), len(wall[0])
+    seen = {start}
+    q = deque([start])
+    while q:
+        x, y = q.popleft()
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            c = (x + dx, y + dy)
+            if 0 <= c[0] < W and 0 <= c[1] < H and not wall[c[1]][c[0]] and c not in seen:
+                seen.add(c)
+                q.append(c)
+    return seen
+
+
+# ---- 05-twin: two spawns, two exits, a web between them --------------------
+
+def twin():
+    W, H = 32, 20
+    # two lanes that run side by side through the middle, three tiles apart,
+    # with two links between them; each gate's nearest sluice is its own
+    north = [(1, 3), (9, 3), (9, 8), (12, 8), (19, 8), (22, 8), (22, 3), (30, 3)]
+    south = [(1, 16), (9, 16), (9, 11), (12, 11), (19, 11), (22, 11), (22, 16), (30, 16)]
+    links = [[(12, 8), (12, 11)], [(19, 8), (19, 11)]]
+    middle = [x for x in range(10, 22) if x not in (12, 19)]
+    outer = [3, 5, 7, 24, 26, 28]
+    spots_n = [(x, 9) for x in middle] + [(x, 6) for x in range(11, 21, 2)] + \
+        [(x, y) for x in outer for y in (1, 5)]
+    spots_s = [(x, 10) for x in middle] + [(x, 13) for x in range(11, 21, 2)] + \
+        [(x, y) for x in outer for y in (14, 18)]
+    north, spurs_n = with_spurs([centre(*p) for p in north], spots_n)
+    south, spurs_s = with_spurs([centre(*p) for p in south], spots_s)
+    ids = Ids()
+    paths = [obj(ids(), name, "path", "polyline", pl[0][0], pl[0][1], key="class", polyline=pl)
+             for name, pl in (("north lane", north), ("south lane", south),
+                              ("west link", [centre(*p) for p in links[0]]),
+                              ("east link", [centre(*p) for p in links[1]]))]
+    markers = [obj(ids(), "north gate", "spawn", "point", *centre(1, 3), key="class"),
+               obj(ids(), "south gate", "spawn", "point", *centre(1, 16), key="class"),
+               obj(ids(), "upper sluice", "goal", "point", *centre(30, 3), key="class"),
+               obj(ids(), "lower sluice", "goal", "point", *centre(30, 16), key="class")]
+    # gates: bases across the middle of each lane and on the links; a tower
+    # there closes that stretch and sends a gate's enemies the other way
+    gate_tiles = [(16, 8), (16, 11), (12, 9), (19, 10)]
+    gates = [obj(ids(), "gate %d,%d" % t, "tower_base", "rectangle", t[0] * T, t[1] * T, T, T,
+                 key="class") for t in gate_tiles]
+    spots = spots_n + spots_s
+    stubs, pads = pad_objects(ids, spurs_n + spurs_s, ["pad %d,%d" % s for s in spots])
+    segs = []
+    for p in paths + stubs:
+        pl = [(p["x"] + v["x"], p["y"] + v["y"]) for v in p["polyline"]]
+        segs += [(pl[k], pl[k + 1]) for k in range(len(pl) - 1)]
+    m = header("1.10", "1.10.2", W, H, 6, ids.n + 1, True)
+    m["tilesets"] = [road_tileset()]
+    m["layers"] = [ground_layer(W, H, segs, spots + gate_tiles),
+                   object_layer(2, "lanes", paths, True),
+                   object_layer(3, "markers", markers, True),
+                   object_layer(4, "spurs", stubs, True),
+                   object_layer(5, "bases", gates + pads, True)]
+    return m
+
+
+# ---- 06-expanse: 256x256 cells, for performance ------------------------------
+
+def expanse():
+    N = 256
+    C = N // 2
+    wall = [[x in (0, N - 1) or y in (0, N - 1) for x in range(N)] for y in range(N)]
+    gap = 3                               # half width of a gate in a ring
+    rings = (96, 60, 28)                  # Chebyshev radius of each ring wall
+    for r in rings:
+        for k in range(-r, r + 2):        # two cells thick: r and r + 1
+            for t in (r, r + 1):
+                for x, y in ((C + k, C - t), (C + k, C + t), (C - t, C + k), (C + t, C + k)):
+                    if 0 < x < N - 1 and 0 < y < N - 1:
+                        wall[y][x] = True
+        for d in range(-gap, gap):        # four gates, one in the middle of each side
+            for t in (r, r + 1):
+                for x, y in ((C + d, C - t), (C + d, C + t), (C - t, C + d), (C + t, C + d)):
+                    wall[y][x] = False
+    rng = 12345                           # rocks between the rings (a fixed LCG)
+    for _ in range(900):
+        rng = (rng * 1103515245 + 12345) % (1 << 31)
+        x = 2 + rng % (N - 4)
+        rng = (rng * 1103515245 + 12345) % (1 << 31)
+        y = 2 + rng % (N - 4)
+        if abs(x - C) < 6 or abs(y - C) < 6:
+            continue                      # keep the four straight roads open
+        wall[y][x] = True
+        wall[y][x + 1] = True
+    spawns = {"west gate": (1, C), "north gate": (C, 1)}
+    goal = (C, C)
+    seen = reachable_in(wall, goal)
+    assert all(s in seen for s in spawns.values())
+    ids = Ids()
+    objs = [obj(ids(), name, "spawn", "point", *centre(*c), key="class")
+            for name, c in spawns.items()]
+    objs.append(obj(ids(), "citadel", "goal", "point", *centre(*goal), key="class"))
+    placed = set()
+
+    def base(bx, by, name):
+        cells = [(bx, by), (bx + 1, by), (bx, by + 1), (bx + 1, by + 1)]
+        if any(c in placed for c in cells) or all(wall[y][x] for x, y in cells):
+            return
+        if any(c == goal for c in cells):
+            return
+        placed.update(cells)
+        objs.append(obj(ids(), name, "tower_base", "rectangle", bx * T, by * T, 2 * T,
+                        2 * T, key="class"))
+
+    for r in rings:                       # three 2x2 bases close each gate
+        for d in (-gap, -gap + 2, -gap + 4):
+            base(C + d, C - r - 1, "north gate %d" % r)
+            base(C + d, C + r, "south gate %d" % r)
+            base(C - r - 1, C + d, "west gate %d" % r)
+            base(C + r, C + d, "east gate %d" % r)
+    for k in range(4, 124, 4):            # both approach roads, lined on each side
+        for side in (-5, 3):
+            base(C - k, C + side, "west road %d" % k)
+            base(C + side, C - k, "north road %d" % k)
+    for bx in range(C - 10, C + 10, 3):   # the citadel's yard
+        for by in range(C - 10, C + 10, 3):
+            base(bx, by, "yard %d,%d" % (bx, by))
+    gids = [2 if wall[y][x] else 1 for y in range(N) for x in range(N)]
+    m = header("1.10", "1.10.2", N, N, 3, ids.n + 1, True)
+    m["tilesets"] = [maze_tileset()]
+    m["layers"] = [tile_layer(1, "floor", N, N, gids, True),
+                   object_layer(2, "objects", objs, True)]
+    return m
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "maps")
     os.makedirs(out, exist_ok=True)
     write_map(os.path.join(out, "01-crossroads.lua"), crossroads())
     write_map(os.path.join(out, "02-grid.lua"), grid_map())
+    write_map(os.path.join(out, "03-serpent.lua"), serpent())
+    write_map(os.path.join(out, "04-foundry.lua"), foundry())
+    write_map(os.path.join(out, "05-twin.lua"), twin())
+    write_map(os.path.join(out, "06-expanse.lua"), expanse())
 
 
 if __name__ == "__main__":

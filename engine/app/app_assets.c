@@ -2,29 +2,11 @@
 ** app_assets.c: helpers shared by td play, td shot and td bench render
 ** (see play.h).
 */
-#define _POSIX_C_SOURCE 200809L /* stat */
 #include <stdio.h>
 #include <string.h>
 #include <SDL_image.h>
-#include <sys/stat.h>
 
 #include "app/play.h"
-
-#ifndef TD_SOURCE_DIR
-#define TD_SOURCE_DIR "."
-#endif
-
-const char *td_app_find_dir(const char *rel, char *buf, size_t cap) {
-  struct stat st;
-  if (stat(rel, &st) == 0 && S_ISDIR(st.st_mode)) {
-    snprintf(buf, cap, "%s", rel);
-    return buf;
-  }
-  snprintf(buf, cap, "%s/%s", TD_SOURCE_DIR, rel);
-  if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) return buf;
-  snprintf(buf, cap, "%s", rel);
-  return buf;
-}
 
 void td_app_move(td_client *c, int x, int y) {
   SDL_Event e;

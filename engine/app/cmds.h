@@ -7,6 +7,7 @@
 #ifndef TD_APP_CMDS_H
 #define TD_APP_CMDS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 int td_cmd_route(int argc, char **argv);
@@ -20,6 +21,10 @@ int td_cmd_check(int argc, char **argv);
 
 /* A decimal number without sign or blanks into *out: 0, or -1. */
 int td_app_parse_u64(const char *s, uint64_t *out);
+
+/* rel ("assets", "maps", "scripts/base", "tests") under the working directory, or
+** else under the source tree td was built from; buf holds the answer. */
+const char *td_app_find_dir(const char *rel, char *buf, size_t cap);
 
 /* Prints "td: <msg>" to stderr; returns 2. */
 int td_app_fail(const char *fmt, ...)

@@ -1,13 +1,19 @@
 /*
 ** main.c: td's command dispatcher.
 */
+#define _POSIX_C_SOURCE 200809L /* stat */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "app/cmds.h"
+
+#ifndef TD_SOURCE_DIR
+#define TD_SOURCE_DIR "."
+#endif
 
 typedef struct command {
   const char *name;
@@ -20,11 +26,23 @@ static const command commands[] = {
   {"sim", td_cmd_sim, "run waves of agents headless: metrics, checksum, trace, picture"},
   {"check", td_cmd_check, "run behaviour scenarios (Lua files) and check their expectations"},
   {"path", td_cmd_path, "solve MovingAI scenarios with A* and compare lengths"},
-  {"bench", td_cmd_bench, "run a benchmark (route, crowd)"},
+  {"bench", td_cmd_bench, "run a benchmark (route, crowd, sim, render)"},
   {"api", td_cmd_api, "print the Lua API reference (--markdown) or LuaLS stubs (--stubs)"},
   {"play", td_cmd_play, "play the game in a window (main menu, or --map to start at once)"},
   {"shot", td_cmd_shot, "render one frame of the game to a PNG, without a window"},
 };
+
+const char *td_app_find_dir(const char *rel, char *buf, size_t cap) {
+  struct stat st;
+  if (stat(rel, &st) == 0 && S_ISDIR(st.st_mode)) {
+    snprintf(buf, cap, "%s", rel);
+    return buf;
+  }
+  snprintf(buf, cap, "%s/%s", TD_SOURCE_DIR, rel);
+  if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) return buf;
+  snprintf(buf, cap, "%s", rel);
+  return buf;
+}
 
 int td_app_parse_u64(const char *s, uint64_t *out) {
   if (*s < '0' || *s > '9') return -1; /* no sign, no blank */

@@ -9,11 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "app/cmds.h"
 #include "render/client.h"
-
-/* rel ("assets", "maps", "scripts/base") under the working directory, or
-** else under the source tree td was built from; buf holds the answer. */
-const char *td_app_find_dir(const char *rel, char *buf, size_t cap);
 
 /* Synthetic input, through td_client_event like real input. */
 void td_app_move(td_client *c, int x, int y);

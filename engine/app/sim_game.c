@@ -214,7 +214,9 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
 
 /* The game the options name: fresh, from a save, or from a replay's header. */
 static td_game *open_game(const opts *o, const td_replay *rp, td_err *err) {
-  td_game_options go = {.map_path = o->map, .mod_dir = o->mod, .seed = o->seed_set ? o->seed : 1,
+  char mod_buf[4096]; /* td_game copies the path */
+  const char *mod = o->mod ? o->mod : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf);
+  td_game_options go = {.map_path = o->map, .mod_dir = mod, .seed = o->seed_set ? o->seed : 1,
                         .endless = o->endless};
   if (rp) {
     go.map_path = o->map ? o->map : rp->map_path;

@@ -2,25 +2,33 @@
 -- Reference: docs/lua-api.md. Editor annotations: scripts/types/td.lua.
 api_version = 1
 
+-- The map being played picks a profile (maps.lua): how many waves, how
+-- tough. td.map_name is the game's; loaded on its own (a test, `td api`)
+-- the mod plays the default profile.
+-- [profile]
+local profiles = include "maps.lua"
+MAP = td.map_name and td.map_name() or "default"
+PROFILE = profiles[MAP] or profiles.default
+-- [/profile]
+
 include "damage.lua"
 include "enemies.lua"
 include "towers.lua"
 include "waves.lua"
 
 td.rules {
-  wave_count = 10,
-  start_gold = 120,
-  start_lives = 20,
-  first_wave_delay = 8,
-  wave_interval = 30,
-  wave_income = 25,
+  wave_count = PROFILE.waves,
+  start_gold = PROFILE.gold,
+  start_lives = PROFILE.lives,
+  first_wave_delay = PROFILE.first_delay,
+  wave_interval = PROFILE.interval,
+  wave_income = PROFILE.income,
   sell_refund = 0.75,
   early_bonus = 2,
   endless_health_growth = 0.15,
 }
 
--- Handlers. The world's functions (gold, enemy health...) come later; for
--- now they keep score in the mod's own state and write to the log.
+-- Handlers: the mod keeps its own score and writes to the log.
 local kills, leaks = 0, 0
 local kills_by_type = {}
 
@@ -44,4 +52,37 @@ end)
 
 td.every(60 * 60, function(tick)
   print(("minute %d: %d kills"):format(tick // 3600, kills))
+end)
+
+-- What comes next, from the groups waves.lua declared (the same formulas
+-- as the world's preview: rules.h).
+local function announce(n)
+  local parts = {}
+  for _, g in ipairs(GROUPS) do
+    local every = g.every or 1
+    if n >= g.first and (n - g.first) % every == 0 then
+      local count = math.min(g.count + math.floor(g.count_growth * (n - g.first)),
+                             g.max_count or 100000)
+      parts[#parts + 1] = count .. " " .. g.enemy
+    end
+  end
+  return table.concat(parts, ", ")
+end
+
+td.on("wave_start", function(e)
+  if e.wave == PROFILE.waves then
+    print(("wave %d: the warlord comes (%s)"):format(e.wave, announce(e.wave)))
+  end
+  print(("next, wave %d: %s"):format(e.wave + 1, announce(e.wave + 1)))
+end)
+
+-- The warlord calls in two grunts every eight seconds while it lives.
+td.every(8 * 60, function()
+  for _, h in ipairs(td.enemies()) do
+    local info = td.enemy_info(h)
+    if info and info.boss then
+      td.spawn("grunt", { near = h, lane = -0.3 })
+      td.spawn("grunt", { near = h, lane = 0.3 })
+    end
+  end
 end)

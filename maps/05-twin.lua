@@ -1,0 +1,2009 @@
+return {
+  version = "1.10",
+  luaversion = "5.1",
+  tiledversion = "1.10.2",
+  class = "",
+  orientation = "orthogonal",
+  renderorder = "right-down",
+  width = 32,
+  height = 20,
+  tilewidth = 32,
+  tileheight = 32,
+  nextlayerid = 6,
+  nextobjectid = 121,
+  properties = {},
+  tilesets = {
+    {
+      name = "crossroads",
+      firstgid = 1,
+      class = "",
+      tilewidth = 32,
+      tileheight = 32,
+      spacing = 0,
+      margin = 0,
+      columns = 3,
+      image = "../assets/tiles/crossroads.png",
+      imagewidth = 96,
+      imageheight = 32,
+      objectalignment = "unspecified",
+      tileoffset = {
+        x = 0,
+        y = 0
+      },
+      grid = {
+        orientation = "orthogonal",
+        width = 32,
+        height = 32
+      },
+      properties = {},
+      wangsets = {},
+      tilecount = 3,
+      tiles = {
+        {
+          id = 0,
+          properties = {
+            ["terrain"] = "grass"
+          }
+        },
+        {
+          id = 1,
+          properties = {
+            ["terrain"] = "road"
+          }
+        },
+        {
+          id = 2,
+          properties = {
+            ["terrain"] = "pad"
+          }
+        }
+      }
+    }
+  },
+  layers = {
+    {
+      type = "tilelayer",
+      x = 0,
+      y = 0,
+      width = 32,
+      height = 20,
+      id = 1,
+      name = "ground",
+      class = "",
+      visible = true,
+      opacity = 1,
+      offsetx = 0,
+      offsety = 0,
+      parallaxx = 1,
+      parallaxy = 1,
+      properties = {},
+      encoding = "lua",
+      data = {
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 3, 1, 3, 1, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 3, 1, 3, 1, 1, 1,
+        1, 1, 1, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 2, 1, 2, 1, 1, 1,
+        1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1,
+        1, 1, 1, 2, 1, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 2, 1, 2, 1, 1, 1,
+        1, 1, 1, 3, 1, 3, 1, 3, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 1, 3, 1, 3, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 2, 1, 2, 1, 2, 1, 2, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 2, 1, 2, 1, 2, 1, 2, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 3, 1, 3, 1, 3, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 1, 3, 1, 3, 1, 1, 1,
+        1, 1, 1, 2, 1, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 2, 1, 2, 1, 1, 1,
+        1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1,
+        1, 1, 1, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 2, 1, 2, 1, 1, 1,
+        1, 1, 1, 3, 1, 3, 1, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 3, 1, 3, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
+      }
+    },
+    {
+      type = "objectgroup",
+      draworder = "topdown",
+      id = 2,
+      name = "lanes",
+      class = "",
+      visible = true,
+      opacity = 1,
+      offsetx = 0,
+      offsety = 0,
+      parallaxx = 1,
+      parallaxy = 1,
+      properties = {},
+      objects = {
+        {
+          id = 1,
+          name = "north lane",
+          class = "path",
+          shape = "polyline",
+          x = 48,
+          y = 112,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 64, y = 0 },
+            { x = 128, y = 0 },
+            { x = 192, y = 0 },
+            { x = 256, y = 0 },
+            { x = 256, y = 96 },
+            { x = 256, y = 160 },
+            { x = 288, y = 160 },
+            { x = 320, y = 160 },
+            { x = 352, y = 160 },
+            { x = 384, y = 160 },
+            { x = 416, y = 160 },
+            { x = 448, y = 160 },
+            { x = 480, y = 160 },
+            { x = 512, y = 160 },
+            { x = 544, y = 160 },
+            { x = 576, y = 160 },
+            { x = 608, y = 160 },
+            { x = 640, y = 160 },
+            { x = 672, y = 160 },
+            { x = 672, y = 64 },
+            { x = 672, y = 0 },
+            { x = 736, y = 0 },
+            { x = 800, y = 0 },
+            { x = 864, y = 0 },
+            { x = 928, y = 0 }
+          },
+          properties = {}
+        },
+        {
+          id = 2,
+          name = "south lane",
+          class = "path",
+          shape = "polyline",
+          x = 48,
+          y = 528,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 64, y = 0 },
+            { x = 128, y = 0 },
+            { x = 192, y = 0 },
+            { x = 256, y = 0 },
+            { x = 256, y = -96 },
+            { x = 256, y = -160 },
+            { x = 288, y = -160 },
+            { x = 320, y = -160 },
+            { x = 352, y = -160 },
+            { x = 384, y = -160 },
+            { x = 416, y = -160 },
+            { x = 448, y = -160 },
+            { x = 480, y = -160 },
+            { x = 512, y = -160 },
+            { x = 544, y = -160 },
+            { x = 576, y = -160 },
+            { x = 608, y = -160 },
+            { x = 640, y = -160 },
+            { x = 672, y = -160 },
+            { x = 672, y = -64 },
+            { x = 672, y = 0 },
+            { x = 736, y = 0 },
+            { x = 800, y = 0 },
+            { x = 864, y = 0 },
+            { x = 928, y = 0 }
+          },
+          properties = {}
+        },
+        {
+          id = 3,
+          name = "west link",
+          class = "path",
+          shape = "polyline",
+          x = 400,
+          y = 272,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 96 }
+          },
+          properties = {}
+        },
+        {
+          id = 4,
+          name = "east link",
+          class = "path",
+          shape = "polyline",
+          x = 624,
+          y = 272,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 96 }
+          },
+          properties = {}
+        }
+      }
+    },
+    {
+      type = "objectgroup",
+      draworder = "topdown",
+      id = 3,
+      name = "markers",
+      class = "",
+      visible = true,
+      opacity = 1,
+      offsetx = 0,
+      offsety = 0,
+      parallaxx = 1,
+      parallaxy = 1,
+      properties = {},
+      objects = {
+        {
+          id = 5,
+          name = "north gate",
+          class = "spawn",
+          shape = "point",
+          x = 48,
+          y = 112,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 6,
+          name = "south gate",
+          class = "spawn",
+          shape = "point",
+          x = 48,
+          y = 528,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 7,
+          name = "upper sluice",
+          class = "goal",
+          shape = "point",
+          x = 976,
+          y = 112,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 8,
+          name = "lower sluice",
+          class = "goal",
+          shape = "point",
+          x = 976,
+          y = 528,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        }
+      }
+    },
+    {
+      type = "objectgroup",
+      draworder = "topdown",
+      id = 4,
+      name = "spurs",
+      class = "",
+      visible = true,
+      opacity = 1,
+      offsetx = 0,
+      offsety = 0,
+      parallaxx = 1,
+      parallaxy = 1,
+      properties = {},
+      objects = {
+        {
+          id = 13,
+          name = "pad 10,9 spur",
+          class = "path",
+          shape = "polyline",
+          x = 336,
+          y = 272,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 32 }
+          },
+          properties = {}
+        },
+        {
+          id = 15,
+          name = "pad 11,9 spur",
+          class = "path",
+          shape = "polyline",
+          x = 368,
+          y = 272,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 32 }
+          },
+          properties = {}
+        },
+        {
+          id = 17,
+          name = "pad 13,9 spur",
+          class = "path",
+          shape = "polyline",
+          x = 432,
+          y = 272,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 32 }
+          },
+          properties = {}
+        },
+        {
+          id = 19,
+          name = "pad 14,9 spur",
+          class = "path",
+          shape = "polyline",
+          x = 464,
+          y = 272,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 32 }
+          },
+          properties = {}
+        },
+        {
+          id = 21,
+          name = "pad 15,9 spur",
+          class = "path",
+          shape = "polyline",
+          x = 496,
+          y = 272,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 32 }
+          },
+          properties = {}
+        },
+        {
+          id = 23,
+          name = "pad 16,9 spur",
+          class = "path",
+          shape = "polyline",
+          x = 528,
+          y = 272,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 32 }
+          },
+          properties = {}
+        },
+        {
+          id = 25,
+          name = "pad 17,9 spur",
+          class = "path",
+          shape = "polyline",
+          x = 560,
+          y = 272,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 32 }
+          },
+          properties = {}
+        },
+        {
+          id = 27,
+          name = "pad 18,9 spur",
+          class = "path",
+          shape = "polyline",
+          x = 592,
+          y = 272,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 32 }
+          },
+          properties = {}
+        },
+        {
+          id = 29,
+          name = "pad 20,9 spur",
+          class = "path",
+          shape = "polyline",
+          x = 656,
+          y = 272,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 32 }
+          },
+          properties = {}
+        },
+        {
+          id = 31,
+          name = "pad 21,9 spur",
+          class = "path",
+          shape = "polyline",
+          x = 688,
+          y = 272,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 32 }
+          },
+          properties = {}
+        },
+        {
+          id = 33,
+          name = "pad 11,6 spur",
+          class = "path",
+          shape = "polyline",
+          x = 304,
+          y = 208,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 64, y = 0 }
+          },
+          properties = {}
+        },
+        {
+          id = 35,
+          name = "pad 13,6 spur",
+          class = "path",
+          shape = "polyline",
+          x = 432,
+          y = 272,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -64 }
+          },
+          properties = {}
+        },
+        {
+          id = 37,
+          name = "pad 15,6 spur",
+          class = "path",
+          shape = "polyline",
+          x = 496,
+          y = 272,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -64 }
+          },
+          properties = {}
+        },
+        {
+          id = 39,
+          name = "pad 17,6 spur",
+          class = "path",
+          shape = "polyline",
+          x = 560,
+          y = 272,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -64 }
+          },
+          properties = {}
+        },
+        {
+          id = 41,
+          name = "pad 19,6 spur",
+          class = "path",
+          shape = "polyline",
+          x = 624,
+          y = 272,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -64 }
+          },
+          properties = {}
+        },
+        {
+          id = 43,
+          name = "pad 3,1 spur",
+          class = "path",
+          shape = "polyline",
+          x = 112,
+          y = 112,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -64 }
+          },
+          properties = {}
+        },
+        {
+          id = 45,
+          name = "pad 3,5 spur",
+          class = "path",
+          shape = "polyline",
+          x = 112,
+          y = 112,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 64 }
+          },
+          properties = {}
+        },
+        {
+          id = 47,
+          name = "pad 5,1 spur",
+          class = "path",
+          shape = "polyline",
+          x = 176,
+          y = 112,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -64 }
+          },
+          properties = {}
+        },
+        {
+          id = 49,
+          name = "pad 5,5 spur",
+          class = "path",
+          shape = "polyline",
+          x = 176,
+          y = 112,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 64 }
+          },
+          properties = {}
+        },
+        {
+          id = 51,
+          name = "pad 7,1 spur",
+          class = "path",
+          shape = "polyline",
+          x = 240,
+          y = 112,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -64 }
+          },
+          properties = {}
+        },
+        {
+          id = 53,
+          name = "pad 7,5 spur",
+          class = "path",
+          shape = "polyline",
+          x = 240,
+          y = 112,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 64 }
+          },
+          properties = {}
+        },
+        {
+          id = 55,
+          name = "pad 24,1 spur",
+          class = "path",
+          shape = "polyline",
+          x = 784,
+          y = 112,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -64 }
+          },
+          properties = {}
+        },
+        {
+          id = 57,
+          name = "pad 24,5 spur",
+          class = "path",
+          shape = "polyline",
+          x = 720,
+          y = 176,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 64, y = 0 }
+          },
+          properties = {}
+        },
+        {
+          id = 59,
+          name = "pad 26,1 spur",
+          class = "path",
+          shape = "polyline",
+          x = 848,
+          y = 112,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -64 }
+          },
+          properties = {}
+        },
+        {
+          id = 61,
+          name = "pad 26,5 spur",
+          class = "path",
+          shape = "polyline",
+          x = 848,
+          y = 112,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 64 }
+          },
+          properties = {}
+        },
+        {
+          id = 63,
+          name = "pad 28,1 spur",
+          class = "path",
+          shape = "polyline",
+          x = 912,
+          y = 112,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -64 }
+          },
+          properties = {}
+        },
+        {
+          id = 65,
+          name = "pad 28,5 spur",
+          class = "path",
+          shape = "polyline",
+          x = 912,
+          y = 112,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 64 }
+          },
+          properties = {}
+        },
+        {
+          id = 67,
+          name = "pad 10,10 spur",
+          class = "path",
+          shape = "polyline",
+          x = 336,
+          y = 368,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -32 }
+          },
+          properties = {}
+        },
+        {
+          id = 69,
+          name = "pad 11,10 spur",
+          class = "path",
+          shape = "polyline",
+          x = 368,
+          y = 368,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -32 }
+          },
+          properties = {}
+        },
+        {
+          id = 71,
+          name = "pad 13,10 spur",
+          class = "path",
+          shape = "polyline",
+          x = 432,
+          y = 368,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -32 }
+          },
+          properties = {}
+        },
+        {
+          id = 73,
+          name = "pad 14,10 spur",
+          class = "path",
+          shape = "polyline",
+          x = 464,
+          y = 368,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -32 }
+          },
+          properties = {}
+        },
+        {
+          id = 75,
+          name = "pad 15,10 spur",
+          class = "path",
+          shape = "polyline",
+          x = 496,
+          y = 368,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -32 }
+          },
+          properties = {}
+        },
+        {
+          id = 77,
+          name = "pad 16,10 spur",
+          class = "path",
+          shape = "polyline",
+          x = 528,
+          y = 368,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -32 }
+          },
+          properties = {}
+        },
+        {
+          id = 79,
+          name = "pad 17,10 spur",
+          class = "path",
+          shape = "polyline",
+          x = 560,
+          y = 368,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -32 }
+          },
+          properties = {}
+        },
+        {
+          id = 81,
+          name = "pad 18,10 spur",
+          class = "path",
+          shape = "polyline",
+          x = 592,
+          y = 368,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -32 }
+          },
+          properties = {}
+        },
+        {
+          id = 83,
+          name = "pad 20,10 spur",
+          class = "path",
+          shape = "polyline",
+          x = 656,
+          y = 368,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -32 }
+          },
+          properties = {}
+        },
+        {
+          id = 85,
+          name = "pad 21,10 spur",
+          class = "path",
+          shape = "polyline",
+          x = 688,
+          y = 368,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -32 }
+          },
+          properties = {}
+        },
+        {
+          id = 87,
+          name = "pad 11,13 spur",
+          class = "path",
+          shape = "polyline",
+          x = 304,
+          y = 432,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 64, y = 0 }
+          },
+          properties = {}
+        },
+        {
+          id = 89,
+          name = "pad 13,13 spur",
+          class = "path",
+          shape = "polyline",
+          x = 432,
+          y = 368,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 64 }
+          },
+          properties = {}
+        },
+        {
+          id = 91,
+          name = "pad 15,13 spur",
+          class = "path",
+          shape = "polyline",
+          x = 496,
+          y = 368,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 64 }
+          },
+          properties = {}
+        },
+        {
+          id = 93,
+          name = "pad 17,13 spur",
+          class = "path",
+          shape = "polyline",
+          x = 560,
+          y = 368,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 64 }
+          },
+          properties = {}
+        },
+        {
+          id = 95,
+          name = "pad 19,13 spur",
+          class = "path",
+          shape = "polyline",
+          x = 624,
+          y = 368,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 64 }
+          },
+          properties = {}
+        },
+        {
+          id = 97,
+          name = "pad 3,14 spur",
+          class = "path",
+          shape = "polyline",
+          x = 112,
+          y = 528,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -64 }
+          },
+          properties = {}
+        },
+        {
+          id = 99,
+          name = "pad 3,18 spur",
+          class = "path",
+          shape = "polyline",
+          x = 112,
+          y = 528,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 64 }
+          },
+          properties = {}
+        },
+        {
+          id = 101,
+          name = "pad 5,14 spur",
+          class = "path",
+          shape = "polyline",
+          x = 176,
+          y = 528,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -64 }
+          },
+          properties = {}
+        },
+        {
+          id = 103,
+          name = "pad 5,18 spur",
+          class = "path",
+          shape = "polyline",
+          x = 176,
+          y = 528,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 64 }
+          },
+          properties = {}
+        },
+        {
+          id = 105,
+          name = "pad 7,14 spur",
+          class = "path",
+          shape = "polyline",
+          x = 240,
+          y = 528,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -64 }
+          },
+          properties = {}
+        },
+        {
+          id = 107,
+          name = "pad 7,18 spur",
+          class = "path",
+          shape = "polyline",
+          x = 240,
+          y = 528,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 64 }
+          },
+          properties = {}
+        },
+        {
+          id = 109,
+          name = "pad 24,14 spur",
+          class = "path",
+          shape = "polyline",
+          x = 720,
+          y = 464,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 64, y = 0 }
+          },
+          properties = {}
+        },
+        {
+          id = 111,
+          name = "pad 24,18 spur",
+          class = "path",
+          shape = "polyline",
+          x = 784,
+          y = 528,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 64 }
+          },
+          properties = {}
+        },
+        {
+          id = 113,
+          name = "pad 26,14 spur",
+          class = "path",
+          shape = "polyline",
+          x = 848,
+          y = 528,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -64 }
+          },
+          properties = {}
+        },
+        {
+          id = 115,
+          name = "pad 26,18 spur",
+          class = "path",
+          shape = "polyline",
+          x = 848,
+          y = 528,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 64 }
+          },
+          properties = {}
+        },
+        {
+          id = 117,
+          name = "pad 28,14 spur",
+          class = "path",
+          shape = "polyline",
+          x = 912,
+          y = 528,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = -64 }
+          },
+          properties = {}
+        },
+        {
+          id = 119,
+          name = "pad 28,18 spur",
+          class = "path",
+          shape = "polyline",
+          x = 912,
+          y = 528,
+          width = 0,
+          height = 0,
+          rotation = 0,
+          visible = true,
+          polyline = {
+            { x = 0, y = 0 },
+            { x = 0, y = 64 }
+          },
+          properties = {}
+        }
+      }
+    },
+    {
+      type = "objectgroup",
+      draworder = "topdown",
+      id = 5,
+      name = "bases",
+      class = "",
+      visible = true,
+      opacity = 1,
+      offsetx = 0,
+      offsety = 0,
+      parallaxx = 1,
+      parallaxy = 1,
+      properties = {},
+      objects = {
+        {
+          id = 9,
+          name = "gate 16,8",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 512,
+          y = 256,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 10,
+          name = "gate 16,11",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 512,
+          y = 352,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 11,
+          name = "gate 12,9",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 384,
+          y = 288,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 12,
+          name = "gate 19,10",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 608,
+          y = 320,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 14,
+          name = "pad 10,9",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 320,
+          y = 288,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 16,
+          name = "pad 11,9",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 352,
+          y = 288,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 18,
+          name = "pad 13,9",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 416,
+          y = 288,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 20,
+          name = "pad 14,9",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 448,
+          y = 288,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 22,
+          name = "pad 15,9",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 480,
+          y = 288,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 24,
+          name = "pad 16,9",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 512,
+          y = 288,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 26,
+          name = "pad 17,9",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 544,
+          y = 288,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 28,
+          name = "pad 18,9",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 576,
+          y = 288,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 30,
+          name = "pad 20,9",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 640,
+          y = 288,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 32,
+          name = "pad 21,9",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 672,
+          y = 288,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 34,
+          name = "pad 11,6",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 352,
+          y = 192,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 36,
+          name = "pad 13,6",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 416,
+          y = 192,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 38,
+          name = "pad 15,6",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 480,
+          y = 192,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 40,
+          name = "pad 17,6",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 544,
+          y = 192,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 42,
+          name = "pad 19,6",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 608,
+          y = 192,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 44,
+          name = "pad 3,1",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 96,
+          y = 32,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 46,
+          name = "pad 3,5",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 96,
+          y = 160,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 48,
+          name = "pad 5,1",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 160,
+          y = 32,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 50,
+          name = "pad 5,5",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 160,
+          y = 160,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 52,
+          name = "pad 7,1",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 224,
+          y = 32,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 54,
+          name = "pad 7,5",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 224,
+          y = 160,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 56,
+          name = "pad 24,1",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 768,
+          y = 32,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 58,
+          name = "pad 24,5",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 768,
+          y = 160,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 60,
+          name = "pad 26,1",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 832,
+          y = 32,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 62,
+          name = "pad 26,5",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 832,
+          y = 160,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 64,
+          name = "pad 28,1",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 896,
+          y = 32,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 66,
+          name = "pad 28,5",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 896,
+          y = 160,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 68,
+          name = "pad 10,10",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 320,
+          y = 320,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 70,
+          name = "pad 11,10",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 352,
+          y = 320,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 72,
+          name = "pad 13,10",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 416,
+          y = 320,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 74,
+          name = "pad 14,10",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 448,
+          y = 320,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 76,
+          name = "pad 15,10",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 480,
+          y = 320,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 78,
+          name = "pad 16,10",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 512,
+          y = 320,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 80,
+          name = "pad 17,10",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 544,
+          y = 320,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 82,
+          name = "pad 18,10",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 576,
+          y = 320,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 84,
+          name = "pad 20,10",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 640,
+          y = 320,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 86,
+          name = "pad 21,10",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 672,
+          y = 320,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 88,
+          name = "pad 11,13",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 352,
+          y = 416,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 90,
+          name = "pad 13,13",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 416,
+          y = 416,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 92,
+          name = "pad 15,13",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 480,
+          y = 416,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 94,
+          name = "pad 17,13",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 544,
+          y = 416,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 96,
+          name = "pad 19,13",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 608,
+          y = 416,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 98,
+          name = "pad 3,14",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 96,
+          y = 448,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 100,
+          name = "pad 3,18",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 96,
+          y = 576,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 102,
+          name = "pad 5,14",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 160,
+          y = 448,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 104,
+          name = "pad 5,18",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 160,
+          y = 576,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 106,
+          name = "pad 7,14",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 224,
+          y = 448,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 108,
+          name = "pad 7,18",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 224,
+          y = 576,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 110,
+          name = "pad 24,14",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 768,
+          y = 448,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 112,
+          name = "pad 24,18",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 768,
+          y = 576,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 114,
+          name = "pad 26,14",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 832,
+          y = 448,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 116,
+          name = "pad 26,18",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 832,
+          y = 576,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 118,
+          name = "pad 28,14",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 896,
+          y = 448,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        },
+        {
+          id = 120,
+          name = "pad 28,18",
+          class = "tower_base",
+          shape = "rectangle",
+          x = 896,
+          y = 576,
+          width = 32,
+          height = 32,
+          rotation = 0,
+          visible = true,
+          properties = {}
+        }
+      }
+    }
+  }
+}

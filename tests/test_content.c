@@ -1,0 +1,202 @@
+/*
+** test_content.c: the bundled content (maps/, scripts/base) has what issue 6
+** promises, on every map as the game loads it (the mod reads td.map_name()
+** and plays that map's profile, so each map has its own rules):
+**   - at least five maps, among them a waypoint web with tower bases, a
+**     grid to maze on, two spawns with two exits, and a large map (10,000
+**     waypoints or 250x250 cells);
+**   - at least six tower types, each with upgrades, covering single target,
+**     splash, slow, chain, anti-air and support;
+**   - at least eight enemy types, among them fast, armoured, resistant to a
+**     damage type, splitting, healing, flying and a boss;
+**   - twenty waves or more, the boss in the last, and groups that go on past
+**     the last wave (endless mode).
+** Whether the maps can be won is tests/cli/balance.sh's (it plays them).
+*/
+#include "support.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game/game.h"
+
+#define MAX_MAPS 32
+
+#define NAME_MAX_LEN 1024
+
+static int cmp_name(const void *a, const void *b) { return strcmp(a, b); }
+
+/* The .lua files of maps/, sorted. */
+static size_t bundled_maps(char names[MAX_MAPS][NAME_MAX_LEN]) {
+  char dir[512];
+  snprintf(dir, sizeof dir, "%s", td_test_path("maps"));
+  DIR *d = opendir(dir);
+  assert_non_null(d);
+  size_t n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    size_t len = strlen(e->d_name);
+    if (len < 5 || strcmp(e->d_name + len - 4, ".lua") != 0) continue;
+    assert_true(n < MAX_MAPS);
+    snprintf(names[n++], NAME_MAX_LEN, "%s/%s", dir, e->d_name);
+  }
+  closedir(d);
+  qsort(names, n, NAME_MAX_LEN, cmp_name);
+  return n;
+}
+
+static td_game *open_map(const char *path) {
+  char map[NAME_MAX_LEN], mod[512];
+  snprintf(map, sizeof map, "%s", path); /* td_test_path's buffer is reused */
+  snprintf(mod, sizeof mod, "%s", td_test_path("scripts/base"));
+  td_game_options o = {.map_path = map, .mod_dir = mod, .seed = 1};
+  td_err err = {0};
+  td_game *g = td_game_create(&o, &err);
+  if (!g) fail_msg("%s: %s", map, err.msg);
+  return g;
+}
+
+static bool has_upgrade(const td_rules *r, size_t tower) {
+  const td_tower_level *root = &r->levels[r->towers[tower].root];
+  return root->children[0] >= 0;
+}
+
+/* A tower type whose root level (the one a player builds first) does p. */
+typedef bool (*level_pred)(const td_tower_level *l);
+
+static bool single_target(const td_tower_level *l) {
+  return l->rate > 0 && l->damage > 0 && l->splash == 0 && l->chain == 0 &&
+         (l->shot == TD_SHOT_INSTANT || l->shot == TD_SHOT_HOMING);
+}
+static bool splash(const td_tower_level *l) { return l->rate > 0 && l->splash > 0 && l->hits_ground; }
+static bool slows(const td_tower_level *l) { return l->effect.kind == TD_EFFECT_SLOW; }
+static bool chains(const td_tower_level *l) { return l->shot == TD_SHOT_CHAIN && l->chain >= 2; }
+static bool anti_air(const td_tower_level *l) { return l->hits_air && !l->hits_ground; }
+static bool support(const td_tower_level *l) {
+  return l->rate == 0 && (l->buff_damage > 0 || l->buff_rate > 0);
+}
+
+static int tower_doing(const td_rules *r, level_pred p) {
+  for (size_t i = 0; i < r->tower_count; i++)
+    if (p(&r->levels[r->towers[i].root])) return (int)i;
+  return -1;
+}
+
+static void check_towers(const char *map, const td_rules *r) {
+  if (r->tower_count < 6) fail_msg("%s: %zu tower types, want 6", map, r->tower_count);
+  for (size_t i = 0; i < r->tower_count; i++)
+    if (!has_upgrade(r, i)) fail_msg("%s: tower '%s' has no upgrade", map, r->towers[i].name);
+  const struct {
+    const char *role;
+    level_pred p;
+  } roles[] = {{"single target", single_target}, {"splash", splash}, {"slow", slows},
+               {"chain", chains},                {"anti-air", anti_air}, {"support", support}};
+  bool used[64] = {0};
+  for (size_t k = 0; k < sizeof roles / sizeof roles[0]; k++) {
+    int t = tower_doing(r, roles[k].p);
+    if (t < 0) fail_msg("%s: no tower for the role '%s'", map, roles[k].role);
+    /* distinct roles: a role is taken by a type no earlier role claimed */
+    bool found = false;
+    for (size_t i = 0; i < r->tower_count && !found; i++)
+      if (!used[i] && roles[k].p(&r->levels[r->towers[i].root])) used[i] = found = true;
+    if (!found) fail_msg("%s: the role '%s' shares its tower with another role", map, roles[k].role);
+  }
+}
+
+static bool resists(const td_rules *r, const td_enemy_type *e) {
+  for (int32_t d = 0; d < r->damage_type_count; d++)
+    if (e->resist[d] >= 0.5f) return true;
+  return false;
+}
+
+static void check_enemies(const char *map, const td_rules *r) {
+  if (r->enemy_count < 8) fail_msg("%s: %zu enemy types, want 8", map, r->enemy_count);
+  float slowest = r->enemies[0].speed;
+  for (size_t i = 0; i < r->enemy_count; i++)
+    if (r->enemies[i].speed < slowest) slowest = r->enemies[i].speed;
+  int fast = 0, armoured = 0, resistant = 0, splitting = 0, healing = 0, flying = 0, boss = 0;
+  for (size_t i = 0; i < r->enemy_count; i++) {
+    const td_enemy_type *e = &r->enemies[i];
+    fast += e->speed >= 2 * slowest && !e->flying;
+    armoured += e->armour >= 3;
+    resistant += resists(r, e);
+    splitting += e->split_into >= 0 && e->split_count >= 2;
+    healing += e->heal_radius > 0 && e->heal_rate > 0;
+    flying += e->flying;
+    boss += e->boss;
+  }
+  if (!fast) fail_msg("%s: no fast enemy", map);
+  if (!armoured) fail_msg("%s: no armoured enemy", map);
+  if (!resistant) fail_msg("%s: no enemy resisting a damage type by half", map);
+  if (!splitting) fail_msg("%s: no enemy splitting on death", map);
+  if (!healing) fail_msg("%s: no healer", map);
+  if (!flying) fail_msg("%s: no flying enemy", map);
+  if (!boss) fail_msg("%s: no boss", map);
+}
+
+static void check_waves(const char *map, const td_rules *r) {
+  if (r->wave_count < 20) fail_msg("%s: %d waves, want 20", map, (int)r->wave_count);
+  int32_t out[64];
+  /* every wave spawns something, the last one a boss */
+  for (int32_t w = 1; w <= r->wave_count; w++)
+    if (td_rules_wave_groups(r, w, out) == 0) fail_msg("%s: wave %d is empty", map, (int)w);
+  size_t n = td_rules_wave_groups(r, r->wave_count, out);
+  bool boss = false;
+  for (size_t i = 0; i < n; i++) boss |= r->enemies[r->groups[out[i]].enemy].boss;
+  if (!boss) fail_msg("%s: no boss in the last wave (%d)", map, (int)r->wave_count);
+  /* endless: the ten waves past the last all spawn */
+  for (int32_t w = r->wave_count + 1; w <= r->wave_count + 10; w++)
+    if (td_rules_wave_groups(r, w, out) == 0) fail_msg("%s: endless wave %d is empty", map, (int)w);
+}
+
+static void test_bundled_content(void **state) {
+  (void)state;
+  static char maps[MAX_MAPS][NAME_MAX_LEN];
+  size_t n = bundled_maps(maps);
+  if (n < 5) fail_msg("maps/: %zu maps, want 5", n);
+  bool web = false, grid = false, twin = false, large = false;
+  for (size_t i = 0; i < n; i++) {
+    td_game *g = open_map(maps[i]);
+    const td_map *m = td_game_map(g);
+    const td_rules *r = td_game_rules(g);
+    check_towers(maps[i], r);
+    check_enemies(maps[i], r);
+    check_waves(maps[i], r);
+    web |= !m->grid && m->base_count >= 6;
+    grid |= m->grid != NULL && m->base_count >= 6;
+    twin |= m->spawn_count >= 2 && m->goal_count >= 2;
+    large |= m->graph->node_count >= 10000 || (int64_t)m->width * m->height >= 250 * 250;
+    print_message("%s: %dx%d tiles, %d nodes, %zu bases, %zu spawns, %zu goals, %d waves\n",
+                  strrchr(maps[i], '/') + 1, (int)m->width, (int)m->height,
+                  (int)m->graph->node_count, m->base_count, m->spawn_count, m->goal_count,
+                  (int)r->wave_count);
+    td_game_destroy(g);
+  }
+  assert_true(web);
+  assert_true(grid);
+  assert_true(twin);
+  assert_true(large);
+}
+
+/* The profiles differ: a map's rules are its own (td.map_name()). */
+static void test_profiles_differ(void **state) {
+  (void)state;
+  td_game *a = open_map(td_test_path("maps/01-crossroads.lua"));
+  int32_t waves_a = td_game_rules(a)->wave_count;
+  td_game_destroy(a);
+  td_game *b = open_map(td_test_path("maps/06-expanse.lua"));
+  int32_t waves_b = td_game_rules(b)->wave_count;
+  td_game_destroy(b);
+  assert_int_equal(waves_a, 20);
+  assert_int_equal(waves_b, 30);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_bundled_content),
+    cmocka_unit_test(test_profiles_differ),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
