@@ -135,6 +135,12 @@ static void test_world_functions(void **state) {
   assert_true(td_world_gold(w) >= 100 + 101 * kills);
   assert_true(log_has(g, "tick 60 gold 100 lives 8 wave 0"));
   assert_true(log_has(g, "towers 2"));
+  /* td.wave_preview at wave 1's start */
+  assert_true(log_has(g, "preview of 1: 4 runner of 40 hp after 0s"));
+  assert_true(log_has(g, "preview of 2: 6 runner of 40 hp after 0s"));
+  assert_true(log_has(g, "preview of 3: ") && !log_has(g, "preview of 3: 1"));
+  assert_true(log_has(g, "preview of next: 6 runner"));
+  assert_true(log_has(g, "preview of 0: false td.wave_preview: wave 0 is not >= 1"));
   td_game_destroy(g);
 }
 
@@ -149,7 +155,7 @@ static void test_random_is_the_worlds(void **state) {
   step(b, 600);
   step(c, 600);
   td_mod *ma = td_game_mod(a), *mb = td_game_mod(b), *mc = td_game_mod(c);
-  assert_int_equal(td_mod_log_count(ma), 9);
+  assert_int_equal(td_mod_log_count(ma), 9 + 5); /* nine ticks, five previews */
   bool differ = false;
   for (size_t i = 0; i < td_mod_log_count(ma); i++) {
     assert_string_equal(td_mod_log_line(ma, i), td_mod_log_line(mb, i));

@@ -239,6 +239,10 @@ static void test_schema_errors(void **state) {
   expect_load_error(mods("tests/data/mods/bad_damage_ref"),
                     "%s/mod.lua:5: tower 'torch' level 'torch': unknown damage type 'fier' (did "
                     "you mean 'fire'?)");
+  /* a typo in an upgrade names the level */
+  expect_load_error(mods("tests/data/mods/bad_level_field"),
+                    "%s/mod.lua:4: tower 'mortar' level 'mortar_2': unknown field 'splah' (did "
+                    "you mean 'splash'?)");
   expect_load_error(mods("tests/data/mods/no_version"),
                     "%s/mod.lua: api_version is missing: set api_version = 1 at the top of "
                     "mod.lua");

@@ -96,6 +96,27 @@ static int l_map_name(lua_State *L) {
   return 1;
 }
 
+static int l_wave_preview(lua_State *L) {
+  td_world *w = world_of(L, "wave_preview");
+  lua_Integer n = luaL_optinteger(L, 1, (lua_Integer)td_world_wave(w) + 1);
+  if (n < 1 || n > INT32_MAX) return luaL_error(L, "td.wave_preview: wave %d is not >= 1", (int)n);
+  td_wave_entry e[64];
+  size_t k = td_world_preview(w, (int32_t)n, e, sizeof e / sizeof e[0]);
+  if (k > sizeof e / sizeof e[0]) k = sizeof e / sizeof e[0];
+  const td_rules *r = td_world_rules(w);
+  lua_createtable(L, (int)k, 0);
+  for (size_t i = 0; i < k; i++) {
+    lua_createtable(L, 0, 5);
+    set_str(L, "enemy", r->enemies[e[i].enemy].name);
+    set_int(L, "count", (lua_Integer)e[i].count * e[i].spawns);
+    set_int(L, "spawns", e[i].spawns);
+    set_num(L, "health", e[i].health);
+    set_num(L, "delay", e[i].delay);
+    lua_rawseti(L, -2, (lua_Integer)i + 1);
+  }
+  return 1;
+}
+
 static int l_enemies(lua_State *L) {
   td_world *w = world_of(L, "enemies");
   bool near = !lua_isnoneornil(L, 1);
@@ -320,6 +341,10 @@ static const td_mod_api world_api[] = {
      "The map's file name without directory and extension (\"01-crossroads\"), so a mod can "
      "declare different waves per map: `include(\"waves_\" .. td.map_name() .. \".lua\")`.",
      TD_MOD_API_DATA | RT},
+    {"wave_preview", l_wave_preview, "(n?: integer) -> table[]",
+     "What wave n (default: the next) brings, as the game's preview shows it: one entry per "
+     "spawn group in the rules' order, `{enemy = name, count = total over its spawns, spawns, "
+     "health = each, delay = seconds after the wave's start}`; endless waves included.", RT},
     {"enemies", l_enemies, "(x?: number, y?: number, r?: number) -> integer[]",
      "Handles of the living enemies, in slot order (stable), optionally only those whose "
      "centre is within r of (x, y).", RT},

@@ -714,10 +714,13 @@ static void read_level(rd *r, mod_build *b, size_t tower, size_t first, size_t k
   b->levels = grow(L, b->levels, &b->lcap, b->nl + 1, sizeof *b->levels);
   level_decl *lv = &b->levels[b->nl];
   memset(lv, 0, sizeof *lv);
-  /* name and from first (schema order), to know what to inherit */
-  check_unknown(r, t, &mod_level_schema);
+  /* name and from first (schema order), to know what to inherit; the
+  ** level's name (or number) in every message, unknown fields included */
   mod_fmt(r->obj, sizeof r->obj, "%s level #%zu", owner, k);
   rawfield(L, t, "name");
+  if (lua_type(L, -1) == LUA_TSTRING && lua_rawlen(L, -1) < MOD_NAME)
+    mod_fmt(r->obj, sizeof r->obj, "%s level '%s'", owner, lua_tostring(L, -1));
+  check_unknown(r, t, &mod_level_schema);
   if (lua_isnil(L, -1)) rfail(r, "name is missing (a string)");
   if (lua_type(L, -1) != LUA_TSTRING) rfail(r, "name must be a string, got %s", luaL_typename(L, -1));
   char name[MOD_NAME], from[MOD_NAME] = "";

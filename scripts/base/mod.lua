@@ -54,17 +54,11 @@ td.every(60 * 60, function(tick)
   print(("minute %d: %d kills"):format(tick // 3600, kills))
 end)
 
--- What comes next, from the groups waves.lua declared (the same formulas
--- as the world's preview: rules.h).
+-- What wave n brings, from the game's own preview (the HUD shows the same).
 local function announce(n)
   local parts = {}
-  for _, g in ipairs(GROUPS) do
-    local every = g.every or 1
-    if n >= g.first and (n - g.first) % every == 0 then
-      local count = math.min(g.count + math.floor(g.count_growth * (n - g.first)),
-                             g.max_count or 100000)
-      parts[#parts + 1] = count .. " " .. g.enemy
-    end
+  for _, g in ipairs(td.wave_preview(n)) do
+    parts[#parts + 1] = g.count .. " " .. g.enemy
   end
   return table.concat(parts, ", ")
 end

@@ -8,15 +8,11 @@
 local P = PROFILE
 local N = P.waves
 
--- Declared groups, in order: mod.lua reads them to announce the next wave.
-GROUPS = {}
-
 local function group(t)
   t.count = math.max(1, math.floor(t.count * P.count + 0.5))
   t.count_growth = (t.count_growth or 0) * P.count
   t.health_growth = t.health_growth or P.growth
   td.group(t)
-  GROUPS[#GROUPS + 1] = t
 end
 
 --       enemy             first      every      count      growth             formation / delay

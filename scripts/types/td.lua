@@ -170,6 +170,11 @@ function td.tile() end
 ---@return string
 function td.map_name() end
 
+---What wave n (default: the next) brings, as the game's preview shows it: one entry per spawn group in the rules' order, `{enemy = name, count = total over its spawns, spawns, health = each, delay = seconds after the wave's start}`; endless waves included.
+---@param n? integer
+---@return table[]
+function td.wave_preview(n) end
+
 ---Handles of the living enemies, in slot order (stable), optionally only those whose centre is within r of (x, y).
 ---@param x? number
 ---@param y? number

@@ -34,3 +34,17 @@ td.every(60, function(tick)
     tick, td.gold(), td.lives(), td.current_wave(), math.random(1, 1000),
     #td.enemies(), #td.towers()))
 end)
+
+td.on("wave_start", function(e)
+  if e.wave ~= 1 then return end
+  for _, n in ipairs({ 1, 2, 3 }) do -- 3: past the last wave, nothing (not endless)
+    local parts = {}
+    for _, g in ipairs(td.wave_preview(n)) do
+      parts[#parts + 1] = ("%d %s of %g hp after %gs"):format(g.count, g.enemy, g.health, g.delay)
+    end
+    print(("preview of %d: %s"):format(n, table.concat(parts, ", ")))
+  end
+  print(("preview of next: %d %s"):format(td.wave_preview()[1].count, td.wave_preview()[1].enemy))
+  local ok, err = pcall(td.wave_preview, 0)
+  print("preview of 0: " .. tostring(ok) .. " " .. err)
+end)
