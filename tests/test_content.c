@@ -13,12 +13,14 @@
 **     the last wave (endless mode).
 ** Whether the maps can be won is tests/cli/balance.sh's (it plays them).
 */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include "support.h"
 
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "game/game.h"
 
@@ -47,16 +49,18 @@ static size_t bundled_maps(char names[MAX_MAPS][NAME_MAX_LEN]) {
   return n;
 }
 
-static td_game *open_map(const char *path) {
+static td_game *open_map_on(const char *path, td_difficulty d) {
   char map[NAME_MAX_LEN], mod[512];
   snprintf(map, sizeof map, "%s", path); /* td_test_path's buffer is reused */
   snprintf(mod, sizeof mod, "%s", td_test_path("scripts/base"));
-  td_game_options o = {.map_path = map, .mod_dir = mod, .seed = 1};
+  td_game_options o = {.map_path = map, .mod_dir = mod, .seed = 1, .difficulty = d};
   td_err err = {0};
   td_game *g = td_game_create(&o, &err);
   if (!g) fail_msg("%s: %s", map, err.msg);
   return g;
 }
+
+static td_game *open_map(const char *path) { return open_map_on(path, TD_DIFFICULTY_NORMAL); }
 
 static bool has_upgrade(const td_rules *r, size_t tower) {
   const td_tower_level *root = &r->levels[r->towers[tower].root];
@@ -193,10 +197,55 @@ static void test_profiles_differ(void **state) {
   assert_int_equal(waves_b, 30);
 }
 
+/* td.difficulty: the bundled mod scales health, gold and lives; a save and a
+** replay keep the difficulty. */
+static void test_difficulty(void **state) {
+  (void)state;
+  static const struct {
+    td_difficulty d;
+    int32_t lives, gold;
+  } want[] = {{TD_DIFFICULTY_EASY, 45, 188}, {TD_DIFFICULTY_NORMAL, 30, 150},
+              {TD_DIFFICULTY_HARD, 15, 128}};
+  float health[3];
+  for (int i = 0; i < 3; i++) {
+    td_game *g = open_map_on(td_test_path("maps/01-crossroads.lua"), want[i].d);
+    const td_rules *r = td_game_rules(g);
+    assert_int_equal(td_game_difficulty(g), want[i].d);
+    assert_int_equal(r->start_lives, want[i].lives);
+    assert_int_equal(r->start_gold, want[i].gold);
+    health[i] = r->enemies[0].health;
+    if (want[i].d == TD_DIFFICULTY_HARD) {
+      char path[] = "/tmp/td_test_content_XXXXXX";
+      int fd = mkstemp(path);
+      assert_true(fd >= 0);
+      close(fd);
+      td_err err = {0};
+      assert_int_equal(td_game_save(g, path, &err), 0);
+      char map[NAME_MAX_LEN], mod[512];
+      snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.lua"));
+      snprintf(mod, sizeof mod, "%s", td_test_path("scripts/base"));
+      td_game_options o = {.map_path = map, .mod_dir = mod}; /* normal: the save says hard */
+      td_game *h = td_game_load(&o, path, &err);
+      if (!h) fail_msg("%s", err.msg);
+      assert_int_equal(td_game_difficulty(h), TD_DIFFICULTY_HARD);
+      assert_int_equal(td_game_rules(h)->start_lives, 15);
+      assert_int_equal(td_world_checksum(td_game_world(h)), td_world_checksum(td_game_world(g)));
+      td_game_destroy(h);
+      unlink(path);
+    }
+    td_game_destroy(g);
+  }
+  assert_true(health[0] < health[1] && health[1] < health[2]);
+  td_difficulty d;
+  assert_int_equal(td_difficulty_parse("brutal", &d), -1);
+  assert_string_equal(td_difficulty_name(TD_DIFFICULTY_HARD), "hard");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_bundled_content),
     cmocka_unit_test(test_profiles_differ),
+    cmocka_unit_test(test_difficulty),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

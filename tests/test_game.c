@@ -332,6 +332,8 @@ static void test_replay_refused(void **state) {
       {"td-replay 1\nmap m.lua 12\nmod d 12\ncheck 10 ff\ncheck 10 ff\n", ":5: check at tick 10 is not after"},
       {"td-replay 1\nmap m.lua 12\n", "no map or no mod line"},
       {"td-replay 1\nmap m.lua 12\nmod d 12\nwave 3\n", ":4: unknown record 'wave'"},
+      {"td-replay 1\nmap m.lua 12\ndifficulty brutal\n", ":3: difficulty must be normal, easy or hard, got 'brutal'"},
+      {"td-replay 1\ndifficulty\n", ":2: expected 'difficulty normal|easy|hard'"},
   };
   const char *path = tmp("bad.replay");
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

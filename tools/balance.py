@@ -6,9 +6,10 @@
 
 For each map it runs `td sim --map M --auto --json` (the built-in player)
 and `td sim --map M --idle --json` (nobody builds), both on scripts/base
-with seed 1, and tabulates the result, the lives left and the gold at the
-start of waves. With --check it writes nothing and exits 1 unless every map
-is won by --auto and lost by --idle (tests/cli/balance.sh uses it). The
+with seed 1 on normal, and tabulates the result, the lives left and the
+gold at the start of waves; then --auto on easy and on hard, for a column
+each. With --check it plays normal only, writes nothing and exits 1 unless
+every map is won by --auto and lost by --idle (tests/cli/balance.sh uses it). The
 runs are deterministic: the same build, maps and mod give the same table.
 """
 import argparse
@@ -43,6 +44,13 @@ def lives_curve(r, every):
     return " ".join("%d:%d" % (s["wave"], s["lives"]) for s in pts)
 
 
+def outcome(r):
+    """'won, 39 of 45 lives' or 'lost at wave 17 of 20'."""
+    if r["result"] == "won":
+        return "won, %d of %d lives" % (r["lives"], r["start_lives"])
+    return "%s at wave %d of %d" % (r["result"], r["wave"], r["waves"])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--td", default=os.path.join(ROOT, "build", "td"))
@@ -60,6 +68,9 @@ def main():
             path = "maps/%s.lua" % n
             for player in ("auto", "idle"):
                 jobs[n, player] = ex.submit(run, a.td, path, player, a.mod, [])
+            if not a.check:
+                for d in ("easy", "hard"):
+                    jobs[n, d] = ex.submit(run, a.td, path, "auto", a.mod, ["--difficulty", d])
         res = {k: f.result() for k, f in jobs.items()}
     bad = []
     for n in names:
@@ -87,19 +98,22 @@ def main():
         "",
         "# Balance",
         "",
-        "Every bundled map played headless on `scripts/base` with seed 1: by the built-in",
-        "player (`td sim --auto`, engine/game/auto.h) and by nobody (`td sim --idle`).",
-        "The claims: **--auto wins every map** and **doing nothing loses every map**.",
+        "Every bundled map played headless on `scripts/base` with seed 1 on normal",
+        "difficulty: by the built-in player (`td sim --auto`, engine/game/auto.h) and by",
+        "nobody (`td sim --idle`). The claims: **--auto wins every map** and **doing",
+        "nothing loses every map**. The last two columns are --auto on easy and hard",
+        "(`--difficulty`; scripts/base/mod.lua scales health, gold and lives).",
         "",
         "| map | waves | --auto | lives left | towers built | upgrades | gold left | "
-        "--idle | idle lost at wave |",
-        "|---|---|---|---|---|---|---|---|---|",
+        "--idle | idle lost at wave | easy | hard |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for n in names:
         auto, idle = res[n, "auto"], res[n, "idle"]
-        lines.append("| %s | %d | %s | %d of %d | %d | %d | %d | %s | %d |" % (
+        lines.append("| %s | %d | %s | %d of %d | %d | %d | %d | %s | %d | %s | %s |" % (
             n, auto["waves"], auto["result"], auto["lives"], auto["start_lives"], auto["built"],
-            auto["upgrades"], auto["gold"], idle["result"], idle["wave"]))
+            auto["upgrades"], auto["gold"], idle["result"], idle["wave"],
+            outcome(res[n, "easy"]), outcome(res[n, "hard"])))
     lines += ["", "## Gold and lives of --auto at the start of waves", "",
               "Gold in hand when a wave starts (after its income): a curve that stays low",
               "means the player spends as fast as it earns. `wave:value` pairs.", "",

@@ -38,7 +38,7 @@
 #include "app/play.h"
 
 static const char usage[] =
-  "usage: td play [--map FILE] [--mod DIR] [--seed N] [--window WxH] [--fullscreen]\n"
+  "usage: td play [--map FILE] [--mod DIR] [--seed N] [--difficulty D] [--window WxH] [--fullscreen]\n"
   "               [--vsync] [--software] [--script FILE] [--frames N]\n"
   "\n"
   "Plays the game in a window. Without --map it opens the main menu (maps from maps/).\n"
@@ -46,6 +46,7 @@ static const char usage[] =
   "  --map FILE      start this map at once\n"
   "  --mod DIR       the rules mod (default scripts/base)\n"
   "  --seed N        the world's seed (default 1)\n"
+  "  --difficulty D  normal (default), easy or hard (also in the settings)\n"
   "  --window WxH    window size (default 1280x720)\n"
   "  --fullscreen    desktop fullscreen\n"
   "  --vsync         wait for the display's refresh\n"
@@ -311,6 +312,7 @@ int td_cmd_play(int argc, char **argv) {
   uint64_t seed = 1, frames = 0;
   int ww = 1280, wh = 720;
   bool fullscreen = false, vsync = false, software = false;
+  td_difficulty difficulty = TD_DIFFICULTY_NORMAL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool has = i + 1 < argc;
@@ -324,7 +326,8 @@ int td_cmd_play(int argc, char **argv) {
     } else if (!strcmp(a, "--software")) {
       software = true;
     } else if (!strcmp(a, "--map") || !strcmp(a, "--mod") || !strcmp(a, "--seed") ||
-               !strcmp(a, "--window") || !strcmp(a, "--script") || !strcmp(a, "--frames")) {
+               !strcmp(a, "--window") || !strcmp(a, "--script") || !strcmp(a, "--frames") ||
+               !strcmp(a, "--difficulty")) {
       if (!has) return td_app_fail("play: %s needs a value (try td play --help)", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--map")) map = v;
@@ -332,6 +335,8 @@ int td_cmd_play(int argc, char **argv) {
       else if (!strcmp(a, "--script")) script = v;
       else if (!strcmp(a, "--seed") && td_app_parse_u64(v, &seed) != 0)
         return td_app_fail("play: --seed: '%s' is not a number", v);
+      else if (!strcmp(a, "--difficulty") && td_difficulty_parse(v, &difficulty) != 0)
+        return td_app_fail("play: --difficulty: expected normal, easy or hard, got '%s'", v);
       else if (!strcmp(a, "--frames") && td_app_parse_u64(v, &frames) != 0)
         return td_app_fail("play: --frames: '%s' is not a number", v);
       else if (!strcmp(a, "--window") && parse_size(v, &ww, &wh) != 0)
@@ -366,7 +371,7 @@ int td_cmd_play(int argc, char **argv) {
     .maps_dir = td_app_find_dir("maps", maps, sizeof maps),
     .map_path = map,
     .mod_dir = mod ? mod : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
-    .seed = seed, .window_w = ww, .window_h = wh, .fullscreen = fullscreen, .vsync = vsync};
+    .seed = seed, .difficulty = difficulty, .window_w = ww, .window_h = wh, .fullscreen = fullscreen, .vsync = vsync};
   td_err err = {{0}};
   td_client *c = td_client_create(ren, &o, &err);
   int status = 0;

@@ -28,6 +28,7 @@ static const char usage[] =
   "  --map FILE        the map (with --replay: the replay's map by default)\n"
   "  --mod DIR         the rules mod (default scripts/base)\n"
   "  --seed N          the world's seed (default 1)\n"
+  "  --difficulty D    normal (default), easy or hard (with --replay: the replay's)\n"
   "  --replay FILE     play this replay's commands (engine/game/replay.h)\n"
   "  --tick T          step to tick T first (default 0)\n"
   "  --idle            no built-in player (without --replay it builds towers)\n"
@@ -44,6 +45,7 @@ int td_cmd_shot(int argc, char **argv) {
   uint64_t seed = 1, tick = 0;
   int64_t hover = -1, select = -1;
   bool idle = false;
+  td_difficulty difficulty = TD_DIFFICULTY_NORMAL;
   int w = 1280, h = 720;
   double zoom = 0;
   bool overlays[TD_OVERLAY_COUNT] = {false};
@@ -62,7 +64,10 @@ int td_cmd_shot(int argc, char **argv) {
       else if (!strcmp(a, "--mod")) mod = v;
       else if (!strcmp(a, "--replay")) replay = v;
       else if (!strcmp(a, "--build")) build = v;
-      else if (!strcmp(a, "--seed")) {
+      else if (!strcmp(a, "--difficulty")) {
+        if (td_difficulty_parse(v, &difficulty))
+          return td_app_fail("shot: --difficulty: expected normal, easy or hard, got '%s'", v);
+      } else if (!strcmp(a, "--seed")) {
         if (td_app_parse_u64(v, &seed)) return td_app_fail("shot: --seed: '%s' is not a number", v);
       } else if (!strcmp(a, "--tick")) {
         if (td_app_parse_u64(v, &tick) || tick > 10000000) return td_app_fail("shot: --tick: '%s' is not a tick", v);
@@ -100,6 +105,7 @@ int td_cmd_shot(int argc, char **argv) {
     if (!map) map = rp.map_path;
     if (!mod) mod = rp.mod_dir;
     seed = rp.seed;
+    difficulty = rp.difficulty;
   }
   if (!map || !out) {
     td_replay_free(&rp);
@@ -117,7 +123,7 @@ int td_cmd_shot(int argc, char **argv) {
   td_client_options o = {.assets_dir = td_app_find_dir("assets", assets, sizeof assets),
                          .map_path = map,
                          .mod_dir = mod ? mod : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
-                         .seed = seed};
+                         .seed = seed, .difficulty = difficulty};
   int status = 0;
   td_client *c = td_client_create(ren, &o, &err);
   td_auto *bot = NULL;

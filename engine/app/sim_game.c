@@ -19,7 +19,7 @@
 
 static const char usage[] =
   "usage: td sim --map FILE (--auto | --idle | --replay FILE | --load SAVE)\n"
-  "              [--mod DIR] [--seed N] [--endless] [--ticks N] [--every N]\n"
+  "              [--mod DIR] [--seed N] [--difficulty D] [--endless] [--ticks N] [--every N]\n"
   "              [--record FILE] [--save-at TICK --save FILE] [--json] [--quiet]\n"
   "\n"
   "Plays a whole game headless at 60 ticks per second: the map, the mod's\n"
@@ -39,6 +39,8 @@ static const char usage[] =
   "options:\n"
   "  --mod DIR       the rules mod (scripts/base)\n"
   "  --seed N        the world's seed (1)\n"
+  "  --difficulty D  normal (the default), easy or hard: the mod reads it\n"
+  "                  (td.difficulty) and decides what it changes\n"
   "  --endless       waves go on past the last; the game ends when lives do\n"
   "  --ticks N       stop after N ticks if the game has not ended (432000: 2 h)\n"
   "  --every N       ticks between checksum lines (600)\n"
@@ -55,7 +57,8 @@ typedef enum player { P_NONE, P_AUTO, P_IDLE, P_REPLAY } player;
 typedef struct opts {
   const char *map, *mod, *replay, *load, *record, *save;
   uint64_t seed, ticks, every, save_at;
-  bool seed_set, endless, json, quiet, save_at_set;
+  bool seed_set, endless, json, quiet, save_at_set, difficulty_set;
+  td_difficulty difficulty;
   player who;
 } opts;
 
@@ -93,7 +96,8 @@ static int parse(int argc, char **argv, opts *o) {
     if (!strcmp(a, "--json")) { o->json = true; continue; }
     if (!strcmp(a, "--quiet")) { o->quiet = true; continue; }
     static const char *const valued[] = {"--map",   "--mod",   "--replay", "--load",   "--record",
-                                         "--save",  "--seed",  "--ticks",  "--every",  "--save-at"};
+                                         "--save",  "--seed",  "--ticks",  "--every",  "--save-at",
+                                         "--difficulty"};
     size_t k = 0, nv = sizeof valued / sizeof valued[0];
     while (k < nv && strcmp(a, valued[k])) k++;
     if (k == nv) return td_app_fail("sim: unknown argument '%s' (try td sim --help)", a);
@@ -119,9 +123,14 @@ static int parse(int argc, char **argv, opts *o) {
     case 8:
       if (parse_u64(a, v, 1, &o->every)) return 2;
       break;
-    default:
+    case 9:
       if (parse_u64(a, v, 0, &o->save_at)) return 2;
       o->save_at_set = true;
+      break;
+    default:
+      if (td_difficulty_parse(v, &o->difficulty) != 0)
+        return td_app_fail("sim: --difficulty: expected normal, easy or hard, got '%s'", v);
+      o->difficulty_set = true;
     }
   }
   if (o->who == P_NONE && !o->load) return td_app_fail("sim: choose --auto, --idle, --replay or --load");
@@ -177,11 +186,13 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
     json_str(stdout, td_game_map_path(g));
     printf(",\"mod\":");
     json_str(stdout, td_game_mod_dir(g));
-    printf(",\"seed\":%" PRIu64 ",\"player\":\"%s\",\"endless\":%s,\"result\":\"%s\","
+    printf(",\"seed\":%" PRIu64 ",\"difficulty\":\"%s\",\"player\":\"%s\",\"endless\":%s,"
+           "\"result\":\"%s\","
            "\"ticks\":%" PRIu64 ",\"wave\":%d,\"waves\":%d,\"lives\":%d,\"start_lives\":%d,"
            "\"gold\":%d,\"kills\":%" PRId64 ",\"leaks\":%" PRId64 ",\"refused\":%" PRId64
            ",\"towers\":%zu,\"built\":%d,\"upgrades\":%d,\"reloads\":%u,",
-           td_game_seed(g), who, td_world_endless(w) ? "true" : "false",
+           td_game_seed(g), td_difficulty_name(td_game_difficulty(g)), who,
+           td_world_endless(w) ? "true" : "false",
            result_name(td_world_state(w)), t, (int)td_world_wave(w), (int)r->wave_count,
            (int)td_world_lives(w), (int)r->start_lives, (int)td_world_gold(w), st->kills,
            st->leaks, st->refused, td_world_tower_count(w), (int)built, (int)upgraded,
@@ -217,12 +228,17 @@ static td_game *open_game(const opts *o, const td_replay *rp, td_err *err) {
   char mod_buf[4096]; /* td_game copies the path */
   const char *mod = o->mod ? o->mod : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf);
   td_game_options go = {.map_path = o->map, .mod_dir = mod, .seed = o->seed_set ? o->seed : 1,
-                        .endless = o->endless};
+                        .endless = o->endless, .difficulty = o->difficulty};
   if (rp) {
     go.map_path = o->map ? o->map : rp->map_path;
     go.mod_dir = o->mod ? o->mod : rp->mod_dir;
     go.seed = rp->seed;
     go.endless = rp->endless;
+    if (o->difficulty_set && o->difficulty != rp->difficulty)
+      return td_err_set(err, "%s: played on %s, not %s", rp->path,
+                        td_difficulty_name(rp->difficulty), td_difficulty_name(o->difficulty)),
+             NULL;
+    go.difficulty = rp->difficulty;
   }
   if (o->load) return td_game_load(&go, o->load, err);
   return td_game_create(&go, err);
@@ -277,8 +293,8 @@ int td_sim_game(int argc, char **argv) {
   td_replay_init(&rec, g, (uint32_t)o.every);
   td_world *w = td_game_world(g);
   if (!o.json && !o.quiet)
-    printf("game: %s, mod %s, seed %" PRIu64 ", player %s%s\n", td_game_map_path(g),
-           td_game_mod_dir(g), td_game_seed(g),
+    printf("game: %s, mod %s, seed %" PRIu64 ", %s, player %s%s\n", td_game_map_path(g),
+           td_game_mod_dir(g), td_game_seed(g), td_difficulty_name(td_game_difficulty(g)),
            o.who == P_AUTO ? "auto" : o.who == P_REPLAY ? "replay" : "idle",
            td_world_endless(w) ? ", endless" : "");
   size_t next_check = 0, next_cmd = 0;

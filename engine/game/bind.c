@@ -96,6 +96,13 @@ static int l_map_name(lua_State *L) {
   return 1;
 }
 
+static int l_difficulty(lua_State *L) {
+  td_game *g = td_mod_host(L);
+  if (!g) return luaL_error(L, "td.difficulty: no game");
+  lua_pushstring(L, td_difficulty_name(g->difficulty));
+  return 1;
+}
+
 static int l_wave_preview(lua_State *L) {
   td_world *w = world_of(L, "wave_preview");
   lua_Integer n = luaL_optinteger(L, 1, (lua_Integer)td_world_wave(w) + 1);
@@ -340,6 +347,11 @@ static const td_mod_api world_api[] = {
     {"map_name", l_map_name, "() -> string",
      "The map's file name without directory and extension (\"01-crossroads\"), so a mod can "
      "declare different waves per map: `include(\"waves_\" .. td.map_name() .. \".lua\")`.",
+     TD_MOD_API_DATA | RT},
+    {"difficulty", l_difficulty, "() -> string",
+     "The difficulty the player chose: \"normal\" (the default), \"easy\" or \"hard\" "
+     "(`td play`'s settings, `td sim --difficulty`). The engine changes nothing with it; the "
+     "mod decides what it means (scripts/base/maps.lua scales health, gold and lives).",
      TD_MOD_API_DATA | RT},
     {"wave_preview", l_wave_preview, "(n?: integer) -> table[]",
      "What wave n (default: the next) brings, as the game's preview shows it: one entry per "

@@ -16,7 +16,7 @@
 #include "script/mapfile.h"
 
 #define SAVE_MAGIC "TDGS"
-#define SAVE_VERSION 1u
+#define SAVE_VERSION 2u /* 2: the difficulty */
 
 /* ---- math.random before the world exists (the data stage) ----------------- */
 
@@ -102,6 +102,10 @@ void game_copy_str(char *dst, size_t cap, const char *src) {
 /* Everything but the world. */
 static td_game *game_open(const td_game_options *o, td_err *err) {
   const char *mod_dir = o->mod_dir ? o->mod_dir : "scripts/base";
+  if ((unsigned)o->difficulty >= TD_DIFFICULTY_COUNT) {
+    td_err_set(err, "game: difficulty %d is none of normal, easy, hard", (int)o->difficulty);
+    return NULL;
+  }
   if (strlen(o->map_path) >= GAME_PATH_MAX || strlen(mod_dir) >= GAME_PATH_MAX) {
     td_err_set(err, "game: path too long");
     return NULL;
@@ -116,6 +120,7 @@ static td_game *game_open(const td_game_options *o, td_err *err) {
   g->seed = o->seed;
   g->pre_rng = o->seed;
   g->endless = o->endless;
+  g->difficulty = o->difficulty;
   if (o->map_source) {
     g->map_hash = td_blob_fnv(TD_BLOB_FNV_SEED, o->map_source, o->map_source_len);
     if (td_mapfile_load_buffer(g->map_path, o->map_source, o->map_source_len, &g->map, err) != 0)
@@ -223,6 +228,22 @@ td_mod *td_game_mod(const td_game *g) { return g->mod; }
 const td_map *td_game_map(const td_game *g) { return &g->map; }
 const td_rules *td_game_rules(const td_game *g) { return td_world_rules(g->world); }
 uint64_t td_game_seed(const td_game *g) { return g->seed; }
+td_difficulty td_game_difficulty(const td_game *g) { return g->difficulty; }
+
+static const char *const difficulty_names[TD_DIFFICULTY_COUNT] = {"normal", "easy", "hard"};
+
+const char *td_difficulty_name(td_difficulty d) {
+  return (unsigned)d < TD_DIFFICULTY_COUNT ? difficulty_names[d] : "?";
+}
+
+int td_difficulty_parse(const char *name, td_difficulty *out) {
+  for (int i = 0; i < TD_DIFFICULTY_COUNT; i++)
+    if (strcmp(name, difficulty_names[i]) == 0) {
+      *out = (td_difficulty)i;
+      return 0;
+    }
+  return -1;
+}
 const char *td_game_map_path(const td_game *g) { return g->map_path; }
 const char *td_game_mod_dir(const td_game *g) { return g->mod_dir; }
 uint64_t td_game_map_hash(const td_game *g) { return g->map_hash; }
@@ -236,7 +257,7 @@ const td_command *td_game_commands(const td_game *g, size_t *n) {
 /* ---- saves --------------------------------------------------------------- */
 
 /* Layout (little-endian): "TDGS", u32 version, u64 map hash, u64 mod hash,
-** u64 seed, u8 endless, u32 reloads, u64 command count, the commands (u64
+** u64 seed, u8 endless, u8 difficulty, u32 reloads, u64 command count, the commands (u64
 ** tick, u32 kind, i32 base, i32 tower_type, i32 upgrade, u32 mode), u64 the
 ** world's save length, the world's save (sim/world.h), u64 FNV-1a of all
 ** the bytes before. */
@@ -280,6 +301,7 @@ int td_game_save(const td_game *g, const char *path, td_err *err) {
   td_blob_u64(&b, td_mod_hash(g->mod));
   td_blob_u64(&b, g->seed);
   td_blob_u8(&b, g->endless ? 1 : 0);
+  td_blob_u8(&b, (uint8_t)g->difficulty);
   td_blob_u32(&b, g->reloads);
   td_blob_u64(&b, g->ncmd);
   for (size_t i = 0; i < g->ncmd; i++) put_command(&b, &g->cmds[i]);
@@ -326,15 +348,22 @@ td_game *td_game_load(const td_game_options *o, const char *path, td_err *err) {
   uint64_t map_hash = td_blob_get_u64(&r), mod_hash = td_blob_get_u64(&r);
   uint64_t seed = td_blob_get_u64(&r);
   bool endless = td_blob_get_u8(&r) != 0;
+  uint8_t difficulty = td_blob_get_u8(&r);
   uint32_t reloads = td_blob_get_u32(&r);
   uint64_t ncmd = td_blob_get_u64(&r);
   if (r.failed || ncmd > (len - r.pos) / 28) {
     td_err_set(err, "%s: truncated in the header", path);
     goto out;
   }
+  if (difficulty >= TD_DIFFICULTY_COUNT) {
+    td_err_set(err, "%s: difficulty %u in the header is none of normal, easy, hard", path,
+               (unsigned)difficulty);
+    goto out;
+  }
   td_game_options lo = *o;
   lo.seed = seed;
   lo.endless = endless;
+  lo.difficulty = (td_difficulty)difficulty;
   g = game_open(&lo, err);
   if (!g) goto out;
   if (g->map_hash != map_hash) {

@@ -52,6 +52,20 @@
 
 typedef struct td_game td_game;
 
+/* The player's choice of difficulty. The engine only hands it to the mod
+** (td.difficulty()) and records it in replays and saves; what it changes is
+** the mod's to decide (scripts/base/maps.lua scales health, gold and lives). */
+typedef enum td_difficulty {
+  TD_DIFFICULTY_NORMAL = 0, /* the default: a zeroed options struct plays normal */
+  TD_DIFFICULTY_EASY,
+  TD_DIFFICULTY_HARD
+} td_difficulty;
+#define TD_DIFFICULTY_COUNT 3
+
+/* "normal", "easy", "hard"; and back: 0, or -1 for another name. */
+const char *td_difficulty_name(td_difficulty d);
+int td_difficulty_parse(const char *name, td_difficulty *out);
+
 typedef struct td_game_options {
   const char *map_path;   /* a map file (docs/map-format.md) */
   const char *map_source; /* or its text (map_path then names it in messages) */
@@ -59,6 +73,7 @@ typedef struct td_game_options {
   const char *mod_dir;    /* a mod directory; NULL: "scripts/base" */
   uint64_t seed;
   bool endless;
+  td_difficulty difficulty;
   size_t mod_memory;      /* 0: TD_MOD_DEFAULT_MEMORY */
   uint64_t call_instructions; /* 0: TD_MOD_DEFAULT_CALL_INSTRUCTIONS */
 } td_game_options;
@@ -82,6 +97,7 @@ td_mod *td_game_mod(const td_game *g);
 const td_map *td_game_map(const td_game *g);
 const td_rules *td_game_rules(const td_game *g);        /* the world's current rules */
 uint64_t td_game_seed(const td_game *g);
+td_difficulty td_game_difficulty(const td_game *g);
 const char *td_game_map_path(const td_game *g);
 const char *td_game_mod_dir(const td_game *g);
 

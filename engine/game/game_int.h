@@ -20,6 +20,7 @@ struct td_game {
   uint64_t seed;
   uint64_t pre_rng;       /* math.random before the world exists */
   bool endless;
+  td_difficulty difficulty;
   uint64_t map_hash;
   td_command *cmds;       /* the record */
   size_t ncmd, cmd_cap;

@@ -27,6 +27,7 @@ void td_replay_init(td_replay *r, const td_game *g, uint32_t every) {
   r->mod_hash = td_game_mod_hash(g);
   r->seed = td_game_seed(g);
   r->endless = td_world_endless(td_game_world(g));
+  r->difficulty = td_game_difficulty(g);
   r->every = every ? every : TD_REPLAY_DEFAULT_EVERY;
 }
 
@@ -124,6 +125,7 @@ int td_replay_write(const td_replay *r, const char *path, td_err *err) {
   put(&o, "mod %s %016" PRIx64 "\n", r->mod_dir, r->mod_hash);
   put(&o, "seed %" PRIu64 "\n", r->seed);
   put(&o, "endless %d\n", r->endless ? 1 : 0);
+  put(&o, "difficulty %s\n", td_difficulty_name(r->difficulty));
   put(&o, "every %u\n", (unsigned)r->every);
   size_t k = 0; /* checks interleaved with commands by tick, for reading */
   for (size_t i = 0; i <= r->ncmd; i++) {
@@ -241,8 +243,8 @@ static int parse_cmd(reader *rd, td_replay *r) {
 
 static int parse_line(reader *rd, td_replay *r, unsigned *seen) {
   const char *w = rd->tok[0];
-  static const char *const header[] = {"map", "mod", "seed", "endless", "every"};
-  int h = find(header, 5, w);
+  static const char *const header[] = {"map", "mod", "seed", "endless", "every", "difficulty"};
+  int h = find(header, 6, w);
   if (h >= 0) {
     if (*seen & (1u << h)) return bad(rd, "'%s' given twice", w);
     if (r->ncmd || r->ncheck || r->ended) return bad(rd, "'%s' after the commands", w);
@@ -267,6 +269,12 @@ static int parse_line(reader *rd, td_replay *r, unsigned *seen) {
     int64_t v;
     if (need(rd, 2, "every N") || parse_i64(rd, rd->tok[1], 1, 1 << 30, &v, "every")) return -1;
     r->every = (uint32_t)v;
+    return 0;
+  }
+  if (h == 5) {
+    if (need(rd, 2, "difficulty normal|easy|hard")) return -1;
+    if (td_difficulty_parse(rd->tok[1], &r->difficulty) != 0)
+      return bad(rd, "difficulty must be normal, easy or hard, got '%s'", rd->tok[1]);
     return 0;
   }
   if ((*seen & 3u) != 3u) return bad(rd, "'%s' before the map and mod lines", w);
@@ -294,7 +302,7 @@ static int parse_line(reader *rd, td_replay *r, unsigned *seen) {
     r->ended = true;
     return 0;
   }
-  return bad(rd, "unknown record '%s' (map, mod, seed, endless, every, cmd, check, end)", w);
+  return bad(rd, "unknown record '%s' (map, mod, seed, endless, difficulty, every, cmd, check, end)", w);
 }
 
 int td_replay_read(const char *path, td_replay *r, td_err *err) {

@@ -10,6 +10,7 @@
 **   mod scripts/base 1f00aa7be4c3d290
 **   seed 1
 **   endless 0
+**   difficulty normal            normal|easy|hard (absent: normal)
 **   every 600
 **   cmd 120 place 9 arrow        tick, then: place BASE TOWER_TYPE
 **   cmd 300 upgrade 9 1          upgrade BASE CHILD (1-based child of its level)
@@ -63,6 +64,7 @@ typedef struct td_replay {
   char mod_dir[512];
   uint64_t map_hash, mod_hash, seed;
   bool endless;
+  td_difficulty difficulty;
   uint32_t every;
   td_replay_cmd *cmds;
   size_t ncmd, cmd_cap;

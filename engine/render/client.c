@@ -42,6 +42,7 @@ struct td_client {
   char maps[MAX_MAPS][800];
   int nmaps, map_sel;
   uint64_t seed;
+  td_difficulty difficulty;
   td_game *game;
   char map_path[512];
   char menu_error[512];
@@ -194,6 +195,7 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
   snprintf(c->maps_dir, sizeof c->maps_dir, "%s", o->maps_dir ? o->maps_dir : "");
   snprintf(c->mod_dir, sizeof c->mod_dir, "%s", o->mod_dir ? o->mod_dir : "scripts/base");
   c->seed = o->seed;
+  c->difficulty = o->difficulty;
   c->atlas = td_atlas_load(r, c->assets_dir, err);
   if (!c->atlas) {
     free(c);
@@ -241,7 +243,8 @@ void td_client_destroy(td_client *c) {
 
 int td_client_start(td_client *c, const char *map_path, td_err *err) {
   end_game(c);
-  td_game_options go = {.map_path = map_path, .mod_dir = c->mod_dir, .seed = c->seed};
+  td_game_options go = {.map_path = map_path, .mod_dir = c->mod_dir, .seed = c->seed,
+                        .difficulty = c->difficulty};
   c->game = td_game_create(&go, err);
   if (!c->game) {
     snprintf(c->menu_error, sizeof c->menu_error, "%s", err->msg);

@@ -45,6 +45,7 @@ typedef struct td_client_options {
   const char *map_path;    /* NULL: start in the main menu */
   const char *mod_dir;     /* NULL: scripts/base */
   uint64_t seed;
+  td_difficulty difficulty; /* the settings' initial value (0: normal) */
   int window_w, window_h;  /* the settings' initial values */
   bool fullscreen, vsync;
 } td_client_options;

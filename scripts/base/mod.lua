@@ -11,6 +11,24 @@ MAP = td.map_name and td.map_name() or "default"
 PROFILE = profiles[MAP] or profiles.default
 -- [/profile]
 
+-- The difficulty the player chose (td.difficulty): normal plays the map's
+-- profile as it is; easy and hard scale health, gold and lives.
+local DIFFICULTY = {
+  easy = { hp = 0.75, gold = 1.25, lives = 1.5 },
+  normal = { hp = 1, gold = 1, lives = 1 },
+  hard = { hp = 1.3, gold = 0.85, lives = 0.5 },
+}
+local scale = DIFFICULTY[td.difficulty and td.difficulty() or "normal"]
+do
+  local p = {}
+  for k, v in sorted_pairs(PROFILE) do p[k] = v end
+  p.hp = p.hp * scale.hp
+  p.gold = math.floor(p.gold * scale.gold + 0.5)
+  p.income = math.floor(p.income * scale.gold + 0.5)
+  p.lives = math.max(1, math.floor(p.lives * scale.lives + 0.5))
+  PROFILE = p
+end
+
 include "damage.lua"
 include "enemies.lua"
 include "towers.lua"

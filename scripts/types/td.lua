@@ -170,6 +170,10 @@ function td.tile() end
 ---@return string
 function td.map_name() end
 
+---The difficulty the player chose: "normal" (the default), "easy" or "hard" (`td play`'s settings, `td sim --difficulty`). The engine changes nothing with it; the mod decides what it means (scripts/base/maps.lua scales health, gold and lives).
+---@return string
+function td.difficulty() end
+
 ---What wave n (default: the next) brings, as the game's preview shows it: one entry per spawn group in the rules' order, `{enemy = name, count = total over its spawns, spawns, health = each, delay = seconds after the wave's start}`; endless waves included.
 ---@param n? integer
 ---@return table[]

@@ -10,7 +10,7 @@ mod=tests/data/mods/game_api
 
 # a whole game by the built-in player, recorded
 expect "auto" 0 "" -- "$td" sim --map $map --mod $mod --auto --record "$tmp/a.replay"
-grep -q '^game: maps/01-crossroads.lua, mod tests/data/mods/game_api, seed 1, player auto$' "$tmp/out"
+grep -q '^game: maps/01-crossroads.lua, mod tests/data/mods/game_api, seed 1, normal, player auto$' "$tmp/out"
 check $? "auto: header line: $(head -1 "$tmp/out")"
 grep -qE '^result: (won|lost) at tick [0-9]+ ' "$tmp/out"; check $? "auto: result line"
 grep -qE '^tick +600  wave +[0-9]+  gold +[0-9]+  lives +[0-9]+  enemies +[0-9]+  towers +[0-9]+  checksum [0-9a-f]{16}$' "$tmp/out"
@@ -41,7 +41,7 @@ done
 
 # JSON
 expect "json" 0 "" -- "$td" sim --map $map --mod $mod --idle --json
-grep -qE '^\{"map":"maps/01-crossroads.lua","mod":"tests/data/mods/game_api","seed":1,"player":"idle",.*"result":"lost",.*"towers":0,.*"wave_starts":\[\{"wave":1,.*"checksum":"[0-9a-f]{16}"\}$' "$tmp/out"
+grep -qE '^\{"map":"maps/01-crossroads.lua","mod":"tests/data/mods/game_api","seed":1,"difficulty":"normal","player":"idle",.*"result":"lost",.*"towers":0,.*"wave_starts":\[\{"wave":1,.*"checksum":"[0-9a-f]{16}"\}$' "$tmp/out"
 check $? "json: $(head -c 300 "$tmp/out")"
 
 # doing nothing loses
@@ -77,5 +77,16 @@ expect "bad ticks" 2 "sim: --ticks: expected a number" -- "$td" sim --map $map -
 expect "help" 0 "" -- "$td" sim --auto --help
 grep -q "^usage: td sim --map FILE (--auto | --idle | --replay FILE | --load SAVE)" "$tmp/out"
 check $? "help: usage"
+
+# the difficulty: recorded in the replay, played back, a mismatch refused
+expect "hard" 0 "" -- "$td" sim --map maps/01-crossroads.lua --auto --difficulty hard --ticks 4000 \
+  --record "$tmp/hard.replay" --json
+grep -q '"difficulty":"hard"' "$tmp/out"; check $? "hard: json says $(grep -o '"difficulty":"[a-z]*"' "$tmp/out")"
+grep -q '"start_lives":15,' "$tmp/out"; check $? "hard: scripts/base gives 15 lives on hard"
+grep -qx 'difficulty hard' "$tmp/hard.replay"; check $? "hard: the replay lacks 'difficulty hard'"
+expect "hard replay" 0 "" -- "$td" sim --replay "$tmp/hard.replay" --quiet
+expect "easy replay" 2 "hard.replay: played on hard, not easy" -- "$td" sim --replay "$tmp/hard.replay" --difficulty easy
+expect "bad difficulty" 2 "td: sim: --difficulty: expected normal, easy or hard, got 'brutal'" -- \
+  "$td" sim --map maps/01-crossroads.lua --idle --difficulty brutal
 
 finish
