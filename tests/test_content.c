@@ -8,7 +8,8 @@
 **   - at least six tower types, each with upgrades, covering single target,
 **     splash, slow, chain, anti-air and support;
 **   - at least eight enemy types, among them fast, armoured, resistant to a
-**     damage type, splitting, healing, flying and a boss;
+**     damage type, splitting, healing, flying, and a boss of its own for
+**     every map;
 **   - twenty waves or more, the boss in the last, and groups that go on past
 **     the last wave (endless mode).
 ** Whether the maps can be won is tests/cli/balance.sh's (it plays them).
@@ -140,16 +141,22 @@ static void check_enemies(const char *map, const td_rules *r) {
   if (!boss) fail_msg("%s: no boss", map);
 }
 
+/* The boss of the last wave (its enemy type), checked by check_waves. */
+static int32_t last_boss(const td_rules *r) {
+  int32_t out[64];
+  size_t n = td_rules_wave_groups(r, r->wave_count, out);
+  for (size_t i = 0; i < n; i++)
+    if (r->enemies[r->groups[out[i]].enemy].boss) return r->groups[out[i]].enemy;
+  return -1;
+}
+
 static void check_waves(const char *map, const td_rules *r) {
   if (r->wave_count < 20) fail_msg("%s: %d waves, want 20", map, (int)r->wave_count);
   int32_t out[64];
   /* every wave spawns something, the last one a boss */
   for (int32_t w = 1; w <= r->wave_count; w++)
     if (td_rules_wave_groups(r, w, out) == 0) fail_msg("%s: wave %d is empty", map, (int)w);
-  size_t n = td_rules_wave_groups(r, r->wave_count, out);
-  bool boss = false;
-  for (size_t i = 0; i < n; i++) boss |= r->enemies[r->groups[out[i]].enemy].boss;
-  if (!boss) fail_msg("%s: no boss in the last wave (%d)", map, (int)r->wave_count);
+  if (last_boss(r) < 0) fail_msg("%s: no boss in the last wave (%d)", map, (int)r->wave_count);
   /* endless: the ten waves past the last all spawn */
   for (int32_t w = r->wave_count + 1; w <= r->wave_count + 10; w++)
     if (td_rules_wave_groups(r, w, out) == 0) fail_msg("%s: endless wave %d is empty", map, (int)w);
@@ -161,6 +168,7 @@ static void test_bundled_content(void **state) {
   size_t n = bundled_maps(maps);
   if (n < 5) fail_msg("maps/: %zu maps, want 5", n);
   bool web = false, grid = false, twin = false, large = false;
+  char bosses[MAX_MAPS][TD_RULES_NAME_MAX];
   for (size_t i = 0; i < n; i++) {
     td_game *g = open_map(maps[i]);
     const td_map *m = td_game_map(g);
@@ -172,10 +180,13 @@ static void test_bundled_content(void **state) {
     grid |= m->grid != NULL && m->base_count >= 6;
     twin |= m->spawn_count >= 2 && m->goal_count >= 2;
     large |= m->graph->node_count >= 10000 || (int64_t)m->width * m->height >= 250 * 250;
-    print_message("%s: %dx%d tiles, %d nodes, %zu bases, %zu spawns, %zu goals, %d waves\n",
+    snprintf(bosses[i], sizeof bosses[i], "%s", r->enemies[last_boss(r)].name);
+    for (size_t j = 0; j < i; j++)
+      if (!strcmp(bosses[i], bosses[j])) fail_msg("%s: the boss '%s' again", maps[i], bosses[i]);
+    print_message("%s: %dx%d tiles, %d nodes, %zu bases, %zu spawns, %zu goals, %d waves, boss %s\n",
                   strrchr(maps[i], '/') + 1, (int)m->width, (int)m->height,
                   (int)m->graph->node_count, m->base_count, m->spawn_count, m->goal_count,
-                  (int)r->wave_count);
+                  (int)r->wave_count, bosses[i]);
     td_game_destroy(g);
   }
   assert_true(web);

@@ -83,18 +83,20 @@ end
 
 td.on("wave_start", function(e)
   if e.wave == PROFILE.waves then
-    print(("wave %d: the warlord comes (%s)"):format(e.wave, announce(e.wave)))
+    print(("wave %d: the %s comes (%s)"):format(e.wave, PROFILE.boss, announce(e.wave)))
   end
   print(("next, wave %d: %s"):format(e.wave + 1, announce(e.wave + 1)))
 end)
 
--- The warlord calls in two grunts every eight seconds while it lives.
+-- A boss calls in two of its escort (ESCORTS, enemies.lua) every eight
+-- seconds while it lives.
 td.every(8 * 60, function()
   for _, h in ipairs(td.enemies()) do
     local info = td.enemy_info(h)
-    if info and info.boss then
-      td.spawn("grunt", { near = h, lane = -0.3 })
-      td.spawn("grunt", { near = h, lane = 0.3 })
+    local escort = info and info.boss and ESCORTS[info.type]
+    if escort then
+      td.spawn(escort, { near = h, lane = -0.3 })
+      td.spawn(escort, { near = h, lane = 0.3 })
     end
   end
 end)

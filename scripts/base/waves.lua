@@ -34,6 +34,6 @@ group { enemy = "golem", first = 11, every = 4, count = 2, count_growth = 0.25, 
         spacing = 2.5, delay = 10 }
 group { enemy = "drake", first = 13, every = 4, count = 2, count_growth = 0.2, max_count = 12,
         spacing = 2, delay = 4 }
--- the boss: the last wave, then every fifth wave of endless mode
-group { enemy = "warlord", first = N, every = 5, count = 1, health_growth = 0, delay = 12,
+-- the map's boss: the last wave, then every fifth wave of endless mode
+group { enemy = P.boss, first = N, every = 5, count = 1, health_growth = 0, delay = 12,
         spawn = P.boss_spawn }
