@@ -9,8 +9,8 @@ return {
   height = 21,
   tilewidth = 32,
   tileheight = 32,
-  nextlayerid = 5,
-  nextobjectid = 72,
+  nextlayerid = 4,
+  nextobjectid = 38,
   properties = {},
   tilesets = {
     {
@@ -129,48 +129,14 @@ return {
           visible = true,
           polyline = {
             { x = 0, y = 0 },
-            { x = 128, y = 0 },
-            { x = 192, y = 0 },
-            { x = 256, y = 0 },
-            { x = 320, y = 0 },
-            { x = 352, y = 0 },
-            { x = 384, y = 0 },
-            { x = 448, y = 0 },
-            { x = 512, y = 0 },
             { x = 608, y = 0 },
-            { x = 608, y = 64 },
             { x = 608, y = 128 },
-            { x = 512, y = 128 },
-            { x = 448, y = 128 },
-            { x = 384, y = 128 },
-            { x = 320, y = 128 },
-            { x = 256, y = 128 },
-            { x = 192, y = 128 },
-            { x = 128, y = 128 },
             { x = 64, y = 128 },
-            { x = 64, y = 192 },
             { x = 64, y = 256 },
-            { x = 128, y = 256 },
-            { x = 192, y = 256 },
-            { x = 256, y = 256 },
-            { x = 320, y = 256 },
-            { x = 384, y = 256 },
-            { x = 448, y = 256 },
-            { x = 512, y = 256 },
             { x = 608, y = 256 },
-            { x = 608, y = 320 },
             { x = 608, y = 384 },
-            { x = 512, y = 384 },
-            { x = 448, y = 384 },
-            { x = 384, y = 384 },
-            { x = 320, y = 384 },
-            { x = 256, y = 384 },
-            { x = 192, y = 384 },
-            { x = 128, y = 384 },
             { x = 64, y = 384 },
-            { x = 64, y = 448 },
             { x = 64, y = 512 },
-            { x = 352, y = 512 },
             { x = 672, y = 512 }
           },
           properties = {}
@@ -207,600 +173,6 @@ return {
       type = "objectgroup",
       draworder = "topdown",
       id = 3,
-      name = "spurs",
-      class = "",
-      visible = true,
-      opacity = 1,
-      offsetx = 0,
-      offsety = 0,
-      parallaxx = 1,
-      parallaxy = 1,
-      properties = {},
-      objects = {
-        {
-          id = 4,
-          name = "pad 1 spur",
-          class = "path",
-          shape = "polyline",
-          x = 176,
-          y = 80,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 6,
-          name = "pad 2 spur",
-          class = "path",
-          shape = "polyline",
-          x = 240,
-          y = 80,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 8,
-          name = "pad 3 spur",
-          class = "path",
-          shape = "polyline",
-          x = 304,
-          y = 80,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 10,
-          name = "pad 4 spur",
-          class = "path",
-          shape = "polyline",
-          x = 368,
-          y = 80,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 12,
-          name = "pad 5 spur",
-          class = "path",
-          shape = "polyline",
-          x = 432,
-          y = 80,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 14,
-          name = "pad 6 spur",
-          class = "path",
-          shape = "polyline",
-          x = 496,
-          y = 80,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 16,
-          name = "pad 7 spur",
-          class = "path",
-          shape = "polyline",
-          x = 560,
-          y = 80,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 18,
-          name = "pad 8 spur",
-          class = "path",
-          shape = "polyline",
-          x = 176,
-          y = 208,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 20,
-          name = "pad 9 spur",
-          class = "path",
-          shape = "polyline",
-          x = 240,
-          y = 208,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 22,
-          name = "pad 10 spur",
-          class = "path",
-          shape = "polyline",
-          x = 304,
-          y = 208,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 24,
-          name = "pad 11 spur",
-          class = "path",
-          shape = "polyline",
-          x = 368,
-          y = 208,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 26,
-          name = "pad 12 spur",
-          class = "path",
-          shape = "polyline",
-          x = 432,
-          y = 208,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 28,
-          name = "pad 13 spur",
-          class = "path",
-          shape = "polyline",
-          x = 496,
-          y = 208,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 30,
-          name = "pad 14 spur",
-          class = "path",
-          shape = "polyline",
-          x = 560,
-          y = 208,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 32,
-          name = "pad 15 spur",
-          class = "path",
-          shape = "polyline",
-          x = 176,
-          y = 336,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 34,
-          name = "pad 16 spur",
-          class = "path",
-          shape = "polyline",
-          x = 240,
-          y = 336,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 36,
-          name = "pad 17 spur",
-          class = "path",
-          shape = "polyline",
-          x = 304,
-          y = 336,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 38,
-          name = "pad 18 spur",
-          class = "path",
-          shape = "polyline",
-          x = 368,
-          y = 336,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 40,
-          name = "pad 19 spur",
-          class = "path",
-          shape = "polyline",
-          x = 432,
-          y = 336,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 42,
-          name = "pad 20 spur",
-          class = "path",
-          shape = "polyline",
-          x = 496,
-          y = 336,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 44,
-          name = "pad 21 spur",
-          class = "path",
-          shape = "polyline",
-          x = 560,
-          y = 336,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 46,
-          name = "pad 22 spur",
-          class = "path",
-          shape = "polyline",
-          x = 176,
-          y = 464,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 48,
-          name = "pad 23 spur",
-          class = "path",
-          shape = "polyline",
-          x = 240,
-          y = 464,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 50,
-          name = "pad 24 spur",
-          class = "path",
-          shape = "polyline",
-          x = 304,
-          y = 464,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 52,
-          name = "pad 25 spur",
-          class = "path",
-          shape = "polyline",
-          x = 368,
-          y = 464,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 54,
-          name = "pad 26 spur",
-          class = "path",
-          shape = "polyline",
-          x = 432,
-          y = 464,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 56,
-          name = "pad 27 spur",
-          class = "path",
-          shape = "polyline",
-          x = 496,
-          y = 464,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 58,
-          name = "pad 28 spur",
-          class = "path",
-          shape = "polyline",
-          x = 560,
-          y = 464,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 60,
-          name = "pad 29 spur",
-          class = "path",
-          shape = "polyline",
-          x = 656,
-          y = 144,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 64, y = 0 }
-          },
-          properties = {}
-        },
-        {
-          id = 62,
-          name = "pad 30 spur",
-          class = "path",
-          shape = "polyline",
-          x = 656,
-          y = 400,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 64, y = 0 }
-          },
-          properties = {}
-        },
-        {
-          id = 64,
-          name = "pad 31 spur",
-          class = "path",
-          shape = "polyline",
-          x = 112,
-          y = 272,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = -64, y = 0 }
-          },
-          properties = {}
-        },
-        {
-          id = 66,
-          name = "pad 32 spur",
-          class = "path",
-          shape = "polyline",
-          x = 112,
-          y = 528,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = -64, y = 0 }
-          },
-          properties = {}
-        },
-        {
-          id = 68,
-          name = "pad 33 spur",
-          class = "path",
-          shape = "polyline",
-          x = 400,
-          y = 80,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -64 }
-          },
-          properties = {}
-        },
-        {
-          id = 70,
-          name = "pad 34 spur",
-          class = "path",
-          shape = "polyline",
-          x = 400,
-          y = 592,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        }
-      }
-    },
-    {
-      type = "objectgroup",
-      draworder = "topdown",
-      id = 4,
       name = "bases",
       class = "",
       visible = true,
@@ -812,7 +184,7 @@ return {
       properties = {},
       objects = {
         {
-          id = 5,
+          id = 4,
           name = "pad 1",
           class = "tower_base",
           shape = "rectangle",
@@ -822,10 +194,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 7,
+          id = 5,
           name = "pad 2",
           class = "tower_base",
           shape = "rectangle",
@@ -835,10 +209,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 9,
+          id = 6,
           name = "pad 3",
           class = "tower_base",
           shape = "rectangle",
@@ -848,10 +224,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 11,
+          id = 7,
           name = "pad 4",
           class = "tower_base",
           shape = "rectangle",
@@ -861,10 +239,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 13,
+          id = 8,
           name = "pad 5",
           class = "tower_base",
           shape = "rectangle",
@@ -874,10 +254,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 15,
+          id = 9,
           name = "pad 6",
           class = "tower_base",
           shape = "rectangle",
@@ -887,10 +269,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 17,
+          id = 10,
           name = "pad 7",
           class = "tower_base",
           shape = "rectangle",
@@ -900,10 +284,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 19,
+          id = 11,
           name = "pad 8",
           class = "tower_base",
           shape = "rectangle",
@@ -913,10 +299,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 21,
+          id = 12,
           name = "pad 9",
           class = "tower_base",
           shape = "rectangle",
@@ -926,10 +314,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 23,
+          id = 13,
           name = "pad 10",
           class = "tower_base",
           shape = "rectangle",
@@ -939,10 +329,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 25,
+          id = 14,
           name = "pad 11",
           class = "tower_base",
           shape = "rectangle",
@@ -952,10 +344,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 27,
+          id = 15,
           name = "pad 12",
           class = "tower_base",
           shape = "rectangle",
@@ -965,10 +359,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 29,
+          id = 16,
           name = "pad 13",
           class = "tower_base",
           shape = "rectangle",
@@ -978,10 +374,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 31,
+          id = 17,
           name = "pad 14",
           class = "tower_base",
           shape = "rectangle",
@@ -991,10 +389,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 33,
+          id = 18,
           name = "pad 15",
           class = "tower_base",
           shape = "rectangle",
@@ -1004,10 +404,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 35,
+          id = 19,
           name = "pad 16",
           class = "tower_base",
           shape = "rectangle",
@@ -1017,10 +419,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 37,
+          id = 20,
           name = "pad 17",
           class = "tower_base",
           shape = "rectangle",
@@ -1030,10 +434,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 39,
+          id = 21,
           name = "pad 18",
           class = "tower_base",
           shape = "rectangle",
@@ -1043,10 +449,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 41,
+          id = 22,
           name = "pad 19",
           class = "tower_base",
           shape = "rectangle",
@@ -1056,10 +464,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 43,
+          id = 23,
           name = "pad 20",
           class = "tower_base",
           shape = "rectangle",
@@ -1069,10 +479,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 45,
+          id = 24,
           name = "pad 21",
           class = "tower_base",
           shape = "rectangle",
@@ -1082,10 +494,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 47,
+          id = 25,
           name = "pad 22",
           class = "tower_base",
           shape = "rectangle",
@@ -1095,10 +509,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 49,
+          id = 26,
           name = "pad 23",
           class = "tower_base",
           shape = "rectangle",
@@ -1108,10 +524,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 51,
+          id = 27,
           name = "pad 24",
           class = "tower_base",
           shape = "rectangle",
@@ -1121,10 +539,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 53,
+          id = 28,
           name = "pad 25",
           class = "tower_base",
           shape = "rectangle",
@@ -1134,10 +554,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 55,
+          id = 29,
           name = "pad 26",
           class = "tower_base",
           shape = "rectangle",
@@ -1147,10 +569,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 57,
+          id = 30,
           name = "pad 27",
           class = "tower_base",
           shape = "rectangle",
@@ -1160,10 +584,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 59,
+          id = 31,
           name = "pad 28",
           class = "tower_base",
           shape = "rectangle",
@@ -1173,10 +599,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 61,
+          id = 32,
           name = "pad 29",
           class = "tower_base",
           shape = "rectangle",
@@ -1186,10 +614,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 63,
+          id = 33,
           name = "pad 30",
           class = "tower_base",
           shape = "rectangle",
@@ -1199,10 +629,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 65,
+          id = 34,
           name = "pad 31",
           class = "tower_base",
           shape = "rectangle",
@@ -1212,10 +644,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 67,
+          id = 35,
           name = "pad 32",
           class = "tower_base",
           shape = "rectangle",
@@ -1225,10 +659,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 69,
+          id = 36,
           name = "pad 33",
           class = "tower_base",
           shape = "rectangle",
@@ -1238,10 +674,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 71,
+          id = 37,
           name = "pad 34",
           class = "tower_base",
           shape = "rectangle",
@@ -1251,7 +689,9 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         }
       }
     }

@@ -9,8 +9,8 @@ return {
   height = 20,
   tilewidth = 32,
   tileheight = 32,
-  nextlayerid = 6,
-  nextobjectid = 121,
+  nextlayerid = 5,
+  nextobjectid = 67,
   properties = {},
   tilesets = {
     {
@@ -81,22 +81,22 @@ return {
       data = {
         1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
         1, 1, 1, 3, 1, 3, 1, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 3, 1, 3, 1, 1, 1,
-        1, 1, 1, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 2, 1, 2, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
         1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1,
-        1, 1, 1, 2, 1, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 2, 1, 2, 1, 1, 1,
-        1, 1, 1, 3, 1, 3, 1, 3, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 1, 3, 1, 3, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 2, 1, 2, 1, 2, 1, 2, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 3, 1, 3, 1, 3, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 3, 1, 3, 1, 3, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
         1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
         1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 3, 3, 3, 3, 3, 3, 3, 2, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
         1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 3, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
         1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 3, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 2, 1, 2, 1, 2, 1, 2, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
-        1, 1, 1, 3, 1, 3, 1, 3, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 3, 1, 3, 1, 3, 1, 1, 1,
-        1, 1, 1, 2, 1, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 2, 1, 2, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 3, 1, 3, 1, 3, 1, 3, 1, 3, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 3, 1, 3, 1, 3, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 3, 1, 3, 1, 3, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1,
         1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 1,
-        1, 1, 1, 2, 1, 2, 1, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 2, 1, 2, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
         1, 1, 1, 3, 1, 3, 1, 3, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 3, 1, 3, 1, 3, 1, 1, 1,
         1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1
       }
@@ -128,30 +128,12 @@ return {
           visible = true,
           polyline = {
             { x = 0, y = 0 },
-            { x = 64, y = 0 },
-            { x = 128, y = 0 },
-            { x = 192, y = 0 },
             { x = 256, y = 0 },
-            { x = 256, y = 96 },
             { x = 256, y = 160 },
-            { x = 288, y = 160 },
-            { x = 320, y = 160 },
             { x = 352, y = 160 },
-            { x = 384, y = 160 },
-            { x = 416, y = 160 },
-            { x = 448, y = 160 },
-            { x = 480, y = 160 },
-            { x = 512, y = 160 },
-            { x = 544, y = 160 },
             { x = 576, y = 160 },
-            { x = 608, y = 160 },
-            { x = 640, y = 160 },
             { x = 672, y = 160 },
-            { x = 672, y = 64 },
             { x = 672, y = 0 },
-            { x = 736, y = 0 },
-            { x = 800, y = 0 },
-            { x = 864, y = 0 },
             { x = 928, y = 0 }
           },
           properties = {}
@@ -169,30 +151,12 @@ return {
           visible = true,
           polyline = {
             { x = 0, y = 0 },
-            { x = 64, y = 0 },
-            { x = 128, y = 0 },
-            { x = 192, y = 0 },
             { x = 256, y = 0 },
-            { x = 256, y = -96 },
             { x = 256, y = -160 },
-            { x = 288, y = -160 },
-            { x = 320, y = -160 },
             { x = 352, y = -160 },
-            { x = 384, y = -160 },
-            { x = 416, y = -160 },
-            { x = 448, y = -160 },
-            { x = 480, y = -160 },
-            { x = 512, y = -160 },
-            { x = 544, y = -160 },
             { x = 576, y = -160 },
-            { x = 608, y = -160 },
-            { x = 640, y = -160 },
             { x = 672, y = -160 },
-            { x = 672, y = -64 },
             { x = 672, y = 0 },
-            { x = 736, y = 0 },
-            { x = 800, y = 0 },
-            { x = 864, y = 0 },
             { x = 928, y = 0 }
           },
           properties = {}
@@ -305,940 +269,6 @@ return {
       type = "objectgroup",
       draworder = "topdown",
       id = 4,
-      name = "spurs",
-      class = "",
-      visible = true,
-      opacity = 1,
-      offsetx = 0,
-      offsety = 0,
-      parallaxx = 1,
-      parallaxy = 1,
-      properties = {},
-      objects = {
-        {
-          id = 13,
-          name = "pad 10,9 spur",
-          class = "path",
-          shape = "polyline",
-          x = 336,
-          y = 272,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 32 }
-          },
-          properties = {}
-        },
-        {
-          id = 15,
-          name = "pad 11,9 spur",
-          class = "path",
-          shape = "polyline",
-          x = 368,
-          y = 272,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 32 }
-          },
-          properties = {}
-        },
-        {
-          id = 17,
-          name = "pad 13,9 spur",
-          class = "path",
-          shape = "polyline",
-          x = 432,
-          y = 272,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 32 }
-          },
-          properties = {}
-        },
-        {
-          id = 19,
-          name = "pad 14,9 spur",
-          class = "path",
-          shape = "polyline",
-          x = 464,
-          y = 272,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 32 }
-          },
-          properties = {}
-        },
-        {
-          id = 21,
-          name = "pad 15,9 spur",
-          class = "path",
-          shape = "polyline",
-          x = 496,
-          y = 272,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 32 }
-          },
-          properties = {}
-        },
-        {
-          id = 23,
-          name = "pad 16,9 spur",
-          class = "path",
-          shape = "polyline",
-          x = 528,
-          y = 272,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 32 }
-          },
-          properties = {}
-        },
-        {
-          id = 25,
-          name = "pad 17,9 spur",
-          class = "path",
-          shape = "polyline",
-          x = 560,
-          y = 272,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 32 }
-          },
-          properties = {}
-        },
-        {
-          id = 27,
-          name = "pad 18,9 spur",
-          class = "path",
-          shape = "polyline",
-          x = 592,
-          y = 272,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 32 }
-          },
-          properties = {}
-        },
-        {
-          id = 29,
-          name = "pad 20,9 spur",
-          class = "path",
-          shape = "polyline",
-          x = 656,
-          y = 272,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 32 }
-          },
-          properties = {}
-        },
-        {
-          id = 31,
-          name = "pad 21,9 spur",
-          class = "path",
-          shape = "polyline",
-          x = 688,
-          y = 272,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 32 }
-          },
-          properties = {}
-        },
-        {
-          id = 33,
-          name = "pad 11,6 spur",
-          class = "path",
-          shape = "polyline",
-          x = 304,
-          y = 208,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 64, y = 0 }
-          },
-          properties = {}
-        },
-        {
-          id = 35,
-          name = "pad 13,6 spur",
-          class = "path",
-          shape = "polyline",
-          x = 432,
-          y = 272,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -64 }
-          },
-          properties = {}
-        },
-        {
-          id = 37,
-          name = "pad 15,6 spur",
-          class = "path",
-          shape = "polyline",
-          x = 496,
-          y = 272,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -64 }
-          },
-          properties = {}
-        },
-        {
-          id = 39,
-          name = "pad 17,6 spur",
-          class = "path",
-          shape = "polyline",
-          x = 560,
-          y = 272,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -64 }
-          },
-          properties = {}
-        },
-        {
-          id = 41,
-          name = "pad 19,6 spur",
-          class = "path",
-          shape = "polyline",
-          x = 624,
-          y = 272,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -64 }
-          },
-          properties = {}
-        },
-        {
-          id = 43,
-          name = "pad 3,1 spur",
-          class = "path",
-          shape = "polyline",
-          x = 112,
-          y = 112,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -64 }
-          },
-          properties = {}
-        },
-        {
-          id = 45,
-          name = "pad 3,5 spur",
-          class = "path",
-          shape = "polyline",
-          x = 112,
-          y = 112,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 47,
-          name = "pad 5,1 spur",
-          class = "path",
-          shape = "polyline",
-          x = 176,
-          y = 112,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -64 }
-          },
-          properties = {}
-        },
-        {
-          id = 49,
-          name = "pad 5,5 spur",
-          class = "path",
-          shape = "polyline",
-          x = 176,
-          y = 112,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 51,
-          name = "pad 7,1 spur",
-          class = "path",
-          shape = "polyline",
-          x = 240,
-          y = 112,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -64 }
-          },
-          properties = {}
-        },
-        {
-          id = 53,
-          name = "pad 7,5 spur",
-          class = "path",
-          shape = "polyline",
-          x = 240,
-          y = 112,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 55,
-          name = "pad 24,1 spur",
-          class = "path",
-          shape = "polyline",
-          x = 784,
-          y = 112,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -64 }
-          },
-          properties = {}
-        },
-        {
-          id = 57,
-          name = "pad 24,5 spur",
-          class = "path",
-          shape = "polyline",
-          x = 720,
-          y = 176,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 64, y = 0 }
-          },
-          properties = {}
-        },
-        {
-          id = 59,
-          name = "pad 26,1 spur",
-          class = "path",
-          shape = "polyline",
-          x = 848,
-          y = 112,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -64 }
-          },
-          properties = {}
-        },
-        {
-          id = 61,
-          name = "pad 26,5 spur",
-          class = "path",
-          shape = "polyline",
-          x = 848,
-          y = 112,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 63,
-          name = "pad 28,1 spur",
-          class = "path",
-          shape = "polyline",
-          x = 912,
-          y = 112,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -64 }
-          },
-          properties = {}
-        },
-        {
-          id = 65,
-          name = "pad 28,5 spur",
-          class = "path",
-          shape = "polyline",
-          x = 912,
-          y = 112,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 67,
-          name = "pad 10,10 spur",
-          class = "path",
-          shape = "polyline",
-          x = 336,
-          y = 368,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -32 }
-          },
-          properties = {}
-        },
-        {
-          id = 69,
-          name = "pad 11,10 spur",
-          class = "path",
-          shape = "polyline",
-          x = 368,
-          y = 368,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -32 }
-          },
-          properties = {}
-        },
-        {
-          id = 71,
-          name = "pad 13,10 spur",
-          class = "path",
-          shape = "polyline",
-          x = 432,
-          y = 368,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -32 }
-          },
-          properties = {}
-        },
-        {
-          id = 73,
-          name = "pad 14,10 spur",
-          class = "path",
-          shape = "polyline",
-          x = 464,
-          y = 368,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -32 }
-          },
-          properties = {}
-        },
-        {
-          id = 75,
-          name = "pad 15,10 spur",
-          class = "path",
-          shape = "polyline",
-          x = 496,
-          y = 368,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -32 }
-          },
-          properties = {}
-        },
-        {
-          id = 77,
-          name = "pad 16,10 spur",
-          class = "path",
-          shape = "polyline",
-          x = 528,
-          y = 368,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -32 }
-          },
-          properties = {}
-        },
-        {
-          id = 79,
-          name = "pad 17,10 spur",
-          class = "path",
-          shape = "polyline",
-          x = 560,
-          y = 368,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -32 }
-          },
-          properties = {}
-        },
-        {
-          id = 81,
-          name = "pad 18,10 spur",
-          class = "path",
-          shape = "polyline",
-          x = 592,
-          y = 368,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -32 }
-          },
-          properties = {}
-        },
-        {
-          id = 83,
-          name = "pad 20,10 spur",
-          class = "path",
-          shape = "polyline",
-          x = 656,
-          y = 368,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -32 }
-          },
-          properties = {}
-        },
-        {
-          id = 85,
-          name = "pad 21,10 spur",
-          class = "path",
-          shape = "polyline",
-          x = 688,
-          y = 368,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -32 }
-          },
-          properties = {}
-        },
-        {
-          id = 87,
-          name = "pad 11,13 spur",
-          class = "path",
-          shape = "polyline",
-          x = 304,
-          y = 432,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 64, y = 0 }
-          },
-          properties = {}
-        },
-        {
-          id = 89,
-          name = "pad 13,13 spur",
-          class = "path",
-          shape = "polyline",
-          x = 432,
-          y = 368,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 91,
-          name = "pad 15,13 spur",
-          class = "path",
-          shape = "polyline",
-          x = 496,
-          y = 368,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 93,
-          name = "pad 17,13 spur",
-          class = "path",
-          shape = "polyline",
-          x = 560,
-          y = 368,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 95,
-          name = "pad 19,13 spur",
-          class = "path",
-          shape = "polyline",
-          x = 624,
-          y = 368,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 97,
-          name = "pad 3,14 spur",
-          class = "path",
-          shape = "polyline",
-          x = 112,
-          y = 528,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -64 }
-          },
-          properties = {}
-        },
-        {
-          id = 99,
-          name = "pad 3,18 spur",
-          class = "path",
-          shape = "polyline",
-          x = 112,
-          y = 528,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 101,
-          name = "pad 5,14 spur",
-          class = "path",
-          shape = "polyline",
-          x = 176,
-          y = 528,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -64 }
-          },
-          properties = {}
-        },
-        {
-          id = 103,
-          name = "pad 5,18 spur",
-          class = "path",
-          shape = "polyline",
-          x = 176,
-          y = 528,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 105,
-          name = "pad 7,14 spur",
-          class = "path",
-          shape = "polyline",
-          x = 240,
-          y = 528,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -64 }
-          },
-          properties = {}
-        },
-        {
-          id = 107,
-          name = "pad 7,18 spur",
-          class = "path",
-          shape = "polyline",
-          x = 240,
-          y = 528,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 109,
-          name = "pad 24,14 spur",
-          class = "path",
-          shape = "polyline",
-          x = 720,
-          y = 464,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 64, y = 0 }
-          },
-          properties = {}
-        },
-        {
-          id = 111,
-          name = "pad 24,18 spur",
-          class = "path",
-          shape = "polyline",
-          x = 784,
-          y = 528,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 113,
-          name = "pad 26,14 spur",
-          class = "path",
-          shape = "polyline",
-          x = 848,
-          y = 528,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -64 }
-          },
-          properties = {}
-        },
-        {
-          id = 115,
-          name = "pad 26,18 spur",
-          class = "path",
-          shape = "polyline",
-          x = 848,
-          y = 528,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        },
-        {
-          id = 117,
-          name = "pad 28,14 spur",
-          class = "path",
-          shape = "polyline",
-          x = 912,
-          y = 528,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = -64 }
-          },
-          properties = {}
-        },
-        {
-          id = 119,
-          name = "pad 28,18 spur",
-          class = "path",
-          shape = "polyline",
-          x = 912,
-          y = 528,
-          width = 0,
-          height = 0,
-          rotation = 0,
-          visible = true,
-          polyline = {
-            { x = 0, y = 0 },
-            { x = 0, y = 64 }
-          },
-          properties = {}
-        }
-      }
-    },
-    {
-      type = "objectgroup",
-      draworder = "topdown",
-      id = 5,
       name = "bases",
       class = "",
       visible = true,
@@ -1302,7 +332,7 @@ return {
           properties = {}
         },
         {
-          id = 14,
+          id = 13,
           name = "pad 10,9",
           class = "tower_base",
           shape = "rectangle",
@@ -1312,10 +342,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 16,
+          id = 14,
           name = "pad 11,9",
           class = "tower_base",
           shape = "rectangle",
@@ -1325,10 +357,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 18,
+          id = 15,
           name = "pad 13,9",
           class = "tower_base",
           shape = "rectangle",
@@ -1338,10 +372,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 20,
+          id = 16,
           name = "pad 14,9",
           class = "tower_base",
           shape = "rectangle",
@@ -1351,10 +387,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 22,
+          id = 17,
           name = "pad 15,9",
           class = "tower_base",
           shape = "rectangle",
@@ -1364,10 +402,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 24,
+          id = 18,
           name = "pad 16,9",
           class = "tower_base",
           shape = "rectangle",
@@ -1377,10 +417,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 26,
+          id = 19,
           name = "pad 17,9",
           class = "tower_base",
           shape = "rectangle",
@@ -1390,10 +432,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 28,
+          id = 20,
           name = "pad 18,9",
           class = "tower_base",
           shape = "rectangle",
@@ -1403,10 +447,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 30,
+          id = 21,
           name = "pad 20,9",
           class = "tower_base",
           shape = "rectangle",
@@ -1416,10 +462,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 32,
+          id = 22,
           name = "pad 21,9",
           class = "tower_base",
           shape = "rectangle",
@@ -1429,10 +477,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 34,
+          id = 23,
           name = "pad 11,6",
           class = "tower_base",
           shape = "rectangle",
@@ -1442,10 +492,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 36,
+          id = 24,
           name = "pad 13,6",
           class = "tower_base",
           shape = "rectangle",
@@ -1455,10 +507,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 38,
+          id = 25,
           name = "pad 15,6",
           class = "tower_base",
           shape = "rectangle",
@@ -1468,10 +522,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 40,
+          id = 26,
           name = "pad 17,6",
           class = "tower_base",
           shape = "rectangle",
@@ -1481,10 +537,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 42,
+          id = 27,
           name = "pad 19,6",
           class = "tower_base",
           shape = "rectangle",
@@ -1494,10 +552,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 44,
+          id = 28,
           name = "pad 3,1",
           class = "tower_base",
           shape = "rectangle",
@@ -1507,10 +567,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 46,
+          id = 29,
           name = "pad 3,5",
           class = "tower_base",
           shape = "rectangle",
@@ -1520,10 +582,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 48,
+          id = 30,
           name = "pad 5,1",
           class = "tower_base",
           shape = "rectangle",
@@ -1533,10 +597,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 50,
+          id = 31,
           name = "pad 5,5",
           class = "tower_base",
           shape = "rectangle",
@@ -1546,10 +612,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 52,
+          id = 32,
           name = "pad 7,1",
           class = "tower_base",
           shape = "rectangle",
@@ -1559,10 +627,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 54,
+          id = 33,
           name = "pad 7,5",
           class = "tower_base",
           shape = "rectangle",
@@ -1572,10 +642,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 56,
+          id = 34,
           name = "pad 24,1",
           class = "tower_base",
           shape = "rectangle",
@@ -1585,10 +657,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 58,
+          id = 35,
           name = "pad 24,5",
           class = "tower_base",
           shape = "rectangle",
@@ -1598,10 +672,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 60,
+          id = 36,
           name = "pad 26,1",
           class = "tower_base",
           shape = "rectangle",
@@ -1611,10 +687,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 62,
+          id = 37,
           name = "pad 26,5",
           class = "tower_base",
           shape = "rectangle",
@@ -1624,10 +702,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 64,
+          id = 38,
           name = "pad 28,1",
           class = "tower_base",
           shape = "rectangle",
@@ -1637,10 +717,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 66,
+          id = 39,
           name = "pad 28,5",
           class = "tower_base",
           shape = "rectangle",
@@ -1650,10 +732,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 68,
+          id = 40,
           name = "pad 10,10",
           class = "tower_base",
           shape = "rectangle",
@@ -1663,10 +747,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 70,
+          id = 41,
           name = "pad 11,10",
           class = "tower_base",
           shape = "rectangle",
@@ -1676,10 +762,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 72,
+          id = 42,
           name = "pad 13,10",
           class = "tower_base",
           shape = "rectangle",
@@ -1689,10 +777,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 74,
+          id = 43,
           name = "pad 14,10",
           class = "tower_base",
           shape = "rectangle",
@@ -1702,10 +792,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 76,
+          id = 44,
           name = "pad 15,10",
           class = "tower_base",
           shape = "rectangle",
@@ -1715,10 +807,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 78,
+          id = 45,
           name = "pad 16,10",
           class = "tower_base",
           shape = "rectangle",
@@ -1728,10 +822,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 80,
+          id = 46,
           name = "pad 17,10",
           class = "tower_base",
           shape = "rectangle",
@@ -1741,10 +837,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 82,
+          id = 47,
           name = "pad 18,10",
           class = "tower_base",
           shape = "rectangle",
@@ -1754,10 +852,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 84,
+          id = 48,
           name = "pad 20,10",
           class = "tower_base",
           shape = "rectangle",
@@ -1767,10 +867,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 86,
+          id = 49,
           name = "pad 21,10",
           class = "tower_base",
           shape = "rectangle",
@@ -1780,10 +882,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 88,
+          id = 50,
           name = "pad 11,13",
           class = "tower_base",
           shape = "rectangle",
@@ -1793,10 +897,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 90,
+          id = 51,
           name = "pad 13,13",
           class = "tower_base",
           shape = "rectangle",
@@ -1806,10 +912,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 92,
+          id = 52,
           name = "pad 15,13",
           class = "tower_base",
           shape = "rectangle",
@@ -1819,10 +927,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 94,
+          id = 53,
           name = "pad 17,13",
           class = "tower_base",
           shape = "rectangle",
@@ -1832,10 +942,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 96,
+          id = 54,
           name = "pad 19,13",
           class = "tower_base",
           shape = "rectangle",
@@ -1845,10 +957,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 98,
+          id = 55,
           name = "pad 3,14",
           class = "tower_base",
           shape = "rectangle",
@@ -1858,10 +972,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 100,
+          id = 56,
           name = "pad 3,18",
           class = "tower_base",
           shape = "rectangle",
@@ -1871,10 +987,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 102,
+          id = 57,
           name = "pad 5,14",
           class = "tower_base",
           shape = "rectangle",
@@ -1884,10 +1002,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 104,
+          id = 58,
           name = "pad 5,18",
           class = "tower_base",
           shape = "rectangle",
@@ -1897,10 +1017,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 106,
+          id = 59,
           name = "pad 7,14",
           class = "tower_base",
           shape = "rectangle",
@@ -1910,10 +1032,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 108,
+          id = 60,
           name = "pad 7,18",
           class = "tower_base",
           shape = "rectangle",
@@ -1923,10 +1047,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 110,
+          id = 61,
           name = "pad 24,14",
           class = "tower_base",
           shape = "rectangle",
@@ -1936,10 +1062,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 112,
+          id = 62,
           name = "pad 24,18",
           class = "tower_base",
           shape = "rectangle",
@@ -1949,10 +1077,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 114,
+          id = 63,
           name = "pad 26,14",
           class = "tower_base",
           shape = "rectangle",
@@ -1962,10 +1092,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 116,
+          id = 64,
           name = "pad 26,18",
           class = "tower_base",
           shape = "rectangle",
@@ -1975,10 +1107,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 118,
+          id = 65,
           name = "pad 28,14",
           class = "tower_base",
           shape = "rectangle",
@@ -1988,10 +1122,12 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         },
         {
-          id = 120,
+          id = 66,
           name = "pad 28,18",
           class = "tower_base",
           shape = "rectangle",
@@ -2001,7 +1137,9 @@ return {
           height = 32,
           rotation = 0,
           visible = true,
-          properties = {}
+          properties = {
+            ["blocking"] = false
+          }
         }
       }
     }

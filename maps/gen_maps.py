@@ -340,54 +340,16 @@ class Ids:
         return self.n
 
 
-def project(route, p):
-    """The point of the axis-aligned polyline `route` nearest to p, and the
-    index of the segment it lies on."""
-    best = None
-    for k in range(len(route) - 1):
-        (x0, y0), (x1, y1) = route[k], route[k + 1]
-        qx = min(max(p[0], min(x0, x1)), max(x0, x1))
-        qy = min(max(p[1], min(y0, y1)), max(y0, y1))
-        d = (qx - p[0]) ** 2 + (qy - p[1]) ** 2
-        if best is None or d < best[0]:
-            best = (d, k, (qx, qy))
-    return best[1], best[2]
-
-
-def with_spurs(route, pad_tiles):
-    """A tower base beside a route must still touch a path edge (docs/maps.md),
-    so every pad hangs on a spur: a dead-end path from the nearest point of
-    the route to the pad's centre. Nothing walks a dead end (every node's
-    next leads towards a goal), a tower on the pad blocks only its spur, and
-    an enemy put down at the spur's end (td.spawn near) walks back to the
-    route. Returns the route with a vertex added where each spur starts, and
-    the spurs."""
-    cuts = {}
-    spurs = []
-    for tx, ty in pad_tiles:
+def pad_objects(ids, tiles, names):
+    """Pads beside a road: tower bases with the property blocking = false
+    (docs/maps.md). A tower on a pad closes nothing, so the road stays the
+    one fixed route and no placement there is ever refused."""
+    bases = []
+    for (tx, ty), name in zip(tiles, names):
         c = centre(tx, ty)
-        k, q = project(route, c)
-        cuts.setdefault(k, set()).add(q)
-        spurs.append([q, c])
-    out = []
-    for k in range(len(route) - 1):
-        a, b = route[k], route[k + 1]
-        out.append(a)
-        inner = sorted((q for q in cuts.get(k, ()) if q != a and q != b),
-                       key=lambda q: abs(q[0] - a[0]) + abs(q[1] - a[1]))
-        out += inner
-    out.append(route[-1])
-    return out, spurs
-
-
-def pad_objects(ids, spurs, names):
-    stubs, bases = [], []
-    for (q, c), name in zip(spurs, names):
-        stubs.append(obj(ids(), name + " spur", "path", "polyline", q[0], q[1], key="class",
-                         polyline=[q, c]))
         bases.append(obj(ids(), name, "tower_base", "rectangle", c[0] - T // 2, c[1] - T // 2,
-                         T, T, key="class"))
-    return stubs, bases
+                         T, T, key="class", properties={"blocking": False}))
+    return bases
 
 
 # ---- 03-serpent: a classic fixed route with lane corners -------------------
@@ -398,20 +360,19 @@ def serpent():
              (3, 18), (22, 18)]
     spots = [(x, y) for y in (4, 8, 12, 16) for x in range(5, 19, 2)]
     spots += [(22, 4), (22, 12), (1, 8), (1, 16), (12, 0), (12, 20)]
-    route, spurs = with_spurs([centre(*t) for t in turns], spots)
+    route = [centre(*t) for t in turns]
     ids = Ids()
     road = obj(ids(), "serpent", "path", "polyline", route[0][0], route[0][1], key="class",
                polyline=route)
     spawn = obj(ids(), "cave", "spawn", "point", *route[0], key="class")
     goal = obj(ids(), "keep", "goal", "point", *route[-1], key="class")
-    stubs, bases = pad_objects(ids, spurs, ["pad %d" % (k + 1) for k in range(len(spots))])
+    bases = pad_objects(ids, spots, ["pad %d" % (k + 1) for k in range(len(spots))])
     segs = [(route[k], route[k + 1]) for k in range(len(route) - 1)]
-    m = header("1.10", "1.10.2", W, H, 5, ids.n + 1, True)
+    m = header("1.10", "1.10.2", W, H, 4, ids.n + 1, True)
     m["tilesets"] = [road_tileset()]
     m["layers"] = [ground_layer(W, H, segs, spots),
                    object_layer(2, "route", [road, spawn, goal], True),
-                   object_layer(3, "spurs", stubs, True),
-                   object_layer(4, "bases", bases, True)]
+                   object_layer(3, "bases", bases, True)]
     return m
 
 
@@ -473,8 +434,8 @@ def twin():
         [(x, y) for x in outer for y in (1, 5)]
     spots_s = [(x, 10) for x in middle] + [(x, 13) for x in range(11, 21, 2)] + \
         [(x, y) for x in outer for y in (14, 18)]
-    north, spurs_n = with_spurs([centre(*p) for p in north], spots_n)
-    south, spurs_s = with_spurs([centre(*p) for p in south], spots_s)
+    north = [centre(*p) for p in north]
+    south = [centre(*p) for p in south]
     ids = Ids()
     paths = [obj(ids(), name, "path", "polyline", pl[0][0], pl[0][1], key="class", polyline=pl)
              for name, pl in (("north lane", north), ("south lane", south),
@@ -490,18 +451,17 @@ def twin():
     gates = [obj(ids(), "gate %d,%d" % t, "tower_base", "rectangle", t[0] * T, t[1] * T, T, T,
                  key="class") for t in gate_tiles]
     spots = spots_n + spots_s
-    stubs, pads = pad_objects(ids, spurs_n + spurs_s, ["pad %d,%d" % s for s in spots])
+    pads = pad_objects(ids, spots, ["pad %d,%d" % s for s in spots])
     segs = []
-    for p in paths + stubs:
+    for p in paths:
         pl = [(p["x"] + v["x"], p["y"] + v["y"]) for v in p["polyline"]]
         segs += [(pl[k], pl[k + 1]) for k in range(len(pl) - 1)]
-    m = header("1.10", "1.10.2", W, H, 6, ids.n + 1, True)
+    m = header("1.10", "1.10.2", W, H, 5, ids.n + 1, True)
     m["tilesets"] = [road_tileset()]
     m["layers"] = [ground_layer(W, H, segs, spots + gate_tiles),
                    object_layer(2, "lanes", paths, True),
                    object_layer(3, "markers", markers, True),
-                   object_layer(4, "spurs", stubs, True),
-                   object_layer(5, "bases", gates + pads, True)]
+                   object_layer(4, "bases", gates + pads, True)]
     return m
 
 

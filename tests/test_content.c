@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "game/game.h"
+#include "nav/route.h"
 
 #define MAX_MAPS 32
 
@@ -208,6 +209,31 @@ static void test_profiles_differ(void **state) {
   assert_int_equal(waves_b, 30);
 }
 
+/* 03-serpent's pads (blocking = false): a tower on every one of them is
+** built, and the route never changes: the road stays the one fixed route. */
+static void test_serpent_pads(void **state) {
+  (void)state;
+  td_game *g = open_map(td_test_path("maps/03-serpent.lua"));
+  td_world *w = td_game_world(g);
+  const td_map *m = td_game_map(g);
+  size_t nodes = (size_t)m->graph->node_count;
+  td_cost *before = malloc(nodes * sizeof *before);
+  assert_non_null(before);
+  memcpy(before, td_route_dist(td_world_route(w)), nodes * sizeof *before);
+  td_err err = {0};
+  td_world_give_gold(w, 100000);
+  for (size_t b = 0; b < m->base_count; b++) {
+    assert_int_equal(m->bases[b].block_count, 0);
+    td_command c = {.kind = TD_COMMAND_PLACE, .base = (int32_t)b, .tower_type = 0};
+    assert_int_equal(td_game_command(g, &c, &err), 0);
+  }
+  assert_int_equal(td_game_step(g, &err), 0);
+  assert_int_equal(td_world_tower_count(w), m->base_count);
+  assert_memory_equal(before, td_route_dist(td_world_route(w)), nodes * sizeof *before);
+  free(before);
+  td_game_destroy(g);
+}
+
 /* td.difficulty: the bundled mod scales health, gold and lives; a save and a
 ** replay keep the difficulty. */
 static void test_difficulty(void **state) {
@@ -257,6 +283,7 @@ int main(void) {
     cmocka_unit_test(test_bundled_content),
     cmocka_unit_test(test_profiles_differ),
     cmocka_unit_test(test_difficulty),
+    cmocka_unit_test(test_serpent_pads),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -473,6 +473,34 @@ static void test_segment_inside_and_corner_base(void **state) {
   td_map_free(&m);
 }
 
+/* blocking = false: a pad beside the way, touching nothing, closing nothing */
+static void test_pads(void **state) {
+  (void)state;
+  td_map m;
+  load_ok(waypoint_map(PATH_L OK_POINTS
+                       "{ id = 5, type = \"tower_base\", shape = \"rectangle\", x = 20,"
+                       "  y = 20, width = 30, height = 30,"
+                       "  properties = { [\"blocking\"] = false } },\n"
+                       "{ id = 6, type = \"tower_base\", shape = \"rectangle\", x = -5,"
+                       "  y = -5, width = 10, height = 10,"
+                       "  properties = { [\"blocking\"] = false } },\n"
+                       "{ id = 7, type = \"tower_base\", shape = \"rectangle\", x = -5,"
+                       "  y = -5, width = 10, height = 10,"
+                       "  properties = { [\"blocking\"] = true } },\n"),
+          &m);
+  assert_int_equal(m.base_count, 3);
+  assert_int_equal(m.bases[0].block_count, 0); /* touches no edge: fine for a pad */
+  assert_int_equal(m.bases[1].block_count, 0); /* on the path, and still closes nothing */
+  assert_true(m.bases[2].block_count > 0);
+  td_map_free(&m);
+  expect_error(waypoint_map(PATH_L OK_POINTS
+                            "{ id = 5, type = \"tower_base\", shape = \"rectangle\", x = 20,"
+                            "  y = 20, width = 30, height = 30,"
+                            "  properties = { [\"blocking\"] = \"no\" } },\n"),
+               "maps/t.lua: object 5 (tower_base): property 'blocking': expected a boolean, got "
+               "string");
+}
+
 static void test_grid_basics(void **state) {
   (void)state;
   td_map m;
@@ -1173,6 +1201,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_duplicate_edge_smaller_cost, setup, teardown),
       cmocka_unit_test_setup_teardown(test_cost_and_polygon, setup, teardown),
       cmocka_unit_test_setup_teardown(test_segment_inside_and_corner_base, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_pads, setup, teardown),
       cmocka_unit_test_setup_teardown(test_grid_basics, setup, teardown),
       cmocka_unit_test_setup_teardown(test_groups_offsets_tile_objects, setup, teardown),
       cmocka_unit_test_setup_teardown(test_big_waypoint_map, setup, teardown),

@@ -55,6 +55,7 @@ typedef struct object {
   double cost;               /* path: cost factor of its edges */
   size_t v0, vn;             /* path: its vertices, verts[v0 .. v0+vn) */
   bool closed;               /* path drawn as a polygon */
+  bool pad;                  /* base: property blocking = false (blocks nothing) */
 } object;
 
 typedef struct walk_tile {
@@ -463,6 +464,16 @@ static void read_object(extract *x, int o, double ox, double oy) {
       fail(x, "rectangle is outside the coordinate range [-1e6, 1e6]");
     if (x->base_count >= TD_MAPFILE_MAX_BASES)
       fail(x, "the map has more than %d tower bases", TD_MAPFILE_MAX_BASES);
+    int props = opt_table(x, o, "properties");
+    if (props) {
+      bool blocking = true;
+      int type = field(x, props, "blocking");
+      if (type != LUA_TNIL && type != LUA_TBOOLEAN)
+        fail(x, "property 'blocking': expected a boolean, got %s", type_name(x, type));
+      if (type == LUA_TBOOLEAN) blocking = lua_toboolean(x->L, -1);
+      ob.pad = !blocking;
+      lua_pop(x->L, 2);
+    }
     x->base_count++;
     break;
   }
@@ -936,7 +947,12 @@ static int place_bases(build *b) {
     tb->w = ob->w;
     tb->h = ob->h;
     size_t need = 0;
-    if (m->grid) {
+    if (ob->pad) {
+      /* blocking = false: a pad beside the way; a tower here closes nothing */
+      tb->block = NULL;
+      tb->block_count = 0;
+      continue;
+    } else if (m->grid) {
       int32_t x0, x1, y0, y1, cells[TD_MAPFILE_MAX_BASE_CELLS];
       centre_range(ob->x, ob->w, m->grid->cell, m->grid->width, &x0, &x1);
       centre_range(ob->y, ob->h, m->grid->cell, m->grid->height, &y0, &y1);
