@@ -21,7 +21,7 @@ static const char usage[] =
   "  crowd   1k to 1M agents in lanes on a winding route, separation on and off,\n"
   "          against the floor (every agent just seeks its next waypoint)\n"
   "  render  the game's renderer: 5k enemies, 200 towers and their shots, offscreen\n"
-  "          (software renderer), against clear + one blit per quad\n"
+  "          (drawn in software, one core), against clear + one SDL blit per sprite\n"
   "  sim     full game ticks: 200 towers firing at 10k enemies, Lua handlers on\n"
   "          every hit and kill; the Lua share, against the same world without towers\n"
   "\n"

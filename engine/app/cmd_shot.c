@@ -121,6 +121,7 @@ int td_cmd_shot(int argc, char **argv) {
   }
   char assets[1024], mod_buf[1024];
   td_client_options o = {.assets_dir = td_app_find_dir("assets", assets, sizeof assets),
+                         .surface = surf,
                          .map_path = map,
                          .mod_dir = mod ? mod : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
                          .seed = seed, .difficulty = difficulty};
@@ -181,7 +182,7 @@ int td_cmd_shot(int argc, char **argv) {
   if (build) {
     const td_rules *r = td_game_rules(g);
     size_t t = 0;
-    while (t < r->tower_count && strcmp(r->towers[t].name, build)) t++;
+    while (t < r->tower_count && strcmp(r->towers[t].name, build) != 0) t++;
     if (t == r->tower_count || t >= 9) {
       status = td_app_fail("shot: --build: no tower type '%s'", build);
       goto done;

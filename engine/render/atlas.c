@@ -23,6 +23,7 @@ const td_sprite *td_atlas_findf(const td_atlas *a, const char *prefix, const cha
 void td_atlas_destroy(td_atlas *a) {
   if (!a) return;
   if (a->tex) SDL_DestroyTexture(a->tex);
+  free(a->px);
   free(a->sprites);
   free(a);
 }
@@ -78,6 +79,23 @@ td_atlas *td_atlas_load(SDL_Renderer *r, const char *dir, td_err *err) {
   }
   a->tex_w = s->w;
   a->tex_h = s->h;
+  /* the pixels in memory, as ARGB8888 whatever the PNG's format */
+  SDL_Surface *argb = SDL_ConvertSurfaceFormat(s, SDL_PIXELFORMAT_ARGB8888, 0);
+  a->px = argb ? malloc((size_t)s->w * (size_t)s->h * sizeof *a->px) : NULL;
+  if (a->px) {
+    SDL_LockSurface(argb);
+    for (int y = 0; y < s->h; y++)
+      memcpy(a->px + (size_t)y * (size_t)s->w, (const uint8_t *)argb->pixels + (size_t)y * (size_t)argb->pitch,
+             (size_t)s->w * sizeof *a->px);
+    SDL_UnlockSurface(argb);
+  }
+  if (argb) SDL_FreeSurface(argb);
+  if (!a->px) {
+    td_err_set(err, "%s: %s", path, argb ? "out of memory" : SDL_GetError());
+    SDL_FreeSurface(s);
+    td_atlas_destroy(a);
+    return NULL;
+  }
   SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "nearest");
   a->tex = SDL_CreateTextureFromSurface(r, s);
   SDL_FreeSurface(s);

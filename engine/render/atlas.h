@@ -10,7 +10,7 @@
 ** fx_*, icon_*, tile_*, white, glyph_<ascii code>); a name not in the atlas
 ** gives NULL and the caller draws a fallback shape in the type's colour.
 **
-** Memory: a td_atlas owns its texture and table (freed by
+** Memory: a td_atlas owns its pixels, texture and table (freed by
 ** td_atlas_destroy, before the renderer is). Determinism: not part of the
 ** simulation.
 */
@@ -19,6 +19,7 @@
 
 #include <SDL.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "nav/mem.h"
 
@@ -31,6 +32,7 @@ typedef struct td_sprite {
 typedef struct td_atlas {
   SDL_Texture *tex;
   int tex_w, tex_h;
+  uint32_t *px;                 /* tex_w x tex_h, ARGB8888 (0xAARRGGBB), not premultiplied */
   td_sprite *sprites;
   size_t count;
   const td_sprite *white;       /* an opaque block: shapes are drawn with it */

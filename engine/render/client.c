@@ -116,7 +116,7 @@ static void list_maps(td_client *c) {
   struct dirent *e;
   while ((e = readdir(d)) && c->nmaps < MAX_MAPS) {
     size_t n = strlen(e->d_name);
-    if (n < 5 || strcmp(e->d_name + n - 4, ".lua")) continue;
+    if (n < 5 || strcmp(e->d_name + n - 4, ".lua") != 0) continue;
     snprintf(c->maps[c->nmaps++], sizeof c->maps[0], "%s/%s", c->maps_dir, e->d_name);
   }
   closedir(d);
@@ -202,6 +202,7 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
     return NULL;
   }
   td_batch_init(&c->batch, r, c->atlas);
+  if (o->surface) td_batch_set_surface(&c->batch, o->surface);
   c->scene = td_scene_create(c->atlas);
   if (!c->scene) {
     td_err_set(err, "client: out of memory");
@@ -1060,7 +1061,7 @@ static void draw_errors(td_client *c) {
   int nl = 0;
   for (const char *p = e->traceback; *p && k + 2 < sizeof wrapped && nl < 16 - lines; p++) {
     if (*p == '\n') nl++;
-    wrapped[k++] = *p == '\t' ? ' ' : *p;
+    wrapped[k++] = (char)(*p == '\t' ? ' ' : *p);
   }
   wrapped[k] = 0;
   td_batch_text(b, (float)ex + 10, (float)ey + 62 + (float)lines * 9, 1, wrapped,
@@ -1075,10 +1076,10 @@ static void draw_stats(td_client *c) {
   char s[512];
   const td_route_stats *rs = td_route_get_stats(td_world_route(w));
   snprintf(s, sizeof s,
-           "frame %.2f ms\ntick %llu  speed %dx\nenemies %zu  towers %zu\nquads %zu  draw calls %zu\n"
+           "frame %.2f ms\ntick %llu  speed %dx\nenemies %zu  towers %zu\nsprites+shapes %zu  new frames %zu\n"
            "route: %llu full, %llu incremental\nzoom %.2f",
            c->frame_ms, (unsigned long long)td_world_tick(w), c->speed, td_world_enemy_count(w),
-           td_world_tower_count(w), c->batch.quads, c->batch.flushes + 1,
+           td_world_tower_count(w), c->batch.quads, c->batch.misses,
            (unsigned long long)rs->full_count, (unsigned long long)rs->incremental_count,
            (double)c->cam.zoom);
   td_ui_panel(&c->batch, 8, TOP_H + 8, 250, 66);
@@ -1137,9 +1138,8 @@ static void draw_game(td_client *c) {
     td_ui_panel(b, (float)c->w / 2 - 170, (float)c->h / 2 - 140, 340, 300);
     text_center(b, (float)c->w / 2, (float)c->h / 2 - 124, 3, "Paused", WHITE);
     for (int i = 0; i < c->nbtn; i++)
-      if (c->btn[i].action >= A_RESUME && c->btn[i].action <= A_MAINMENU)
-        td_ui_button_draw(b, &c->btn[i], td_ui_hit(&c->btn[i].r, c->mx, c->my));
-      else if (c->btn[i].action == A_QUIT || c->btn[i].action == A_SETTINGS)
+      if ((c->btn[i].action >= A_RESUME && c->btn[i].action <= A_MAINMENU) ||
+          c->btn[i].action == A_QUIT || c->btn[i].action == A_SETTINGS)
         td_ui_button_draw(b, &c->btn[i], td_ui_hit(&c->btn[i].r, c->mx, c->my));
   }
 }
@@ -1172,7 +1172,7 @@ static void draw_over(td_client *c) {
   td_batch *b = &c->batch;
   const td_world *w = world(c);
   bool won = td_world_state(w) == TD_GAME_WON;
-  draw_title(c, won ? "" : "");
+  draw_title(c, "");
   td_ui_panel(b, (float)c->w / 2 - 260, (float)c->h / 2 - 150, 520, 320);
   text_center(b, (float)c->w / 2, (float)c->h / 2 - 135, 5, won ? "Victory!" : "Defeat",
               won ? td_color(255, 215, 80, 255) : td_color(255, 90, 80, 255));
@@ -1206,9 +1206,8 @@ void td_client_draw(td_client *c, int w, int h) {
     c->cam_set = true;
   }
   layout(c);
-  SDL_SetRenderDrawColor(c->ren, 12, 14, 20, 255);
-  SDL_RenderClear(c->ren);
   td_batch_begin(&c->batch, w, h);
+  td_batch_clear(&c->batch, td_color(12, 14, 20, 255));
   switch (c->screen) {
   case SCREEN_MENU: draw_menu(c); break;
   case SCREEN_SETTINGS: draw_title(c, "settings"); draw_buttons(c); break;
@@ -1216,7 +1215,7 @@ void td_client_draw(td_client *c, int w, int h) {
   case SCREEN_OVER: draw_over(c); break;
   default: break;
   }
-  td_batch_flush(&c->batch);
+  td_batch_end(&c->batch);
 }
 
 bool td_client_base_screen(const td_client *c, int32_t base, int *x, int *y) {

@@ -48,6 +48,8 @@ typedef struct td_client_options {
   td_difficulty difficulty; /* the settings' initial value (0: normal) */
   int window_w, window_h;  /* the settings' initial values */
   bool fullscreen, vsync;
+  SDL_Surface *surface;    /* offscreen: the renderer's target, drawn straight
+                              into (td_batch_set_surface); NULL: a window */
 } td_client_options;
 
 typedef struct td_client_settings {

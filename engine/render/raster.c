@@ -157,12 +157,19 @@ void td_canvas_disc(td_canvas *c, float x, float y, float r, td_rgba col) {
   if (!span(c, x - r - 1.0f, y - r - 1.0f, x + r + 1.0f, y + r + 1.0f, &i0, &j0, &i1, &j1)) return;
   float fade = r < 0.5f ? clampf(2.0f * r, 0.0f, 1.0f) : 1.0f;
   float rr = r < 0.5f ? 0.5f : r;
-  for (int j = j0; j < j1; j++)
-    for (int i = i0; i < i1; i++) {
-      float dx = (float)i + 0.5f - x, dy = (float)j + 0.5f - y;
+  for (int j = j0; j < j1; j++) {
+    /* only the columns the disc can cover on this row */
+    float dy = (float)j + 0.5f - y, reach = (rr + 1.0f) * (rr + 1.0f) - dy * dy;
+    if (reach <= 0.0f) continue;
+    reach = sqrtf(reach) + 1.0f;
+    int a = (int)clampf(floorf(x - reach), (float)i0, (float)i1);
+    int b = (int)clampf(ceilf(x + reach), (float)i0, (float)i1);
+    for (int i = a; i < b; i++) {
+      float dx = (float)i + 0.5f - x;
       float cov = clampf(rr + 0.5f - sqrtf(dx * dx + dy * dy), 0.0f, 1.0f) * fade;
       if (cov > 0.0f) blend(c, i, j, col, cov);
     }
+  }
 }
 
 void td_canvas_ring(td_canvas *c, float x, float y, float r, float width, td_rgba col) {
@@ -172,13 +179,30 @@ void td_canvas_ring(td_canvas *c, float x, float y, float r, float width, td_rgb
   int i0, j0, i1, j1;
   if (!span(c, x - ro - 1.0f, y - ro - 1.0f, x + ro + 1.0f, y + ro + 1.0f, &i0, &j0, &i1, &j1))
     return;
-  for (int j = j0; j < j1; j++)
-    for (int i = i0; i < i1; i++) {
-      float dx = (float)i + 0.5f - x, dy = (float)j + 0.5f - y;
+  /* per row: the columns within the outer edge, less those well inside
+  ** the inner one (a pixel there has d >= hw + 0.5: no coverage) */
+  float rin = r - hw - 0.5f;
+  for (int j = j0; j < j1; j++) {
+    float dy = (float)j + 0.5f - y, reach = (ro + 1.0f) * (ro + 1.0f) - dy * dy;
+    if (reach <= 0.0f) continue;
+    reach = sqrtf(reach) + 1.0f;
+    float hole = rin > 0.0f && rin * rin > dy * dy ? sqrtf(rin * rin - dy * dy) - 1.5f : -1.0f;
+    int a = (int)clampf(floorf(x - reach), (float)i0, (float)i1);
+    int b = (int)clampf(ceilf(x + reach), (float)i0, (float)i1);
+    for (int i = a; i < b; i++) {
+      float dx = (float)i + 0.5f - x;
+      if (fabsf(dx) < hole) {
+        int skip = (int)floorf(x + hole); /* jump over the hole */
+        if (skip > i) {
+          i = skip - 1;
+          continue;
+        }
+      }
       float d = fabsf(sqrtf(dx * dx + dy * dy) - r);
       float cov = clampf(hw + 0.5f - d, 0.0f, 1.0f) * fade;
       if (cov > 0.0f) blend(c, i, j, col, cov);
     }
+  }
 }
 
 void td_canvas_rect(td_canvas *c, float x, float y, float w, float h, td_rgba col) {
@@ -213,8 +237,9 @@ void td_canvas_triangle(td_canvas *c, const float p[6], td_rgba col) {
   float sgn = area > 0.0f ? 1.0f : -1.0f;
   /* edge k from vertex k to vertex k+1: inward unit normal and offset */
   float nx[3], ny[3], off[3];
-  for (int k = 0; k < 3; k++) {
-    float ax = p[2 * k], ay = p[2 * k + 1], bx = p[2 * ((k + 1) % 3)], by = p[2 * ((k + 1) % 3) + 1];
+  for (size_t k = 0; k < 3; k++) {
+    size_t a = 2 * k, b = 2 * ((k + 1) % 3);
+    float ax = p[a], ay = p[a + 1], bx = p[b], by = p[b + 1];
     float ex = bx - ax, ey = by - ay, l = sqrtf(ex * ex + ey * ey);
     nx[k] = -ey / l * sgn;
     ny[k] = ex / l * sgn;
@@ -231,6 +256,56 @@ void td_canvas_triangle(td_canvas *c, const float p[6], td_rgba col) {
       float cov = clampf(d + 0.5f, 0.0f, 1.0f);
       if (cov > 0.0f) blend(c, i, j, col, cov);
     }
+}
+
+void td_canvas_convex(td_canvas *c, const float *p, int n, td_rgba col) {
+  if (n < 3 || n > 8) return;
+  float area = 0.0f;
+  const size_t np = (size_t)n;
+  for (size_t k = 0; k < np; k++) {
+    size_t a = 2 * k, b = 2 * ((k + 1) % np);
+    area += p[a] * p[b + 1] - p[b] * p[a + 1];
+  }
+  if (fabsf(area) < 1e-6f) return;
+  float sgn = area > 0.0f ? 1.0f : -1.0f;
+  float nx[8], ny[8], off[8];
+  float x0 = p[0], x1 = p[0], y0 = p[1], y1 = p[1];
+  int ne = 0;
+  for (size_t k = 0; k < np; k++) {
+    size_t a = 2 * k, b = 2 * ((k + 1) % np);
+    float ax = p[a], ay = p[a + 1], ex = p[b] - ax, ey = p[b + 1] - ay;
+    float l = sqrtf(ex * ex + ey * ey);
+    x0 = fminf(x0, ax);
+    x1 = fmaxf(x1, ax);
+    y0 = fminf(y0, ay);
+    y1 = fmaxf(y1, ay);
+    if (l < 1e-6f) continue; /* a repeated point */
+    nx[ne] = -ey / l * sgn;
+    ny[ne] = ex / l * sgn;
+    off[ne] = nx[ne] * ax + ny[ne] * ay;
+    ne++;
+  }
+  int i0, j0, i1, j1;
+  if (!span(c, x0 - 1.0f, y0 - 1.0f, x1 + 1.0f, y1 + 1.0f, &i0, &j0, &i1, &j1)) return;
+  for (int j = j0; j < j1; j++) {
+    /* the row's pixel centres px with every edge's d > -0.5 (a little
+    ** wider, so that no covered pixel is skipped) */
+    float py = (float)j + 0.5f, lo = (float)i0, hi = (float)i1;
+    for (int k = 0; k < ne; k++) {
+      float rhs = off[k] - 0.5f - ny[k] * py;
+      if (nx[k] > 1e-6f) lo = fmaxf(lo, rhs / nx[k] - 1.0f);
+      else if (nx[k] < -1e-6f) hi = fminf(hi, rhs / nx[k] + 1.0f);
+      else if (rhs > 0.0f) hi = lo; /* a horizontal edge the row is outside of */
+    }
+    int a = (int)clampf(floorf(lo), (float)i0, (float)i1);
+    int b = (int)clampf(ceilf(hi), (float)i0, (float)i1);
+    for (int i = a; i < b; i++) {
+      float px = (float)i + 0.5f, d = INFINITY;
+      for (int k = 0; k < ne; k++) d = fminf(d, nx[k] * px + ny[k] * py - off[k]);
+      float cov = clampf(d + 0.5f, 0.0f, 1.0f);
+      if (cov > 0.0f) blend(c, i, j, col, cov);
+    }
+  }
 }
 
 /* ---- a 5x7 font: 7 rows of 5 bits (bit 4 is the leftmost pixel) --------- */

@@ -56,6 +56,9 @@ void td_canvas_rect_outline(td_canvas *c, float x, float y, float w, float h, fl
                             td_rgba col);
 /* A filled triangle (for arrowheads and markers). */
 void td_canvas_triangle(td_canvas *c, const float xy[6], td_rgba col);
+/* A filled convex polygon of n points (3 <= n <= 8, either winding; a
+** thick segment with square ends is its 4 corners). Degenerate: nothing. */
+void td_canvas_convex(td_canvas *c, const float *xy, int n, td_rgba col);
 
 /* Text in a 5x7 pixel font, each font pixel scale x scale canvas pixels,
 ** 6 * scale wide per character; (x, y) is the top-left of the first one.

@@ -136,11 +136,12 @@ static void bind_rules(td_scene *s, const td_rules *r) {
   s->n_enemy = r->enemy_count;
   s->n_tower = r->tower_count;
   s->n_level = r->level_count;
-  s->enemy_spr = calloc(r->enemy_count + 1, sizeof *s->enemy_spr);
+  /* arrays of sprite pointers (one spare entry: calloc(0) may be NULL) */
+  s->enemy_spr = calloc(r->enemy_count + 1, sizeof(const td_sprite *));
   s->enemy_col = calloc(r->enemy_count + 1, sizeof *s->enemy_col);
-  s->base_spr = calloc(r->tower_count + 1, sizeof *s->base_spr);
+  s->base_spr = calloc(r->tower_count + 1, sizeof(const td_sprite *));
   s->tower_col = calloc(r->tower_count + 1, sizeof *s->tower_col);
-  s->turret_spr = calloc(r->level_count + 1, sizeof *s->turret_spr);
+  s->turret_spr = calloc(r->level_count + 1, sizeof(const td_sprite *));
   if (!s->enemy_spr || !s->enemy_col || !s->base_spr || !s->tower_col || !s->turret_spr) {
     free_sprites(s);
     return;
@@ -353,7 +354,7 @@ static void fallback(td_batch *b, const char *name, float x, float y, float size
     td_batch_line(b, x, y, x + cosf(angle) * size * 0.5f, y + sinf(angle) * size * 0.5f,
                   fmaxf(1.5f, size * 0.08f), td_color(20, 20, 20, 255));
   }
-  char ini[2] = {name[0] ? name[0] : '?', 0};
+  char ini[2] = {(char)(name[0] ? name[0] : '?'), 0};
   int sc = size >= 24 ? 2 : 1;
   td_batch_text(b, x - 3.0f * (float)sc, y - 4.0f * (float)sc, sc, ini, td_color(255, 255, 255, 255),
                 true);
@@ -496,7 +497,10 @@ static void draw_route(td_batch *b, const td_map *m, const td_graph *g, const in
       chevron(b, mx, my, dx, dy, tile * 0.3f * cam->zoom, c);
       continue;
     }
-    for (float d = spacing * phase + spacing * 0.5f; d < len; d += spacing) {
+    /* an integer counter: a float one that no longer changes never ends */
+    float d0 = spacing * phase + spacing * 0.5f;
+    for (int k = 0; d0 + spacing * (float)k < len; k++) {
+      float d = d0 + spacing * (float)k;
       float x = ax + dx * d, y = ay + dy * d;
       chevron(b, td_camera_sx(cam, x), td_camera_sy(cam, y), dx, dy, tile * 0.32f * cam->zoom, c);
     }
@@ -539,10 +543,10 @@ static void draw_overlays_under(td_batch *b, const td_world *w, const td_camera 
     float wy0 = floorf(td_camera_wy(cam, (float)cam->vy) / cs) * cs;
     float wx1 = td_camera_wx(cam, (float)(cam->vx + cam->vw)), wy1 = td_camera_wy(cam, (float)(cam->vy + cam->vh));
     SDL_Color c = td_color(120, 200, 255, 70);
-    for (float x = wx0; x <= wx1; x += cs)
-      td_batch_rect(b, td_camera_sx(cam, x), (float)cam->vy, 1, (float)cam->vh, c);
-    for (float y = wy0; y <= wy1; y += cs)
-      td_batch_rect(b, (float)cam->vx, td_camera_sy(cam, y), (float)cam->vw, 1, c);
+    for (int k = 0; wx0 + cs * (float)k <= wx1; k++)
+      td_batch_rect(b, td_camera_sx(cam, wx0 + cs * (float)k), (float)cam->vy, 1, (float)cam->vh, c);
+    for (int k = 0; wy0 + cs * (float)k <= wy1; k++)
+      td_batch_rect(b, (float)cam->vx, td_camera_sy(cam, wy0 + cs * (float)k), (float)cam->vw, 1, c);
     /* occupied cells */
     const td_crowd *cr = td_world_crowd(w);
     size_t cap = td_crowd_capacity(cr);
