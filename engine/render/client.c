@@ -24,6 +24,7 @@ enum screen { SCREEN_MENU, SCREEN_SETTINGS, SCREEN_GAME, SCREEN_OVER };
 
 enum action {
   A_NONE, A_MAP, A_START, A_SETTINGS, A_QUIT, A_BACK, A_WINSIZE, A_FULLSCREEN, A_VSYNC,
+  A_DIFFICULTY,
   A_BUILD, A_CALL, A_SPEED, A_PAUSE, A_MENU, A_RESUME, A_RESTART, A_MAINMENU, A_UPGRADE,
   A_SELL, A_TARGET, A_CLOSE_PANEL, A_ERR_CLOSE, A_ERR_COPY
 };
@@ -545,6 +546,11 @@ static void do_action(td_client *c, const td_ui_button *b) {
   }
   case A_FULLSCREEN: c->set.fullscreen = !c->set.fullscreen; c->set_dirty = true; break;
   case A_VSYNC: c->set.vsync = !c->set.vsync; c->set_dirty = true; break;
+  case A_DIFFICULTY: /* easy -> normal -> hard -> easy; the next game started plays it */
+    c->difficulty = c->difficulty == TD_DIFFICULTY_EASY   ? TD_DIFFICULTY_NORMAL
+                    : c->difficulty == TD_DIFFICULTY_NORMAL ? TD_DIFFICULTY_HARD
+                                                            : TD_DIFFICULTY_EASY;
+    break;
   case A_BUILD: select_build(c, b->arg); break;
   case A_CALL: call_wave(c); break;
   case A_SPEED: c->speed = b->arg; set_pause(c, false); break;
@@ -779,7 +785,10 @@ static void layout_settings(td_client *c) {
   add_button(c, cx - 200, y + 50, 400, 40, A_FULLSCREEN, 0, s);
   snprintf(s, sizeof s, "VSync: %s", c->set.vsync ? "on" : "off");
   add_button(c, cx - 200, y + 100, 400, 40, A_VSYNC, 0, s);
-  add_button(c, cx - 200, y + 170, 400, 40, A_BACK, 0, "Back");
+  snprintf(s, sizeof s, "Difficulty: %s%s", td_difficulty_name(c->difficulty),
+           c->game ? " (next game)" : "");
+  add_button(c, cx - 200, y + 150, 400, 40, A_DIFFICULTY, 0, s);
+  add_button(c, cx - 200, y + 220, 400, 40, A_BACK, 0, "Back");
 }
 
 static void layout_game(td_client *c) {

@@ -60,6 +60,9 @@ struct td_scene {
   const td_sprite **enemy_spr, **base_spr, **turret_spr;
   SDL_Color *enemy_col, *tower_col;
   const td_sprite *shot_spr[5], *puff, *star, *ring, *arrow;
+  uint32_t *route_mark;  /* draw_route on a large map: nodes drawn this frame */
+  size_t mark_cap;
+  uint32_t mark_gen;
 };
 
 static const char *const overlay_names[TD_OVERLAY_COUNT] = {
@@ -113,6 +116,7 @@ void td_scene_destroy(td_scene *s) {
   free(s->ps);
   free(s->pt);
   free(s->fx);
+  free(s->route_mark);
   free(s);
 }
 
@@ -471,38 +475,70 @@ static void chevron(td_batch *b, float x, float y, float dx, float dy, float siz
 /* The route on the ground: golden chevrons along every node's next, moving
 ** toward the goals (waypoint maps), or one arrow per cell (grid maps).
 ** `changed` nodes (a ghost's preview differs there) are drawn in white. */
-static void draw_route(td_batch *b, const td_map *m, const td_graph *g, const int32_t *next,
-                       const int32_t *cur, const td_camera *cam, double time, SDL_Color col,
-                       SDL_Color changed) {
-  float tile = (float)m->tile_w;
-  bool dense = m->grid != NULL || g->node_count > 2000;
+/* Chevrons along one route step n -> t: spaced and drifting with time
+** (seed 004's golden arrows), or one at the middle when `one`. */
+static void step_chevrons(td_batch *b, const td_graph *g, int32_t n, int32_t t,
+                          const td_camera *cam, float tile, float phase, bool one, SDL_Color c) {
+  float ax = (float)g->x[n], ay = (float)g->y[n], bx = (float)g->x[t], by = (float)g->y[t];
+  float dx = bx - ax, dy = by - ay, len = sqrtf(dx * dx + dy * dy);
+  if (len < 1e-3f) return;
+  dx /= len;
+  dy /= len;
+  float sa = td_camera_sx(cam, ax), sb = td_camera_sx(cam, bx);
+  float ta = td_camera_sy(cam, ay), tb = td_camera_sy(cam, by);
+  if (fmaxf(sa, sb) < (float)cam->vx - 20 || fminf(sa, sb) > (float)(cam->vx + cam->vw) + 20 ||
+      fmaxf(ta, tb) < (float)cam->vy - 20 || fminf(ta, tb) > (float)(cam->vy + cam->vh) + 20)
+    return;
+  if (one) {
+    float mx = td_camera_sx(cam, ax + dx * len * 0.5f), my = td_camera_sy(cam, ay + dy * len * 0.5f);
+    chevron(b, mx, my, dx, dy, tile * 0.3f * cam->zoom, c);
+    return;
+  }
   float spacing = tile * 0.75f;
+  /* an integer counter: a float one that no longer changes never ends */
+  float d0 = spacing * phase + spacing * 0.5f;
+  for (int k = 0; d0 + spacing * (float)k < len; k++) {
+    float d = d0 + spacing * (float)k;
+    float x = ax + dx * d, y = ay + dy * d;
+    chevron(b, td_camera_sx(cam, x), td_camera_sy(cam, y), dx, dy, tile * 0.32f * cam->zoom, c);
+  }
+}
+
+/* The route on the ground: every node's next on a small map (a grid's
+** whole flow field, which is what a player mazes with); on a large one
+** (more than ROUTE_FIELD_MAX nodes, where a field of arrows is noise) the
+** way from each spawn to a goal, spaced chevrons like a waypoint map's.
+** With cur (a ghost's preview), steps whose next changed take `changed`. */
+#define ROUTE_FIELD_MAX 2000
+
+static void draw_route(td_scene *s, td_batch *b, const td_map *m, const td_graph *g,
+                       const int32_t *next, const int32_t *cur, const td_camera *cam, double time,
+                       SDL_Color col, SDL_Color changed) {
+  float tile = (float)m->tile_w;
   float phase = (float)fmod(time * 0.8, 1.0);
-  for (int32_t n = 0; n < g->node_count; n++) {
-    int32_t t = next[n];
-    if (t < 0) continue;
-    SDL_Color c = cur && cur[n] != t ? changed : col;
-    float ax = (float)g->x[n], ay = (float)g->y[n], bx = (float)g->x[t], by = (float)g->y[t];
-    float dx = bx - ax, dy = by - ay, len = sqrtf(dx * dx + dy * dy);
-    if (len < 1e-3f) continue;
-    dx /= len;
-    dy /= len;
-    float sa = td_camera_sx(cam, ax), sb = td_camera_sx(cam, bx);
-    float ta = td_camera_sy(cam, ay), tb = td_camera_sy(cam, by);
-    if (fmaxf(sa, sb) < (float)cam->vx - 20 || fminf(sa, sb) > (float)(cam->vx + cam->vw) + 20 ||
-        fmaxf(ta, tb) < (float)cam->vy - 20 || fminf(ta, tb) > (float)(cam->vy + cam->vh) + 20)
-      continue;
-    if (dense) {
-      float mx = td_camera_sx(cam, ax + dx * len * 0.5f), my = td_camera_sy(cam, ay + dy * len * 0.5f);
-      chevron(b, mx, my, dx, dy, tile * 0.3f * cam->zoom, c);
-      continue;
-    }
-    /* an integer counter: a float one that no longer changes never ends */
-    float d0 = spacing * phase + spacing * 0.5f;
-    for (int k = 0; d0 + spacing * (float)k < len; k++) {
-      float d = d0 + spacing * (float)k;
-      float x = ax + dx * d, y = ay + dy * d;
-      chevron(b, td_camera_sx(cam, x), td_camera_sy(cam, y), dx, dy, tile * 0.32f * cam->zoom, c);
+  if (g->node_count <= ROUTE_FIELD_MAX) {
+    bool one = m->grid != NULL;
+    for (int32_t n = 0; n < g->node_count; n++)
+      if (next[n] >= 0)
+        step_chevrons(b, g, n, next[n], cam, tile, phase, one, cur && cur[n] != next[n] ? changed : col);
+    return;
+  }
+  /* the spawns' ways, each node once (ways merge): marks stamped with a
+  ** generation, so nothing is cleared per frame */
+  if (!grow((void **)&s->route_mark, &s->mark_cap, (size_t)g->node_count, sizeof *s->route_mark))
+    return;
+  if (++s->mark_gen == 0) {
+    memset(s->route_mark, 0, s->mark_cap * sizeof *s->route_mark);
+    s->mark_gen = 1;
+  }
+  for (size_t i = 0; i < m->spawn_count; i++) {
+    int32_t n = m->spawns[i].node;
+    for (int32_t steps = 0; n >= 0 && steps < g->node_count; steps++) {
+      int32_t t = next[n];
+      if (t < 0 || s->route_mark[n] == s->mark_gen) break;
+      s->route_mark[n] = s->mark_gen;
+      step_chevrons(b, g, n, t, cam, tile, phase, false, cur && cur[n] != t ? changed : col);
+      n = t;
     }
   }
 }
@@ -681,10 +717,10 @@ void td_scene_draw(td_scene *s, td_batch *b, const td_world *w, const td_camera 
   /* the route: the preview's when a ghost is shown */
   const int32_t *cur = td_route_next(rt);
   if (p->ghost.base >= 0 && p->ghost.next) {
-    draw_route(b, m, g, p->ghost.next, cur, cam, p->time, td_color(255, 205, 60, 150),
+    draw_route(s, b, m, g, p->ghost.next, cur, cam, p->time, td_color(255, 205, 60, 150),
                td_color(120, 255, 255, 255));
   } else {
-    draw_route(b, m, g, cur, NULL, cam, p->time, td_color(255, 205, 60, 190), WHITE);
+    draw_route(s, b, m, g, cur, NULL, cam, p->time, td_color(255, 205, 60, 190), WHITE);
   }
 
   /* spawns and goals */

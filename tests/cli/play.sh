@@ -115,6 +115,26 @@ SCRIPT
 "$td" play --software --script "$tmp/menu.txt" >"$tmp/out" 2>"$tmp/err"
 check $? "menu session: $(cat "$tmp/err")"
 
+# the difficulty in the settings: hard gives 01-crossroads' 30 lives halved
+cat >"$tmp/hard.txt" <<SCRIPT
+wait 2
+click button Settings
+wait 1
+click button Difficulty: normal
+wait 1
+shot $tmp/settings.png
+click button Back
+wait 1
+click button Start
+wait 5
+expect lives == 15
+expect state playing
+SCRIPT
+"$td" play --software --script "$tmp/hard.txt" >"$tmp/out" 2>"$tmp/err"
+check $? "hard from the settings: $(cat "$tmp/err")"
+expect "bad difficulty" 2 "play: --difficulty: expected normal, easy or hard, got 'nope'" -- \
+  "$td" play --difficulty nope
+
 # usage errors
 expect "bad window" 2 "play: --window: 'big' is not WxH" -- "$td" play --window big
 expect "bad option" 2 "play: unknown argument '--nope'" -- "$td" play --nope
