@@ -360,7 +360,11 @@ static void step_once(td_client *c) {
 
 void td_client_step_ticks(td_client *c, int n) {
   if (!c->game) return;
-  for (int i = 0; i < n; i++) step_once(c);
+  /* game time passes as the ticks do: toasts and effects age (td shot) */
+  for (int i = 0; i < n; i++) {
+    step_once(c);
+    c->time += TICK_S;
+  }
   c->acc = 0;
 }
 
