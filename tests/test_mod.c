@@ -643,6 +643,35 @@ static void test_random_and_sorted_pairs(void **state) {
   remove_mod();
 }
 
+/* tostring, print and string.format show no addresses: a table is
+** "table #N", numbered as first shown, the same in every run. */
+static void test_no_addresses(void **state) {
+  (void)state;
+  make_mod(HEAD "td.wave {}\n"
+           "local a, b = {}, {}\n"
+           "print(tostring(a), tostring(print), tostring(a), b)\n"
+           "print(string.format('%s|%5s|%d|%s', b, 'x', 7, a))\n"
+           "print(tostring(setmetatable({}, { __tostring = function() return 'mine' end })))\n"
+           "print(tostring(setmetatable({}, { __name = 'Thing' })):match('^Thing: ') ~= nil)\n"
+           "print(tostring(coroutine == nil), tostring(nil), tostring(1.5), tostring('s'))\n"
+           "print(pcall(string.format, '%p', a))\n"
+           "print(('%s'):format(a), ('%%s %s'):format(b))\n",
+           NULL, NULL);
+  td_mod *m = load_ok(dir, NULL);
+  assert_int_equal(td_mod_log_count(m), 7);
+  assert_string_equal(td_mod_log_line(m, 0), "table #1\tfunction #2\ttable #1\ttable #3");
+  assert_string_equal(td_mod_log_line(m, 1), "table #3|    x|7|table #1");
+  assert_string_equal(td_mod_log_line(m, 2), "mine");
+  assert_string_equal(td_mod_log_line(m, 3), "true"); /* __name: Lua's own form */
+  assert_string_equal(td_mod_log_line(m, 4), "true\tnil\t1.5\ts");
+  assert_non_null(strstr(td_mod_log_line(m, 5), "false\t"));
+  assert_non_null(strstr(td_mod_log_line(m, 5), "string.format: %p is not available"));
+  assert_string_equal(td_mod_log_line(m, 6), "table #1\t%s table #3");
+  BALANCED(m);
+  td_mod_destroy(m);
+  remove_mod();
+}
+
 static int host_gold(lua_State *L) {
   int *gold = td_mod_host(L);
   lua_Integer add = luaL_optinteger(L, 1, 0);
@@ -882,6 +911,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_dispatch_order, setup, teardown),
       cmocka_unit_test_setup_teardown(test_targeting, setup, teardown),
       cmocka_unit_test_setup_teardown(test_random_and_sorted_pairs, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_no_addresses, setup, teardown),
       cmocka_unit_test_setup_teardown(test_host_functions, setup, teardown),
       cmocka_unit_test_setup_teardown(test_stack_balance, setup, teardown),
       cmocka_unit_test_setup_teardown(test_reload, setup, teardown),

@@ -39,7 +39,7 @@
 #include "nav/blob.h"
 
 /* Registry keys (their addresses). */
-static const char env_key = 'e', handlers_key = 'h', ro_key = 'r', inc_key = 'i';
+static const char env_key = 'e', handlers_key = 'h', ro_key = 'r', inc_key = 'i', ids_key = 'n';
 
 /* ---- shared helpers --------------------------------------------------------- */
 
@@ -215,6 +215,85 @@ static void format_report(const mod_version *v, const td_lsandbox_report *rep,
 
 /* ---- globals of the sandbox ------------------------------------------------- */
 
+/* A value as tostring shows it, without addresses: a table, function,
+** coroutine or userdata with no __tostring or __name is "table #12", its
+** number given the first time it is shown (a weak table in the registry),
+** so the text depends only on what the scripts did, never on where the
+** allocator put things (which differs run to run). Pushes the string. */
+static const char *mod_tolstring(lua_State *L, int idx) {
+  idx = lua_absindex(L, idx);
+  int t = lua_type(L, idx);
+  bool object = t == LUA_TTABLE || t == LUA_TFUNCTION || t == LUA_TTHREAD ||
+                t == LUA_TUSERDATA || t == LUA_TLIGHTUSERDATA;
+  if (object && luaL_getmetafield(L, idx, "__tostring") != LUA_TNIL) {
+    lua_pop(L, 1);
+    object = false;
+  }
+  if (object && luaL_getmetafield(L, idx, "__name") != LUA_TNIL) {
+    lua_pop(L, 1);
+    object = false;
+  }
+  if (!object) return luaL_tolstring(L, idx, NULL); /* __tostring under the call's limits */
+  if (lua_rawgetp(L, LUA_REGISTRYINDEX, &ids_key) != LUA_TTABLE) {
+    lua_pop(L, 1);
+    lua_newtable(L); /* ids: object -> number, weak keys; [ids] = the last number */
+    lua_createtable(L, 0, 1);
+    lua_pushliteral(L, "k");
+    lua_setfield(L, -2, "__mode");
+    lua_setmetatable(L, -2);
+    lua_pushvalue(L, -1);
+    lua_rawsetp(L, LUA_REGISTRYINDEX, &ids_key);
+  }
+  int ids = lua_gettop(L);
+  lua_pushvalue(L, idx);
+  lua_Integer id;
+  if (lua_rawget(L, ids) == LUA_TNUMBER) {
+    id = lua_tointeger(L, -1);
+  } else {
+    lua_rawgetp(L, ids, &ids_key);
+    id = lua_tointeger(L, -1) + 1; /* nil: 0 */
+    lua_pop(L, 1);
+    lua_pushinteger(L, id);
+    lua_rawsetp(L, ids, &ids_key);
+    lua_pushvalue(L, idx);
+    lua_pushinteger(L, id);
+    lua_rawset(L, ids);
+  }
+  lua_pop(L, 2);
+  return lua_pushfstring(L, "%s #%I", luaL_typename(L, idx), id);
+}
+
+static int l_tostring(lua_State *L) {
+  luaL_checkany(L, 1);
+  mod_tolstring(L, 1);
+  return 1;
+}
+
+/* string.format without addresses: %p is refused, and a %s of a table (or
+** function...) shows it as tostring does. */
+static int l_format(lua_State *L) {
+  size_t len;
+  const char *f = luaL_checklstring(L, 1, &len);
+  int n = lua_gettop(L), arg = 1;
+  for (size_t i = 0; i < len; i++) {
+    if (f[i] != '%') continue;
+    if (++i < len && f[i] == '%') continue;
+    while (i < len && strchr("-+ #0123456789.", f[i])) i++; /* flags, width, precision */
+    if (i >= len) break; /* string.format says what is wrong */
+    if (f[i] == 'p') return luaL_error(L, "string.format: %%p is not available (an address "
+                                          "differs from run to run)");
+    if (++arg > n) break;
+    if (f[i] == 's' && lua_type(L, arg) != LUA_TSTRING && lua_type(L, arg) != LUA_TNUMBER) {
+      mod_tolstring(L, arg);
+      lua_replace(L, arg);
+    }
+  }
+  lua_pushvalue(L, lua_upvalueindex(1));
+  lua_insert(L, 1);
+  lua_call(L, n, 1);
+  return 1;
+}
+
 static int l_print(lua_State *L) {
   mod_version *v = mod_version_of(L);
   int n = lua_gettop(L);
@@ -222,7 +301,7 @@ static int l_print(lua_State *L) {
   luaL_buffinit(L, &b);
   for (int i = 1; i <= n; i++) {
     if (i > 1) luaL_addchar(&b, '\t');
-    luaL_tolstring(L, i, NULL); /* __tostring runs under the call's limits */
+    mod_tolstring(L, i);
     luaL_addvalue(&b);
   }
   luaL_pushresult(&b);
@@ -796,6 +875,8 @@ static void open_env(lua_State *L, mod_version *v) {
   lua_newtable(L);
   int env = lua_gettop(L);
   copy_fields(L, scratch, env, base);
+  lua_pushcfunction(L, l_tostring); /* no addresses */
+  lua_setfield(L, env, "tostring");
   push_builtins(L, v, env, mod_builtin_globals, mod_builtin_globals_count);
   lua_pushvalue(L, env);
   lua_setfield(L, env, "_G");
@@ -805,6 +886,9 @@ static void open_env(lua_State *L, mod_version *v) {
   int lib = lua_gettop(L);
   lua_newtable(L);
   copy_fields(L, lib, lua_gettop(L), strings);
+  lua_getfield(L, lib, "format");
+  lua_pushcclosure(L, l_format, 1);
+  lua_setfield(L, -2, "format");
   static const char *const matchers[] = {"find", "match", "gmatch", "gsub", NULL};
   for (int i = 0; matchers[i]; i++) {
     lua_getfield(L, lib, matchers[i]);
