@@ -83,7 +83,7 @@ int td_cmd_check(int argc, char **argv) {
       first++;
       break;
     }
-    if (strcmp(argv[first], "--verbose") && strcmp(argv[first], "-v"))
+    if (strcmp(argv[first], "--verbose") != 0 && strcmp(argv[first], "-v") != 0)
       return td_app_fail("check: unknown option '%s' (try td check --help)", argv[first]);
     verbose = true;
   }

@@ -481,7 +481,7 @@ int td_cmd_sim(int argc, char **argv) {
     static const char *const valued[] = {"--map",   "--spawn", "--ticks", "--block-edge",
                                          "--tower", "--trace", "--png",   "--seed"};
     size_t k = 0;
-    while (k < sizeof valued / sizeof valued[0] && strcmp(a, valued[k])) k++;
+    while (k < sizeof valued / sizeof valued[0] && strcmp(a, valued[k]) != 0) k++;
     if (k == sizeof valued / sizeof valued[0]) {
       td_app_fail("sim: unknown argument '%s' (try td sim --help)", a);
       goto out;
@@ -499,8 +499,10 @@ int td_cmd_sim(int argc, char **argv) {
     }
     else if (!strcmp(a, "--trace")) o.trace = v;
     else if (!strcmp(a, "--png")) o.png = v;
-    else if (!strcmp(a, "--ticks") && parse_count(a, v, 1, &o.ticks) != 0) goto out;
-    else if (!strcmp(a, "--seed") && parse_count(a, v, 0, &o.seed) != 0) goto out;
+    else {
+      bool ticks = !strcmp(a, "--ticks"); /* or --seed */
+      if (parse_count(a, v, ticks ? 1 : 0, ticks ? &o.ticks : &o.seed) != 0) goto out;
+    }
   }
   if (!o.map) {
     td_app_fail("sim: --map FILE is required (try td sim --help)");

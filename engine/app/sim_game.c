@@ -99,7 +99,7 @@ static int parse(int argc, char **argv, opts *o) {
                                          "--save",  "--seed",  "--ticks",  "--every",  "--save-at",
                                          "--difficulty"};
     size_t k = 0, nv = sizeof valued / sizeof valued[0];
-    while (k < nv && strcmp(a, valued[k])) k++;
+    while (k < nv && strcmp(a, valued[k]) != 0) k++;
     if (k == nv) return td_app_fail("sim: unknown argument '%s' (try td sim --help)", a);
     if (i + 1 >= argc) return td_app_fail("sim: %s needs a value (try td sim --help)", a);
     const char *v = argv[++i];

@@ -12,6 +12,7 @@
 ** does not have.
 */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <lauxlib.h>
@@ -21,7 +22,10 @@
 
 static td_world *world_of(lua_State *L, const char *fn) {
   td_game *g = td_mod_host(L);
-  if (!g || !g->world) luaL_error(L, "td.%s: no game is running", fn);
+  if (!g || !g->world) {
+    luaL_error(L, "td.%s: no game is running", fn);
+    abort(); /* not reached: luaL_error raises */
+  }
   return g->world;
 }
 
@@ -209,7 +213,7 @@ static int l_tower(lua_State *L) {
   set_str(L, "level", r->levels[v.level].name);
   set_num(L, "x", v.x);
   set_num(L, "y", v.y);
-  set_num(L, "range", r->levels[v.level].range * td_world_map(w)->tile_w);
+  set_num(L, "range", r->levels[v.level].range * (float)td_world_map(w)->tile_w);
   set_str(L, "mode", mode_names[v.mode]);
   set_str(L, "state", tower_states[v.state]);
   set_int(L, "target", v.target);

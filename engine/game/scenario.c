@@ -465,7 +465,7 @@ static void read_actions(reader *r, int idx) {
     a->kind = TD_SCENARIO_CALL_WAVE;
     snprintf(a->field, sizeof a->field, "call_wave[%zu]", i + 1);
     snprintf(r->field, sizeof r->field, "%s", a->field);
-    if (wt == LUA_TTABLE) lua_rawgeti(L, -1, (lua_Integer)(i + 1));
+    if (wt == LUA_TTABLE) lua_rawgeti(L, -1, (lua_Integer)i + 1);
     else lua_pushvalue(L, -1);
     a->tick = to_uint(r, -1, "tick", 0, TD_SCENARIO_MAX_TICKS);
     lua_pop(L, 1);
@@ -475,7 +475,7 @@ static void read_actions(reader *r, int idx) {
     td_scenario_action *a = &s->actions[i];
     snprintf(a->field, sizeof a->field, "towers[%zu]", i + 1);
     snprintf(r->field, sizeof r->field, "%s", a->field);
-    lua_rawgeti(L, -1, (lua_Integer)(i + 1));
+    lua_rawgeti(L, -1, (lua_Integer)i + 1);
     read_tower_action(r, a);
     lua_pop(L, 1);
   }
@@ -523,7 +523,7 @@ static int l_scenario(lua_State *L) {
   get_uint(&r, 1, "ticks", 1, TD_SCENARIO_MAX_TICKS, &s->ticks);
   char stop[16] = "end";
   get_string(&r, 1, "stop", stop, sizeof stop, false);
-  if (strcmp(stop, "end") && strcmp(stop, "ticks")) {
+  if (strcmp(stop, "end") != 0 && strcmp(stop, "ticks") != 0) {
     char hint[96];
     fail(&r, "stop: '%s' is neither \"end\" (won or lost) nor \"ticks\" (every tick)%s", stop,
          suggest(stop, "end|ticks", hint, sizeof hint));

@@ -852,7 +852,7 @@ static int transaction(td_route *r, const td_graph_change *changes, size_t n,
   if (p) r->reach_before = p;
   for (size_t i = 0; i < m; i++)
     r->reach_before[i] = r->dist[must_reach[i]] != TD_COST_INF;
-  size_t count;
+  size_t count = 0; /* set by update() when it returns 0 */
   if (update(r, changes, n, &count, err) != 0) return -1;
   for (size_t i = 0; i < m; i++)
     if (r->reach_before[i] && r->dist[must_reach[i]] == TD_COST_INF) {

@@ -500,6 +500,82 @@ bool td_world_shot(const td_world *w, size_t slot, td_shot_view *out) {
   return true;
 }
 
+/* td_world_nonfinite: counts the floats of the state that are not finite,
+** naming the first. */
+typedef struct finite_scan {
+  size_t bad;
+  char *what;
+  size_t cap;
+} finite_scan;
+
+/* index: the record's slot, SIZE_MAX for the world itself; k: an array
+** field's element, -1 for a plain field. */
+static void scan_float(finite_scan *s, float v, const char *owner, size_t index,
+                       const char *field, int32_t k) {
+  if (isfinite(v)) return;
+  if (s->bad++ != 0 || !s->what || s->cap == 0) return;
+  char name[48];
+  if (k >= 0) snprintf(name, sizeof name, "%s[%d]", field, (int)k);
+  else snprintf(name, sizeof name, "%s", field);
+  const char *val = isnan(v) ? "nan" : v > 0.0f ? "inf" : "-inf";
+  if (index == SIZE_MAX) snprintf(s->what, s->cap, "%s: %s is %s", owner, name, val);
+  else snprintf(s->what, s->cap, "%s %zu: %s is %s", owner, index, name, val);
+}
+
+size_t td_world_nonfinite(const td_world *w, char *what, size_t cap) {
+  finite_scan s = {.what = what, .cap = cap};
+  if (what && cap) what[0] = '\0';
+  scan_float(&s, w->tile, "world", SIZE_MAX, "tile", -1);
+  scan_float(&s, w->max_radius, "world", SIZE_MAX, "max_radius", -1);
+  scan_float(&s, w->gx0, "world", SIZE_MAX, "grid x0", -1);
+  scan_float(&s, w->gy0, "world", SIZE_MAX, "grid y0", -1);
+  scan_float(&s, w->gcell, "world", SIZE_MAX, "grid cell", -1);
+  for (size_t i = 0; i < w->enemy_used; i++) {
+    const enemy_rec *e = &w->enemies[i];
+    if (e->state == TD_ENEMY_FREE) continue;
+    const char *o = "enemy slot";
+    scan_float(&s, e->health, o, i, "health", -1);
+    scan_float(&s, e->max_health, o, i, "max_health", -1);
+    scan_float(&s, e->scale, o, i, "scale", -1);
+    scan_float(&s, e->x, o, i, "x", -1);
+    scan_float(&s, e->y, o, i, "y", -1);
+    scan_float(&s, e->vx, o, i, "vx", -1);
+    scan_float(&s, e->vy, o, i, "vy", -1);
+    scan_float(&s, e->route_left, o, i, "route_left", -1);
+    scan_float(&s, e->slow, o, i, "slow", -1);
+    scan_float(&s, e->applied_scale, o, i, "applied_scale", -1);
+    for (int32_t k = 0; k < w->rules->damage_type_count && k < TD_RULES_MAX_DAMAGE_TYPES; k++)
+      scan_float(&s, e->dot[k], o, i, "dot", k);
+  }
+  for (size_t b = 0; b < w->map->base_count; b++) {
+    const tower_rec *t = &w->towers[b];
+    if (!t->used) continue;
+    const char *o = "tower on base";
+    scan_float(&s, t->facing, o, b, "facing", -1);
+    scan_float(&s, t->cool, o, b, "cooldown", -1);
+    scan_float(&s, t->x, o, b, "x", -1);
+    scan_float(&s, t->y, o, b, "y", -1);
+    scan_float(&s, t->buff_damage, o, b, "buff_damage", -1);
+    scan_float(&s, t->buff_rate, o, b, "buff_rate", -1);
+  }
+  for (size_t i = 0; i < w->shot_used; i++) {
+    const shot_rec *sh = &w->shots[i];
+    if (!sh->used) continue;
+    const char *o = "shot slot";
+    scan_float(&s, sh->damage, o, i, "damage", -1);
+    scan_float(&s, sh->x, o, i, "x", -1);
+    scan_float(&s, sh->y, o, i, "y", -1);
+    scan_float(&s, sh->tx, o, i, "tx", -1);
+    scan_float(&s, sh->ty, o, i, "ty", -1);
+    scan_float(&s, sh->dx, o, i, "dx", -1);
+    scan_float(&s, sh->dy, o, i, "dy", -1);
+    scan_float(&s, sh->left, o, i, "left", -1);
+  }
+  for (size_t i = 0; i < w->pend_len; i++)
+    scan_float(&s, w->pend[i].health, "pending spawn", i, "health", -1);
+  return s.bad;
+}
+
 /* ---- placement preview and messages -------------------------------------- */
 
 bool td_world_check_place(td_world *w, int32_t base, int32_t tower_type, td_place_check *out) {

@@ -375,6 +375,15 @@ typedef struct td_shot_view {
 size_t td_world_shot_capacity(const td_world *w);
 bool td_world_shot(const td_world *w, size_t slot, td_shot_view *out);
 
+/* For soak tests (`td soak`): the number of float fields of the world's
+** state that are NaN or infinite: the world's own scalars, every enemy's,
+** tower's, shot's and pending spawn's, including those the views above
+** leave out or clamp (a tower's cooldown, a shot's damage, an enemy's
+** damage over time). When there is one, the first found is named in what
+** (cap bytes at most; "enemy slot 3: dot[1] is nan"); what may be NULL.
+** The crowd's agents are read through td_crowd_view. Reads only. */
+size_t td_world_nonfinite(const td_world *w, char *what, size_t cap);
+
 /* ---- checksums and saves ------------------------------------------------- */
 
 /* FNV-1a 64 over every piece of state (the crowd's through
