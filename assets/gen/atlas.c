@@ -12,7 +12,8 @@
 ** (render/atlas.h) looks sprites up by name:
 **   tile_grass tile_road tile_pad tile_floor tile_wall
 **   base_<tower type> turret_<tower level>        (32x32, facing +x)
-**   enemy_<enemy type>                            (32x32, facing +x)
+**   enemy_<enemy type>                            (32x32, facing +x; the newer
+**                                                  bosses 48x48, see BOSS)
 **   shot_<arrow|ball|orb|spark|bolt>, fx_puff, fx_star, fx_ring
 **   icon_<coin|heart|wave|clock|play|pause|fast|up|sell|target|skull|gear|warn>
 **   white (a 4x4 opaque block for shapes), glyph_<code> (6x8 font cells)
@@ -152,6 +153,8 @@ static void turret_arrow(const char *name, int ox, int oy, int kind) {
 static void turret_cannon(const char *name, int ox, int oy, int kind) {
   float cx = ox + 15.0f, cy = oy + 16.0f;
   td_rgba iron = rgb(70, 72, 80), hi = rgb(120, 124, 136);
+  td_canvas whole = cv;
+  cv.w = ox + 32; /* the barrels' round ends would reach into the next cell */
   if (kind == 1) {
     td_canvas_line(&cv, cx, cy - 4, cx + 15, cy - 4, 5, iron);
     td_canvas_line(&cv, cx, cy + 4, cx + 15, cy + 4, 5, iron);
@@ -165,6 +168,7 @@ static void turret_cannon(const char *name, int ox, int oy, int kind) {
   td_canvas_disc(&cv, cx, cy, 8.5f, iron);
   td_canvas_disc(&cv, cx - 2, cy - 2, 4, hi);
   if (kind == 1) td_canvas_ring(&cv, cx, cy, 9, 1.2f, rgb(230, 120, 40));
+  cv = whole;
   turret_entry(name, ox, oy);
 }
 
@@ -286,6 +290,735 @@ static void enemies(int ox, int oy) {
   eyes(cx + 7, cy, 4, 2.5f);
   td_canvas_line(&cv, cx + 10, cy - 3, cx + 10, cy + 3, 1.5f, rgb(60, 0, 0));
   enemy_entry("warlord", ox, oy);
+}
+
+/* ---- a pen for the newer sprites ---------------------------------------- */
+
+/* The sprites below are drawn in cell units: (0, 0) is the cell's top-left
+** corner and the cell is 32 units across whatever its size in pixels, so a
+** boss drawn in a 48-pixel cell keeps the proportions its code was written
+** for and gains detail rather than blur. The pen's canvas is the cell
+** itself (the atlas's pixels, its stride), so nothing spills into a
+** neighbour. */
+static td_canvas pc;
+static float pen_s;
+
+static void pen_at(int ox, int oy, int cell) {
+  pc = (td_canvas){cv.px + (size_t)oy * (size_t)cv.stride + (size_t)ox, cell, cell, cv.stride};
+  pen_s = (float)cell / 32.0f;
+}
+
+static void p_disc(float x, float y, float r, td_rgba c) {
+  td_canvas_disc(&pc, x * pen_s, y * pen_s, r * pen_s, c);
+}
+static void p_ring(float x, float y, float r, float w, td_rgba c) {
+  td_canvas_ring(&pc, x * pen_s, y * pen_s, r * pen_s, w * pen_s, c);
+}
+static void p_line(float x0, float y0, float x1, float y1, float w, td_rgba c) {
+  td_canvas_line(&pc, x0 * pen_s, y0 * pen_s, x1 * pen_s, y1 * pen_s, w * pen_s, c);
+}
+static void p_rect(float x, float y, float w, float h, td_rgba c) {
+  td_canvas_rect(&pc, x * pen_s, y * pen_s, w * pen_s, h * pen_s, c);
+}
+static void p_tri(float x0, float y0, float x1, float y1, float x2, float y2, td_rgba c) {
+  float t[6] = {x0 * pen_s, y0 * pen_s, x1 * pen_s, y1 * pen_s, x2 * pen_s, y2 * pen_s};
+  td_canvas_triangle(&pc, t, c);
+}
+/* A convex polygon of n <= 8 points, x y interleaved. */
+static void p_poly(const float *xy, int n, td_rgba c) {
+  float t[16];
+  for (int i = 0; i < 2 * n && i < 16; i++) t[i] = xy[i] * pen_s;
+  td_canvas_convex(&pc, t, n, c);
+}
+/* The same polygon grown by d units about its centroid (an outline drawn
+** under it). */
+static void p_poly_grown(const float *xy, int n, float d, td_rgba c) {
+  float mx = 0, my = 0, t[16];
+  for (int i = 0; i < n; i++) mx += xy[2 * i], my += xy[2 * i + 1];
+  mx /= (float)n, my /= (float)n;
+  for (int i = 0; i < n && i < 8; i++) {
+    float dx = xy[2 * i] - mx, dy = xy[2 * i + 1] - my, l = sqrtf(dx * dx + dy * dy);
+    float k = l > 0 ? (l + d) / l : 1;
+    t[2 * i] = mx + dx * k, t[2 * i + 1] = my + dy * k;
+  }
+  p_poly(t, n, c);
+}
+/* A shaded ball: an outline, the body, a highlight to the top-left (the
+** light of every sprite here). */
+static void p_ball(float x, float y, float r, td_rgba dark, td_rgba fill) {
+  p_disc(x, y, r, dark);
+  p_disc(x, y, r - 1.3f, fill);
+  p_disc(x - r * 0.3f, y - r * 0.3f, r * 0.38f, shade(fill, 1.22f));
+}
+/* Eyes looking along (dx, dy) (a unit vector), sep units either side. */
+static void p_eyes(float x, float y, float dx, float dy, float sep, float r) {
+  float px = -dy * sep, py = dx * sep;
+  p_disc(x + px, y + py, r, rgb(255, 255, 255));
+  p_disc(x - px, y - py, r, rgb(255, 255, 255));
+  p_disc(x + px + dx * r * 0.4f, y + py + dy * r * 0.4f, r * 0.5f, rgb(20, 20, 20));
+  p_disc(x - px + dx * r * 0.4f, y - py + dy * r * 0.4f, r * 0.5f, rgb(20, 20, 20));
+}
+/* Glowing eyes (no pupils), for stone and spirits. */
+static void p_glow_eyes(float x, float y, float sep, float r, td_rgba c) {
+  for (int s = -1; s <= 1; s += 2) {
+    p_disc(x, y + (float)s * sep, r * 1.9f, rgba(c.r, c.g, c.b, 80));
+    p_disc(x, y + (float)s * sep, r, c);
+    p_disc(x, y + (float)s * sep, r * 0.45f, rgb(255, 255, 235));
+  }
+}
+/* A wing of triangles fanned from a shoulder through the given points
+** (n of them, the first the leading tip), bones along the fan: side 1 as
+** given (a wing at -y), -1 mirrored across y = 16. */
+static void p_wing(float sx, float sy, const float *pts, int n, int side, td_rgba memb, td_rgba bone,
+                   float bw) {
+  float m = (float)side;
+  for (int i = 0; i + 1 < n; i++)
+    p_tri(sx, 16 + m * (sy - 16), pts[2 * i], 16 + m * (pts[2 * i + 1] - 16), pts[2 * i + 2],
+          16 + m * (pts[2 * i + 3] - 16), memb);
+  for (int i = 0; i + 1 < n; i++)
+    p_line(sx, 16 + m * (sy - 16), pts[2 * i], 16 + m * (pts[2 * i + 1] - 16), i ? bw * 0.6f : bw,
+           bone);
+}
+
+/* ---- enemies of the newer content (32 units, facing +x) ----------------- */
+
+/* shaman: a healer in an indigo robe, a bone mask, a fan of feathers, a
+** staff with a green glow; a faint green aura says what it does. */
+static void enemy_shaman(int ox, int oy) {
+  pen_at(ox, oy, 32);
+  p_disc(16, 16, 15.5f, rgba(120, 255, 140, 38));
+  p_ring(16, 16, 15, 0.8f, rgba(150, 255, 160, 90));
+  for (int pass = 0; pass < 2; pass++)
+    for (int k = 0; k < 5; k++) { /* feathers fanned behind the head */
+      float a = PI_F + (float)(k - 2) * 0.44f, l = k == 2 ? 13.5f : 12.5f;
+      td_rgba c = k & 1 ? rgb(246, 206, 70) : rgb(220, 62, 50);
+      float ex = 14 + l * cosf(a), ey = 16 + l * sinf(a);
+      if (pass == 0) p_line(14, 16, ex, ey, 4.0f, shade(c, 0.45f));
+      else {
+        p_line(14, 16, ex, ey, 2.6f, c);
+        p_disc(ex, ey, 0.9f, rgb(250, 250, 240));
+      }
+    }
+  p_disc(15, 16, 9.5f, rgb(26, 26, 70));
+  p_disc(14.6f, 16, 8.2f, rgb(72, 74, 176));
+  p_disc(12.4f, 13.4f, 3.2f, rgb(108, 112, 214));
+  /* the staff, held at the side, and its orb */
+  p_disc(20.5f, 24.5f, 2, rgb(150, 110, 80));
+  p_line(8, 25.5f, 27, 24.2f, 2.2f, rgb(70, 44, 20));
+  p_line(8, 25.3f, 27, 24, 1.0f, rgb(160, 114, 64));
+  p_disc(27.6f, 24.2f, 4.4f, rgba(150, 255, 160, 110));
+  p_disc(27.6f, 24.2f, 2.7f, rgb(110, 235, 130));
+  p_disc(27.0f, 23.6f, 1.1f, rgb(240, 255, 240));
+  /* the mask */
+  p_disc(20.6f, 16, 5.2f, rgb(96, 78, 60));
+  p_disc(20.4f, 16, 4.3f, rgb(238, 228, 204));
+  p_line(17.4f, 16, 24.2f, 16, 0.9f, rgb(200, 60, 50));
+  p_disc(22.2f, 14.1f, 1.35f, rgb(30, 24, 20));
+  p_disc(22.2f, 17.9f, 1.35f, rgb(30, 24, 20));
+  p_disc(22.5f, 14.1f, 0.65f, rgb(170, 255, 170));
+  p_disc(22.5f, 17.9f, 0.65f, rgb(170, 255, 170));
+  enemy_entry("shaman", ox, oy);
+}
+
+/* salamander: a black lizard with yellow spots and a rim of embers. */
+static void enemy_salamander(int ox, int oy) {
+  pen_at(ox, oy, 32);
+  td_rgba rim = rgb(196, 64, 22), body = rgb(42, 34, 44), spot = rgb(255, 206, 40);
+  for (int s = -1; s <= 1; s += 2) { /* legs: front bent forward, hind bent back */
+    float m = (float)s;
+    p_line(19, 16 + m * 2, 22, 16 + m * 8, 2.6f, rim);
+    p_line(22, 16 + m * 8, 25, 16 + m * 9, 2.0f, rim);
+    p_line(10, 16 + m * 2, 8, 16 + m * 8, 2.6f, rim);
+    p_line(8, 16 + m * 8, 5, 16 + m * 9.5f, 2.0f, rim);
+    p_line(19, 16 + m * 2, 22, 16 + m * 8, 1.2f, body);
+    p_line(22, 16 + m * 8, 25, 16 + m * 9, 0.8f, body);
+    p_line(10, 16 + m * 2, 8, 16 + m * 8, 1.2f, body);
+    p_line(8, 16 + m * 8, 5, 16 + m * 9.5f, 0.8f, body);
+  }
+  /* spine: head to tail tip, a curl at the end */
+  static const float sp[][3] = {{28.6f, 16, 2.6f}, {25.6f, 16, 3.9f}, {21, 16, 3.6f},
+                                {15.5f, 16, 4.8f},  {10, 16, 4.0f},   {6, 17, 3.0f},
+                                {3.4f, 19.4f, 2.1f}, {2.2f, 22.4f, 1.4f}, {3, 25, 0.9f}};
+  const int n = (int)(sizeof sp / sizeof sp[0]);
+  for (int i = 0; i < n; i++) p_disc(sp[i][0], sp[i][1], sp[i][2] + 1.2f, rim);
+  for (int i = 0; i + 1 < n; i++)
+    p_line(sp[i][0], sp[i][1], sp[i + 1][0], sp[i + 1][1], 2 * fminf(sp[i][2], sp[i + 1][2]) + 2.4f, rim);
+  for (int i = 0; i + 1 < n; i++)
+    p_line(sp[i][0], sp[i][1], sp[i + 1][0], sp[i + 1][1], 2 * fminf(sp[i][2], sp[i + 1][2]), body);
+  for (int i = 0; i < n; i++) p_disc(sp[i][0], sp[i][1], sp[i][2], body);
+  static const float spots[][3] = {{15, 13.2f, 1.7f}, {16.5f, 18.6f, 1.6f}, {11, 17.6f, 1.3f},
+                                   {20.5f, 14.4f, 1.2f}, {6.5f, 16.2f, 1.1f}, {12, 13.2f, 0.9f},
+                                   {25, 13.6f, 0.9f}, {25, 18.4f, 0.9f}, {3.6f, 20.4f, 0.8f}};
+  for (size_t i = 0; i < sizeof spots / sizeof spots[0]; i++)
+    p_disc(spots[i][0], spots[i][1], spots[i][2], i % 3 == 2 ? rgb(250, 130, 30) : spot);
+  p_eyes(26.4f, 16, 1, 0, 2.5f, 1.5f);
+  enemy_entry("salamander", ox, oy);
+}
+
+/* golem: a slab of grey stone with boulder fists, moss, and a cyan ward
+** rune and eyes (magic slides off it). */
+static void enemy_golem(int ox, int oy) {
+  pen_at(ox, oy, 32);
+  td_rgba dark = rgb(54, 52, 60), stone = rgb(128, 126, 122), light = rgb(164, 162, 154);
+  td_rgba moss = rgb(92, 134, 62), rune = rgb(110, 222, 255);
+  p_ball(24, 6.5f, 4.8f, dark, stone);
+  p_ball(24, 25.5f, 4.8f, dark, stone);
+  float body[16];
+  static const float rad[8] = {12, 11, 12.6f, 11.4f, 12.2f, 11, 12.6f, 11.2f};
+  for (int k = 0; k < 8; k++) {
+    float a = (float)k * PI_F / 4 + PI_F / 8;
+    body[2 * k] = 14 + rad[k] * cosf(a) * 0.92f, body[2 * k + 1] = 16 + rad[k] * sinf(a);
+  }
+  p_poly_grown(body, 8, 1.5f, dark);
+  p_poly(body, 8, stone);
+  float top[8] = {6, 9, 14, 6, 17, 11, 9, 14};
+  p_poly(top, 4, light);
+  p_line(5, 19, 9, 21, 1.0f, dark);
+  p_line(9, 21, 10, 25, 1.0f, dark);
+  p_line(16, 22, 19, 25.5f, 1.0f, dark);
+  p_line(17, 6, 18, 9.5f, 1.0f, dark);
+  p_disc(7.5f, 23, 2.2f, moss);
+  p_disc(10, 24.6f, 1.6f, moss);
+  p_disc(18.5f, 7.4f, 1.5f, moss);
+  p_ring(10.5f, 16, 2.6f, 1.0f, rune);
+  p_line(10.5f, 12.6f, 10.5f, 19.4f, 1.0f, rune);
+  p_ball(21.6f, 16, 4.8f, dark, rgb(138, 136, 130));
+  p_line(23, 13.8f, 24.6f, 14.4f, 1.3f, rune);
+  p_line(23, 18.2f, 24.6f, 17.6f, 1.3f, rune);
+  enemy_entry("golem", ox, oy);
+}
+
+/* drake: a sea-green dragon, wings spread, a long tail. */
+static void enemy_drake(int ox, int oy) {
+  pen_at(ox, oy, 32);
+  td_rgba dark = rgb(16, 64, 56), scale = rgb(46, 158, 126), light = rgb(124, 216, 168);
+  td_rgba memb = rgb(92, 196, 150);
+  static const float wing[] = {11, 1.2f, 6.5f, 4.5f, 4, 9.5f, 11, 13};
+  for (int s = -1; s <= 1; s += 2) {
+    float m = (float)s;
+    p_wing(17, 14, wing, 4, s, shade(memb, 0.75f), dark, 1.4f);
+    p_tri(17, 16 + m * -2, 12, 16 + m * -12, 7.5f, 16 + m * -9.5f, memb); /* a lit panel */
+  }
+  p_tri(11, 13.5f, 11, 18.5f, 1.2f, 16, dark);
+  p_tri(11, 14.6f, 11, 17.4f, 2.4f, 16, scale);
+  p_tri(0.6f, 16, 3.6f, 13.4f, 3.6f, 18.6f, dark);
+  p_ball(15.5f, 16, 5.2f, dark, scale);
+  p_disc(20.5f, 16, 3.0f, dark);
+  p_disc(20.5f, 16, 2.0f, scale);
+  p_line(22.6f, 13.6f, 19.8f, 11.2f, 1.3f, rgb(236, 226, 190));
+  p_line(22.6f, 18.4f, 19.8f, 20.8f, 1.3f, rgb(236, 226, 190));
+  p_tri(25.5f, 13.2f, 25.5f, 18.8f, 31, 16, dark);
+  p_tri(25.5f, 14.2f, 25.5f, 17.8f, 29.8f, 16, scale);
+  p_ball(24.4f, 16, 3.7f, dark, scale);
+  for (int k = 0; k < 3; k++) p_disc(9.5f + 3.0f * (float)k, 16, 0.9f, light);
+  p_eyes(25.4f, 16, 1, 0, 1.9f, 1.3f);
+  enemy_entry("drake", ox, oy);
+}
+
+/* ---- bosses (48-pixel cells, drawn in 32 units; facing +x) -------------- */
+
+/* The scene draws an enemy radius * 2.6 tiles across whatever the cell, so
+** a boss (radius 0.6-0.7) already shows twice a grunt's size; its bigger
+** cell only keeps its detail. Bosses fill their cell, wear heavier
+** outlines and a touch of gold. */
+#define BOSS 48
+
+static void boss_entry(const char *name, int ox, int oy) {
+  char n[64];
+  snprintf(n, sizeof n, "enemy_%s", name);
+  entry(n, ox, oy, BOSS, BOSS);
+}
+
+/* The part of a disc between x = a and x = b: a convex slice. */
+static void p_slice(float cx, float cy, float r, float a, float b, td_rgba c) {
+  float p[16];
+  for (int i = 0; i < 4; i++) {
+    float x = a + (b - a) * (float)i / 3.0f, d = r * r - (x - cx) * (x - cx), h = d > 0 ? sqrtf(d) : 0;
+    p[2 * i] = x, p[2 * i + 1] = cy - h;
+    p[2 * (7 - i)] = x, p[2 * (7 - i) + 1] = cy + h;
+  }
+  p_poly(p, 8, c);
+}
+
+/* hydra: a plum body with three heads on thick necks; the splitter's pale
+** cores on its back are what crawls out of it. */
+static void boss_hydra(int ox, int oy) {
+  pen_at(ox, oy, BOSS);
+  td_rgba dark = rgb(46, 12, 56), hide = rgb(120, 48, 140), light = rgb(178, 106, 200);
+  td_rgba core = rgb(238, 176, 248), gold = rgb(240, 196, 70);
+  static const float head[3][2] = {{24.2f, 6.0f}, {27.0f, 16}, {24.2f, 26.0f}};
+  const float bx = 11.0f, by = 16;
+  for (int k = 0; k < 5; k++) { /* back spikes */
+    float a = PI_F + (float)(k - 2) * 0.55f;
+    float px = -sinf(a) * 2.4f, py = cosf(a) * 2.4f, sx = bx + 9.5f * cosf(a), sy = by + 9.5f * sinf(a);
+    p_tri(sx + px, sy + py, sx - px, sy - py, bx + 12.6f * cosf(a), by + 12.6f * sinf(a), dark);
+    p_tri(sx + px * 0.6f, sy + py * 0.6f, sx - px * 0.6f, sy - py * 0.6f, bx + 11.8f * cosf(a),
+          by + 11.8f * sinf(a), gold);
+  }
+  for (int h = 0; h < 3; h++) p_line(bx + 2, by, head[h][0], head[h][1], 8.6f, dark);
+  for (int h = 0; h < 3; h++) p_line(bx + 2, by, head[h][0], head[h][1], 6.2f, hide);
+  for (int h = 0; h < 3; h++)
+    p_line(bx + 7, by + (head[h][1] - by) * 0.35f, head[h][0], head[h][1], 1.5f, light);
+  p_disc(bx, by, 11.0f, dark);
+  p_disc(bx - 0.2f, by, 9.5f, hide);
+  p_disc(bx - 3.2f, by - 3.4f, 3.4f, light);
+  for (int k = 0; k < 3; k++) {
+    float a = (float)k * 2 * PI_F / 3 + 0.5f;
+    p_disc(bx - 0.6f + 5.0f * cosf(a), by + 5.0f * sinf(a), 2.8f, shade(hide, 0.7f));
+    p_disc(bx - 0.8f + 5.0f * cosf(a), by - 0.2f + 5.0f * sinf(a), 2.2f, core);
+  }
+  for (int h = 0; h < 3; h++) {
+    float dx = head[h][0] - bx, dy = head[h][1] - by, l = sqrtf(dx * dx + dy * dy);
+    dx /= l, dy /= l;
+    float x = head[h][0], y = head[h][1];
+    for (int s = -1; s <= 1; s += 2) { /* a frill of two horns */
+      float m = (float)s;
+      p_line(x - dy * m * 3.0f, y + dx * m * 3.0f, x - dx * 3.8f - dy * m * 5.0f, y - dy * 3.8f + dx * m * 5.0f,
+             1.5f, gold);
+    }
+    p_tri(x - dy * 3.2f, y + dx * 3.2f, x + dy * 3.2f, y - dx * 3.2f, x + dx * 7.6f, y + dy * 7.6f, dark);
+    p_tri(x - dy * 2.2f, y + dx * 2.2f, x + dy * 2.2f, y - dx * 2.2f, x + dx * 6.4f, y + dy * 6.4f, hide);
+    p_disc(x, y, 5.0f, dark);
+    p_disc(x, y, 3.8f, hide);
+    p_disc(x - 1.3f, y - 1.3f, 1.5f, light);
+    p_eyes(x + dx * 1.1f, y + dy * 1.1f, dx, dy, 2.2f, 1.5f);
+  }
+  boss_entry("hydra", ox, oy);
+}
+
+/* wyrm: a crimson serpent on great wings, a tail in a long S, gold horns. */
+static void boss_wyrm(int ox, int oy) {
+  pen_at(ox, oy, BOSS);
+  td_rgba dark = rgb(66, 8, 20), scale = rgb(172, 34, 44), light = rgb(226, 84, 72);
+  td_rgba memb = rgb(232, 112, 68), gold = rgb(246, 198, 72);
+  static const float wing[] = {12, 0.4f, 6, 2.4f, 1.8f, 6.8f, 3.4f, 11, 12, 13.6f};
+  for (int s = -1; s <= 1; s += 2) {
+    float m = (float)s;
+    p_wing(18.5f, 14, wing, 5, s, shade(memb, 0.7f), dark, 1.8f);
+    p_tri(18.5f, 16 + m * -2, 12.6f, 16 + m * -14.6f, 6.6f, 16 + m * -12.8f, memb);
+    p_disc(12, 16 + m * -15.4f, 1.3f, gold);
+  }
+  float t[9][3];
+  for (int i = 0; i < 9; i++) { /* the tail: an S from the hips to the tip */
+    float u = (float)i / 8.0f;
+    t[i][0] = 13 - 11.6f * u, t[i][1] = 16 + 6.5f * sinf(u * 2 * PI_F) * u, t[i][2] = 3.4f * (1 - u) + 0.6f;
+  }
+  for (int i = 0; i + 1 < 9; i++)
+    p_line(t[i][0], t[i][1], t[i + 1][0], t[i + 1][1], 2 * t[i + 1][2] + 2.6f, dark);
+  for (int i = 0; i + 1 < 9; i++)
+    p_line(t[i][0], t[i][1], t[i + 1][0], t[i + 1][1], 2 * t[i + 1][2], scale);
+  p_tri(t[8][0] + 1.5f, t[8][1], t[8][0] - 1.2f, t[8][1] - 2.6f, t[8][0] - 1.2f, t[8][1] + 2.6f, gold);
+  p_ball(16.5f, 16, 7, dark, scale);
+  p_disc(22, 16, 4.4f, dark);
+  p_disc(22, 16, 3.2f, scale);
+  p_line(25, 12.8f, 20.4f, 8.6f, 2.0f, dark); /* horns, swept back */
+  p_line(25, 19.2f, 20.4f, 23.4f, 2.0f, dark);
+  p_line(25, 12.8f, 20.4f, 8.6f, 1.1f, gold);
+  p_line(25, 19.2f, 20.4f, 23.4f, 1.1f, gold);
+  p_tri(27, 12.6f, 27, 19.4f, 31.8f, 16, dark);
+  p_tri(27, 13.8f, 27, 18.2f, 30.6f, 16, scale);
+  p_ball(26, 16, 4.6f, dark, scale);
+  for (int k = 0; k < 4; k++) /* a gold ridge down the back */
+    p_tri(10.5f + 3.2f * (float)k, 14.6f, 10.5f + 3.2f * (float)k, 17.4f, 13 + 3.2f * (float)k, 16, gold);
+  p_disc(15, 13, 1.6f, light);
+  p_eyes(27, 16, 1, 0, 2.3f, 1.5f);
+  boss_entry("wyrm", ox, oy);
+}
+
+/* juggernaut: an iron armadillo: banded plates lit along their front
+** edges, rivets, bronze spikes, a bull-horned helm with a red visor slit. */
+static void boss_juggernaut(int ox, int oy) {
+  pen_at(ox, oy, BOSS);
+  td_rgba dark = rgb(28, 30, 38), iron = rgb(88, 94, 110), light = rgb(156, 162, 178);
+  td_rgba bronze = rgb(204, 150, 64), glow = rgb(255, 72, 40);
+  const float cx = 13.5f, cy = 16, r = 13.4f;
+  for (int k = 0; k < 3; k++) { /* spikes along the flanks */
+    float x = 7 + 6.5f * (float)k, ch = sqrtf(r * r - (x - cx) * (x - cx));
+    for (int s = -1; s <= 1; s += 2) {
+      float m = (float)s;
+      p_tri(x - 2.4f, cy + m * (ch - 1), x + 2.4f, cy + m * (ch - 1), x - 0.8f, cy + m * (ch + 3.2f), dark);
+      p_tri(x - 1.5f, cy + m * (ch - 1), x + 1.5f, cy + m * (ch - 1), x - 0.7f, cy + m * (ch + 2.2f), bronze);
+    }
+  }
+  p_disc(cx, cy, r + 1.6f, dark);
+  static const float edge[5] = {0, 5.2f, 10.2f, 15.2f, 20.2f};
+  for (int k = 0; k < 4; k++) { /* the bands, back to front */
+    float a = edge[k] + 0.9f, b = edge[k + 1];
+    p_slice(cx, cy, r, a, b, iron);
+    p_slice(cx, cy, r - 0.2f, a, a + 1.2f, shade(iron, 0.75f));
+    p_slice(cx, cy, r - 0.4f, b - 1.3f, b, light);
+    float ch = sqrtf(r * r - (b - 2.6f - cx) * (b - 2.6f - cx));
+    for (int j = -2; j <= 2; j++)
+      if (fabsf((float)j * 5.0f) < ch - 2) p_disc(b - 2.6f, cy + (float)j * 5, 0.75f, light);
+  }
+  for (int s = -1; s <= 1; s += 2) { /* bull horns, out then forward */
+    float m = (float)s;
+    p_line(24, cy + m * 5, 27.5f, cy + m * 10.5f, 3.4f, dark);
+    p_line(27.5f, cy + m * 10.5f, 31.4f, cy + m * 9.6f, 2.6f, dark);
+    p_line(24, cy + m * 5, 27.5f, cy + m * 10.5f, 2.2f, bronze);
+    p_line(27.5f, cy + m * 10.5f, 31.2f, cy + m * 9.7f, 1.2f, bronze);
+  }
+  p_ball(23.5f, 16, 6.8f, dark, iron);
+  p_ring(23.5f, 16, 5.3f, 1.0f, bronze);
+  p_tri(28.6f, 13.4f, 28.6f, 18.6f, 32, 16, dark);
+  p_tri(28.8f, 14.4f, 28.8f, 17.6f, 31.2f, 16, bronze);
+  p_line(26.2f, 12.4f, 26.2f, 19.6f, 2.6f, dark);
+  p_line(26.2f, 12.6f, 26.2f, 19.4f, 1.2f, glow);
+  boss_entry("juggernaut", ox, oy);
+}
+
+/* herald: a white-and-gold winged figure with a halo and a trumpet, a
+** green cross on its robe and a golden glow: it heals. */
+static void boss_herald(int ox, int oy) {
+  pen_at(ox, oy, BOSS);
+  td_rgba gold = rgb(244, 200, 76), gold_dark = rgb(150, 112, 36);
+  td_rgba white = rgb(248, 246, 236), shadow = rgb(186, 186, 202);
+  p_disc(16, 16, 15.8f, rgba(255, 236, 150, 56));
+  p_ring(16, 16, 15.1f, 1.0f, rgba(255, 226, 130, 150));
+  for (int s = -1; s <= 1; s += 2)
+    for (int k = 0; k < 5; k++) { /* wings of long feathers */
+      float a = PI_F - (float)s * (0.36f + 0.3f * (float)k), l = 14.5f - 0.8f * (float)k;
+      float bx = 13, by = 16 + (float)s * 3.5f;
+      float ex = bx + l * cosf(a), ey = by + l * sinf(a);
+      p_line(bx, by, ex, ey, 4.4f, shadow);
+      p_line(bx, by, ex, ey, 2.8f, white);
+    }
+  p_disc(15, 16, 11.0f, gold_dark);
+  p_disc(14.7f, 16, 9.7f, white);
+  p_disc(12.0f, 13.0f, 3.8f, rgb(255, 255, 250));
+  p_ring(14.7f, 16, 8.2f, 1.0f, gold);
+  p_rect(8.6f, 14.4f, 7.2f, 3.2f, rgb(66, 182, 94)); /* the healer's cross */
+  p_rect(10.6f, 12.4f, 3.2f, 7.2f, rgb(66, 182, 94));
+  p_line(24.5f, 16, 28.4f, 16, 1.8f, gold_dark); /* the trumpet */
+  p_line(24.5f, 15.7f, 28.4f, 15.7f, 0.9f, gold);
+  p_tri(27.4f, 16, 31.9f, 12.2f, 31.9f, 19.8f, gold_dark);
+  p_tri(28.2f, 16, 31.7f, 13.2f, 31.7f, 18.8f, gold);
+  p_ball(21.4f, 16, 5.2f, gold_dark, rgb(250, 232, 196));
+  p_eyes(23.0f, 16, 1, 0, 2.3f, 1.5f);
+  p_ring(21.4f, 16, 6.9f, 1.5f, gold);
+  boss_entry("herald", ox, oy);
+}
+
+/* titan: a basalt colossus, shoulders to the cell's edges, lava in its
+** cracks, a gold crown; on its shoulders ride two golems (what climbs off
+** its corpse), grey with their cyan rune. */
+static void boss_titan(int ox, int oy) {
+  pen_at(ox, oy, BOSS);
+  td_rgba dark = rgb(34, 28, 36), rock = rgb(96, 84, 92), light = rgb(134, 122, 128);
+  td_rgba lava = rgb(255, 116, 28), hot = rgb(255, 226, 110), gstone = rgb(150, 148, 142);
+  td_rgba rune = rgb(110, 222, 255), gold = rgb(244, 200, 76);
+  for (int s = -1; s <= 1; s += 2) { /* arms: shoulder to fist */
+    float m = (float)s;
+    p_line(13, 16 + m * 10.5f, 26, 16 + m * 10.4f, 7.6f, dark);
+    p_line(13, 16 + m * 10.5f, 26, 16 + m * 10.4f, 5.4f, rock);
+    p_line(15, 16 + m * 9.4f, 24, 16 + m * 9.4f, 1.2f, light);
+    p_ball(27, 16 + m * 10.2f, 4.8f, dark, rock);
+    for (int k = -1; k <= 1; k++)
+      p_line(29.2f, 16 + m * 10.2f + (float)k * 1.9f, 31.2f, 16 + m * 10.2f + (float)k * 1.9f, 0.8f, dark);
+  }
+  float body[16] = {1.5f, 10, 6.5f, 4.2f, 16, 3.6f, 22, 8.5f, 22, 23.5f, 16, 28.4f, 6.5f, 27.8f, 1.5f, 22};
+  p_poly_grown(body, 8, 1.8f, dark);
+  p_poly(body, 8, rock);
+  float top[8] = {3.5f, 11, 7.5f, 6, 15, 5.6f, 9, 13};
+  p_poly(top, 4, light);
+  static const float crack[][4] = {{10, 9, 12.5f, 12.5f}, {12.5f, 12.5f, 10, 16}, {10, 16, 12.5f, 19.5f},
+                                   {12.5f, 19.5f, 10, 23}, {10, 16, 5, 15}, {12.5f, 12.5f, 16.5f, 13},
+                                   {12.5f, 19.5f, 16.5f, 19}};
+  const int nc = (int)(sizeof crack / sizeof crack[0]);
+  for (int i = 0; i < nc; i++) p_line(crack[i][0], crack[i][1], crack[i][2], crack[i][3], 2.4f, shade(lava, 0.5f));
+  for (int i = 0; i < nc; i++) p_line(crack[i][0], crack[i][1], crack[i][2], crack[i][3], 1.3f, lava);
+  for (int i = 0; i < nc; i++) p_line(crack[i][0], crack[i][1], crack[i][2], crack[i][3], 0.45f, hot);
+  for (int s = -1; s <= 1; s += 2) { /* the golems on its shoulders */
+    float m = (float)s, y = 16 + m * 10.4f;
+    p_ball(12.5f, y, 5.0f, dark, gstone);
+    p_ring(12.0f, y, 1.8f, 0.8f, rune);
+    p_disc(14.6f, y - 1.6f, 0.8f, rune);
+    p_disc(14.6f, y + 1.6f, 0.8f, rune);
+  }
+  for (int k = 0; k < 5; k++) { /* the crown: five points around the back of the head */
+    float a = PI_F + (float)(k - 2) * 0.5f, r0 = 5.2f, r1 = 8.2f;
+    float px = -sinf(a) * 1.3f, py = cosf(a) * 1.3f, bx = 21 + r0 * cosf(a), by = 16 + r0 * sinf(a);
+    p_tri(bx + px * 1.5f, by + py * 1.5f, bx - px * 1.5f, by - py * 1.5f, 21 + (r1 + 0.8f) * cosf(a),
+          16 + (r1 + 0.8f) * sinf(a), dark);
+    p_tri(bx + px, by + py, bx - px, by - py, 21 + r1 * cosf(a), 16 + r1 * sinf(a), gold);
+  }
+  p_ball(21.5f, 16, 6.0f, dark, rock);
+  p_ring(21.3f, 16, 4.9f, 0.9f, gold);
+  p_glow_eyes(24.4f, 16, 2.3f, 1.15f, lava);
+  boss_entry("titan", ox, oy);
+}
+
+/* ---- towers of the newer content (32 units, turrets facing +x) ---------- */
+
+/* A crackle of lightning from (x0, y0) to (x1, y1): a zigzag of n legs,
+** a soft glow under a white core. */
+static void p_bolt(float x0, float y0, float x1, float y1, int n, float amp, td_rgba glow) {
+  float dx = x1 - x0, dy = y1 - y0, l = sqrtf(dx * dx + dy * dy);
+  float px = -dy / l * amp, py = dx / l * amp, lx = x0, ly = y0;
+  for (int pass = 0; pass < 2; pass++) {
+    lx = x0, ly = y0;
+    for (int i = 1; i <= n; i++) {
+      float u = (float)i / (float)n, side = i == n ? 0.0f : (i & 1 ? 1.0f : -1.0f);
+      float x = x0 + dx * u + px * side, y = y0 + dy * u + py * side;
+      if (pass == 0) p_line(lx, ly, x, y, 2.2f, rgba(glow.r, glow.g, glow.b, 120));
+      else p_line(lx, ly, x, y, 0.9f, rgb(255, 255, 235));
+      lx = x, ly = y;
+    }
+  }
+}
+
+/* Tesla: a copper coil under a steel sphere, an electrode forward;
+** kind 1 bigger with a ring, 2 (thunder) a great toroid throwing a bolt,
+** 3 (arc) twin electrodes with arcs between them. */
+static void turret_tesla(const char *name, int ox, int oy, int kind) {
+  pen_at(ox, oy, 32);
+  td_rgba cu_dark = rgb(104, 52, 28), cu = rgb(218, 136, 72), steel_dark = rgb(60, 64, 76);
+  td_rgba steel = rgb(200, 206, 220), spark = rgb(255, 236, 110);
+  float r = kind == 0 ? 7.4f : 8.4f, cx = 14;
+  if (kind == 3) { /* twin electrodes, arcs jumping between them */
+    for (int s = -1; s <= 1; s += 2) {
+      float y = 16 + (float)s * 4.4f;
+      p_line(cx, y, 28.5f, y, 3.0f, steel_dark);
+      p_line(cx, y - 0.35f, 28.5f, y - 0.35f, 1.3f, steel);
+      p_disc(28.6f, y, 1.9f, steel_dark);
+      p_disc(28.4f, y - 0.3f, 1.2f, steel);
+    }
+    p_disc(27, 16, 4.6f, rgba(spark.r, spark.g, spark.b, 70));
+    p_bolt(28.3f, 12.6f, 28.3f, 19.4f, 4, 1.3f, spark);
+    p_bolt(24.4f, 12.6f, 24.4f, 19.4f, 3, 1.1f, spark);
+  } else if (kind != 2) { /* one electrode, sparking at its tip */
+    p_line(cx, 16, 26.5f, 16, 3.0f, steel_dark);
+    p_line(cx, 15.65f, 26.5f, 15.65f, 1.3f, steel);
+    p_disc(27.4f, 16, 4.6f, rgba(spark.r, spark.g, spark.b, 80));
+    p_disc(27.4f, 16, 2.5f, steel_dark);
+    p_disc(27.4f, 16, 1.8f, rgb(255, 250, 210));
+    p_bolt(28.6f, 14.6f, 31.4f, 10.6f, 2, 0.9f, spark);
+    p_bolt(28.6f, 17.4f, 31.4f, 21.4f, 2, 0.9f, spark);
+    if (kind == 1) p_bolt(29.4f, 16, 31.8f, 16, 2, 0.8f, spark);
+  }
+  p_disc(cx, 16, r + 1.3f, rgb(42, 32, 28));
+  p_disc(cx, 16, r, cu_dark);
+  for (int k = 0; r - 1.0f - 1.8f * (float)k > 3.0f; k++) /* the windings */
+    p_ring(cx, 16, r - 1.0f - 1.8f * (float)k, 1.0f, cu);
+  p_disc(cx - 3.2f, 12.8f, 1.4f, rgb(255, 206, 156));
+  if (kind == 2) { /* the toroid, and a bolt forward */
+    p_ring(cx, 16, 6.6f, 4.2f, steel_dark);
+    p_ring(cx, 16, 6.6f, 2.9f, steel);
+    p_disc(cx - 3.8f, 11.6f, 1.3f, rgb(255, 255, 255));
+    p_disc(cx, 16, 4.0f, rgba(150, 200, 255, 120));
+    p_disc(cx, 16, 2.4f, rgb(232, 244, 255));
+    p_disc(27, 16, 5.0f, rgba(140, 190, 255, 60));
+    p_bolt(20.5f, 16, 31.6f, 16, 5, 2.4f, rgb(140, 190, 255));
+  } else {
+    p_ball(cx, 16, kind == 0 ? 3.4f : 4.0f, steel_dark, steel);
+  }
+  if (kind == 1 || kind == 3) p_ring(cx, 16, r + 0.9f, 1.2f, rgb(255, 230, 90));
+  turret_entry(name, ox, oy);
+}
+
+/* Flak: an olive mount with two long thin barrels and muzzle brakes;
+** kind 1 heavier barrels, ammunition drums and a ring, 2 (skyguard) two
+** pairs of barrels and a radar dish at the back. */
+static void turret_flak(const char *name, int ox, int oy, int kind) {
+  pen_at(ox, oy, 32);
+  td_rgba olive_dark = rgb(46, 54, 26), olive = rgb(108, 122, 62), olive_light = rgb(148, 162, 92);
+  td_rgba steel = rgb(54, 56, 62), steel_hi = rgb(156, 160, 168);
+  float r = kind == 0 ? 7.6f : 8.4f, cx = 13.5f;
+  if (kind >= 1) /* ammunition drums on both sides */
+    for (int s = -1; s <= 1; s += 2) {
+      float y = 16 + (float)s * 8.2f;
+      p_ball(17.5f, y, 3.2f, olive_dark, olive);
+      p_line(15.6f, y, 19.4f, y, 0.6f, olive_dark);
+    }
+  p_disc(cx, 16, r + 1.3f, olive_dark);
+  p_disc(cx, 16, r, olive);
+  p_disc(cx - 2.6f, 13.4f, r * 0.36f, olive_light);
+  p_rect(cx, 10.6f, 8.0f, 10.8f, olive_dark); /* the cradle */
+  p_rect(cx + 0.8f, 11.4f, 6.4f, 9.2f, shade(olive, 0.85f));
+  static const float two[] = {13.4f, 18.6f}, four[] = {11.6f, 14.0f, 18.0f, 20.4f};
+  const float *ys = kind == 2 ? four : two;
+  int n = kind == 2 ? 4 : 2;
+  float w = kind == 1 ? 2.8f : kind == 2 ? 1.9f : 2.3f;
+  for (int i = 0; i < n; i++) {
+    float y = ys[i];
+    p_line(cx + 3, y, 29, y, w + 0.8f, rgb(26, 28, 32));
+    p_line(cx + 3, y, 29, y, w, steel);
+    p_line(cx + 3, y - w * 0.22f, 28, y - w * 0.22f, w * 0.38f, steel_hi);
+    p_rect(27.6f, y - w * 0.8f, 3.2f, w * 1.6f, rgb(26, 28, 32));
+  }
+  if (kind == 2) { /* the radar dish */
+    p_disc(7.8f, 9.2f, 5.2f, rgb(40, 44, 50));
+    p_disc(7.8f, 9.2f, 4.3f, rgb(208, 214, 222));
+    p_ring(7.8f, 9.2f, 2.6f, 0.8f, rgb(150, 156, 166));
+    p_line(7.8f, 9.2f, 10.8f, 6.2f, 0.8f, rgb(80, 84, 92));
+    p_disc(7.8f, 9.2f, 1.0f, rgb(235, 60, 50));
+  }
+  if (kind >= 1) p_ring(cx, 16, r + 0.8f, 1.2f, rgb(226, 206, 96));
+  turret_entry(name, ox, oy);
+}
+
+/* A six-pointed star of two triangles. */
+static void p_star(float x, float y, float r, td_rgba c) {
+  for (int k = 0; k < 2; k++) {
+    float a = (float)k * PI_F / 3, t[6];
+    for (int i = 0; i < 3; i++) {
+      t[2 * i] = x + r * cosf(a + (float)i * 2 * PI_F / 3);
+      t[2 * i + 1] = y + r * sinf(a + (float)i * 2 * PI_F / 3);
+    }
+    p_tri(t[0], t[1], t[2], t[3], t[4], t[5], c);
+  }
+}
+
+/* A magenta flag streaming +x from a pole at x0, len long and 2 * half
+** wide, in folds, a swallowtail, a gold star (the buff ring the scene
+** draws is magenta too); edged: gold along its edges. */
+static void banner_flag(float x0, float len, float half, bool edged) {
+  td_rgba cloth = rgb(208, 46, 124), dark = rgb(110, 18, 66), light = rgb(238, 108, 170);
+  float x1 = x0 + len * 0.42f, x2 = x0 + len * 0.72f, x3 = x0 + len;
+  float a[8] = {x0, 16 - half, x1, 16 - half + 1.0f, x1, 16 + half + 1.0f, x0, 16 + half};
+  float b[8] = {x1, 16 - half + 1.0f, x2, 16 - half, x2, 16 + half, x1, 16 + half + 1.0f};
+  float t1[8] = {x2, 16 - half, x3, 16 - half + 1.0f, x3 - len * 0.18f, 16, x2, 16};
+  float t2[8] = {x2, 16, x3 - len * 0.18f, 16, x3, 16 + half + 1.0f, x2, 16 + half};
+  float sh[8] = {x0 + 1, 16 - half + 1.5f, x3 + 0.5f, 16 - half + 2.5f, x3 + 0.5f, 16 + half + 2.5f,
+                 x0 + 1, 16 + half + 1.5f};
+  p_poly(sh, 4, rgba(0, 0, 0, 80));
+  p_poly_grown(a, 4, 0.9f, dark);
+  p_poly_grown(b, 4, 0.9f, dark);
+  p_poly_grown(t1, 4, 0.9f, dark);
+  p_poly_grown(t2, 4, 0.9f, dark);
+  p_poly(a, 4, light);
+  p_poly(b, 4, cloth);
+  p_poly(t1, 4, shade(cloth, 0.8f));
+  p_poly(t2, 4, shade(cloth, 0.8f));
+  if (edged) {
+    p_line(x0 + 0.5f, 16 - half + 0.6f, x2, 16 - half + 0.6f, 1.1f, rgb(244, 200, 76));
+    p_line(x0 + 0.5f, 16 + half - 0.2f, x2, 16 + half - 0.2f, 1.1f, rgb(244, 200, 76));
+  }
+  float ex = x0 + len * 0.45f;
+  p_star(ex, 16.5f, half * 0.62f, rgb(120, 84, 20));
+  p_star(ex, 16.3f, half * 0.5f, rgb(248, 208, 84));
+}
+
+/* Banner: the flag on a pole on a wooden stand; kind 1 a bigger flag with
+** gold edges and a ring, 2 (warhorn) a great ivory horn with a pennant, 3
+** (drums) a war drum in the banner's colour. */
+static void turret_banner(const char *name, int ox, int oy, int kind) {
+  pen_at(ox, oy, 32);
+  td_rgba gold = rgb(244, 200, 76), gold_dark = rgb(140, 100, 30);
+  float px = kind == 3 ? 16.0f : 11.0f;
+  p_disc(px, 16, 6.4f, rgb(64, 48, 36));
+  p_disc(px, 16, 5.2f, rgb(132, 98, 62));
+  p_ring(px, 16, 3.6f, 0.7f, rgb(104, 76, 46));
+  if (kind == 0) banner_flag(px, 17.5f, 6.8f, false);
+  else if (kind == 1) banner_flag(px, 20.0f, 8.0f, true);
+  else if (kind == 2) { /* the warhorn: ivory, gold bands, its bell forward */
+    banner_flag(px, 11.0f, 4.6f, false);
+    float p0x = 5.5f, p0y = 23, p1x = 16, p1y = 31, p2x = 28, p2y = 20;
+    for (int pass = 0; pass < 2; pass++)
+      for (int i = 0; i <= 20; i++) {
+        float u = (float)i / 20.0f, v = 1 - u;
+        float x = v * v * p0x + 2 * u * v * p1x + u * u * p2x, y = v * v * p0y + 2 * u * v * p1y + u * u * p2y;
+        float rr = 0.9f + 3.6f * u * u;
+        p_disc(x, y, pass ? rr : rr + 1.0f, pass ? rgb(240, 228, 200) : rgb(96, 76, 50));
+        if (pass && (i == 7 || i == 14)) p_disc(x, y, rr + 0.5f, gold);
+        if (pass) p_disc(x - rr * 0.3f, y - rr * 0.4f, rr * 0.35f, rgb(255, 250, 236));
+      }
+    p_disc(p2x + 0.3f, p2y - 0.5f, 3.0f, rgb(70, 48, 30));
+    p_ring(p2x + 0.3f, p2y - 0.5f, 3.5f, 1.0f, gold);
+  } else { /* the drum: a magenta shell, gold ropes, a skin, two sticks */
+    p_disc(16, 16, 10.6f, rgb(90, 14, 54));
+    p_disc(16, 16, 9.4f, rgb(208, 46, 124));
+    p_disc(16, 16, 7.4f, rgb(238, 222, 186));
+    p_disc(14.4f, 14.4f, 3.2f, rgb(250, 240, 214));
+    p_ring(16, 16, 5.6f, 0.6f, rgb(206, 188, 148));
+    for (int k = 0; k < 12; k++) {
+      float a0 = (float)k * PI_F / 6, a1 = a0 + PI_F / 6;
+      float r0 = k & 1 ? 7.6f : 9.8f, r1 = k & 1 ? 9.8f : 7.6f;
+      p_line(16 + r0 * cosf(a0), 16 + r0 * sinf(a0), 16 + r1 * cosf(a1), 16 + r1 * sinf(a1), 0.9f, gold);
+    }
+    for (int s = -1; s <= 1; s += 2) {
+      float m = (float)s;
+      p_line(30, 16 + m * 9, 19.5f, 16 + m * 2.2f, 2.0f, rgb(60, 36, 16));
+      p_line(30, 16 + m * 9, 19.5f, 16 + m * 2.2f, 1.1f, rgb(150, 104, 56));
+      p_disc(19.5f, 16 + m * 2.2f, 1.6f, rgb(236, 226, 198));
+    }
+  }
+  if (kind != 3) p_ball(px, 16, 2.0f, gold_dark, gold);
+  if (kind >= 1) p_ring(px, 16, kind == 3 ? 11.4f : 6.9f, 1.2f, gold);
+  turret_entry(name, ox, oy);
+}
+
+/* ---- the cannon's and frost's last levels ------------------------------- */
+
+/* Mortar: a fat short tube, its bore seen from above, on the cannon's
+** iron drum; the cannon's orange ring. */
+static void turret_mortar(const char *name, int ox, int oy) {
+  pen_at(ox, oy, 32);
+  td_rgba iron = rgb(70, 72, 80), hi = rgb(124, 128, 140), dark = rgb(44, 44, 52);
+  p_disc(15, 16, 10.2f, dark);
+  p_disc(15, 16, 8.8f, iron);
+  p_disc(12.6f, 13.6f, 3.4f, hi);
+  p_line(15, 16, 22.5f, 16, 12.0f, dark);
+  p_line(15, 16, 22.5f, 16, 9.6f, iron);
+  p_line(15, 12.6f, 22, 12.6f, 1.6f, hi);
+  p_disc(23, 16, 6.6f, dark);
+  p_disc(23, 16, 5.4f, rgb(96, 98, 108));
+  p_ring(23, 16, 5.4f, 1.0f, rgb(230, 120, 40));
+  p_disc(23.4f, 16, 3.6f, rgb(16, 16, 20));
+  p_ring(15, 16, 9.4f, 1.2f, rgb(230, 120, 40));
+  turret_entry(name, ox, oy);
+}
+
+/* Firebomb: the cannon with a red-banded barrel and a flame at its mouth. */
+static void turret_firebomb(const char *name, int ox, int oy) {
+  pen_at(ox, oy, 32);
+  td_rgba iron = rgb(74, 66, 66), hi = rgb(132, 120, 116), dark = rgb(48, 40, 42);
+  p_line(15, 16, 26, 16, 8.0f, dark);
+  p_line(15, 16, 26, 16, 6.2f, iron);
+  p_line(15, 14.2f, 26, 14.2f, 1.4f, hi);
+  p_rect(25.6f, 12.8f, 1.8f, 6.4f, rgb(210, 64, 30));
+  p_disc(30, 16, 3.4f, rgba(255, 110, 30, 150)); /* the flame */
+  p_tri(28, 12.4f, 28, 19.6f, 32, 16, rgb(255, 120, 30));
+  p_tri(28.4f, 14, 28.4f, 18, 31.6f, 16, rgb(255, 210, 70));
+  p_disc(29, 16, 1.4f, rgb(255, 248, 210));
+  p_disc(15, 16, 10, dark);
+  p_disc(15, 16, 8.5f, iron);
+  p_disc(13, 14, 4, hi);
+  float fl[6] = {15, 10.5f, 18.6f, 18.8f, 11.4f, 18.8f}; /* a flame on its drum */
+  p_poly(fl, 3, rgb(240, 110, 30));
+  p_disc(15, 17.0f, 2.2f, rgb(255, 206, 70));
+  p_ring(15, 16, 9.0f, 1.2f, rgb(230, 120, 40));
+  turret_entry(name, ox, oy);
+}
+
+/* A pen crystal: the arrowhead shape of the frost turret's crystals,
+** pointing along angle a. */
+static void p_crystal(float x, float y, float s, float a, td_rgba c) {
+  float ca = cosf(a), sa = sinf(a);
+  float bx = x - s * 0.6f * ca, by = y - s * 0.6f * sa;
+  p_tri(x + s * ca, y + s * sa, bx + s * 0.7f * sa, by - s * 0.7f * ca, bx - s * 0.7f * sa, by + s * 0.7f * ca, c);
+  p_tri(x + s * ca, y + s * sa, x - s * 0.2f * ca + s * 0.35f * sa, y - s * 0.2f * sa - s * 0.35f * ca, bx, by,
+        shade(c, 1.35f));
+}
+
+/* Glacier: a cluster of great crystals fanned forward on a frozen drum,
+** a frost ring. */
+static void turret_glacier(const char *name, int ox, int oy) {
+  pen_at(ox, oy, 32);
+  p_disc(16, 16, 10.6f, rgba(200, 240, 255, 70));
+  p_disc(15, 16, 9.4f, rgb(30, 58, 96));
+  p_disc(15, 16, 8.0f, rgb(56, 100, 150));
+  p_crystal(17, 9.5f, 7.5f, -0.5f, rgb(150, 210, 245));
+  p_crystal(17, 22.5f, 7.5f, 0.5f, rgb(150, 210, 245));
+  p_crystal(18, 16, 13.5f, 0, rgb(110, 190, 240));
+  p_crystal(9.5f, 16, 4.5f, PI_F, rgb(190, 235, 255));
+  p_ring(15, 16, 9.9f, 1.3f, rgb(220, 250, 255));
+  for (int k = 0; k < 3; k++) { /* a snowflake */
+    float a = (float)k * PI_F / 3;
+    p_line(10 - 2.6f * cosf(a), 16 - 2.6f * sinf(a), 10 + 2.6f * cosf(a), 16 + 2.6f * sinf(a), 0.8f,
+           rgb(245, 252, 255));
+  }
+  turret_entry(name, ox, oy);
 }
 
 /* ---- projectiles, effects ----------------------------------------------- */
@@ -527,9 +1260,38 @@ int main(int argc, char **argv) {
   /* a neutral platform for modded tower types */
   platform("default", 384, 32, rgb(200, 200, 200));
   enemies(0, 64);
+  enemy_shaman(192, 64);
+  enemy_salamander(224, 64);
+  enemy_golem(256, 64);
+  enemy_drake(288, 64);
   shots(0, 96);
   icons(0, 112);
   font(0, 128);
+  /* y 160: the bosses in 48-pixel cells */
+  boss_hydra(0, 160);
+  boss_wyrm(48, 160);
+  boss_juggernaut(96, 160);
+  boss_herald(144, 160);
+  boss_titan(192, 160);
+  /* after them, the last levels of cannon and frost */
+  turret_mortar("mortar", 240, 160);
+  turret_firebomb("firebomb", 272, 160);
+  turret_glacier("glacier", 304, 160);
+  /* y 208: tesla, flak and banner */
+  platform("tesla", 0, 208, rgb(250, 214, 70));
+  platform("flak", 32, 208, rgb(150, 170, 70));
+  platform("banner", 64, 208, rgb(220, 70, 160));
+  turret_tesla("tesla", 96, 208, 0);
+  turret_tesla("tesla_2", 128, 208, 1);
+  turret_tesla("thunder", 160, 208, 2);
+  turret_tesla("arc", 192, 208, 3);
+  turret_flak("flak", 224, 208, 0);
+  turret_flak("flak_2", 256, 208, 1);
+  turret_flak("skyguard", 288, 208, 2);
+  turret_banner("banner", 320, 208, 0);
+  turret_banner("banner_2", 352, 208, 1);
+  turret_banner("warhorn", 384, 208, 2);
+  turret_banner("drums", 416, 208, 3);
   fclose(idx);
   snprintf(path, sizeof path, "%s/atlas.png", argv[1]);
   int rc = save(s, path);
