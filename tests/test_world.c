@@ -922,6 +922,42 @@ static void test_bounty_and_lives(void **state) {
   fixture_free(&f);
 }
 
+/* An enemy put down on a goal (a script's spawn; a splitter's children
+** where it died next to the goal) leaks at once, and is not left alive
+** without an agent (td soak found that). */
+static void test_enemy_on_goal_leaks(void **state) {
+  (void)state;
+  fixture f;
+  line_map(&f.map);
+  rules_make(&f.rules);
+  td_world *w = world_new(&f.map, &f.rules, 1);
+  int32_t lives = td_world_lives(w);
+  uint32_t g = spawn_at(w, E_GRUNT, 20, 0); /* node 20: the goal */
+  int leaks = 0;
+  for (int i = 0; i < 5; i++) {
+    step(w);
+    leaks += count_events(w, TD_EVENT_LEAKED);
+  }
+  assert_int_equal(leaks, 1);
+  assert_int_equal(td_world_enemy_count(w), 0);
+  assert_false(td_world_enemy_get(w, g, &(td_enemy_view){0}));
+  assert_true(td_world_lives(w) < lives);
+  /* a splitter killed beside the goal: its three children leak */
+  uint32_t s = spawn_at(w, E_SPLIT, 19, 0);
+  while (view_of(w, s).x < 196) step(w); /* past the middle of the last edge (190..200) */
+  assert_int_equal(view_of(w, s).state, TD_ENEMY_WALK);
+  td_world_damage(w, s, 1000, D_PHYS, 0);
+  leaks = 0;
+  for (int i = 0; i < 5; i++) {
+    step(w);
+    leaks += count_events(w, TD_EVENT_LEAKED);
+  }
+  assert_int_equal(leaks, 3);
+  assert_int_equal(td_world_enemy_count(w), 0);
+  td_world_destroy(w);
+  fixture_free(&f);
+}
+
 /* ---- waves --------------------------------------------------------------- */
 
 static void test_wave_formulas_and_preview(void **state) {
@@ -1660,6 +1696,7 @@ int main(void) {
     cmocka_unit_test(test_effects_move_the_crowd),
     cmocka_unit_test(test_split_regen_and_healer),
     cmocka_unit_test(test_bounty_and_lives),
+    cmocka_unit_test(test_enemy_on_goal_leaks),
     cmocka_unit_test(test_wave_formulas_and_preview),
     cmocka_unit_test(test_call_wave_early),
     cmocka_unit_test(test_pause),

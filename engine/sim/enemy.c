@@ -326,15 +326,20 @@ void enemies_sync(td_world *w) {
     if (!enemy_active(e)) continue;
     int64_t s = td_crowd_slot(w->crowd, e->agent);
     td_agent_view v;
-    if (s < 0 || !td_crowd_view(w->crowd, (size_t)s, &v)) continue; /* cannot happen */
-    e->x = v.x;
-    e->y = v.y;
-    e->vx = v.vx;
-    e->vy = v.vy;
-    e->from = v.from;
-    e->to = v.to;
+    /* An agent added on a goal (a splitter's children where it died, a
+    ** script's spawn) is leaked at once, and the crowd lets a leaked agent
+    ** go at its next step: one that is gone leaked too (found by td soak). */
+    bool gone = s < 0 || !td_crowd_view(w->crowd, (size_t)s, &v);
+    if (!gone) {
+      e->x = v.x;
+      e->y = v.y;
+      e->vx = v.vx;
+      e->vy = v.vy;
+      e->from = v.from;
+      e->to = v.to;
+    }
     const td_enemy_type *t = &w->rules->enemies[e->type];
-    if (v.state == TD_AGENT_LEAKED) {
+    if (gone || v.state == TD_AGENT_LEAKED) {
       e->state = TD_ENEMY_LEAKED;
       w->enemy_alive--;
       w->lives -= t->lives;
