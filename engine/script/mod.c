@@ -110,7 +110,10 @@ static const char *event_name_of(mod_handler_kind kind, td_event_kind ev) {
 mod_handler *mod_add_handler(lua_State *L, mod_version *v, int fidx, mod_handler_kind kind) {
   fidx = lua_absindex(L, fidx);
   mod_handler *h = td_mem_grow(v->h, &v->hcap, v->hn + 1, sizeof *v->h);
-  if (!h) luaL_error(L, "out of memory");
+  if (!h) {
+    luaL_error(L, "out of memory");
+    abort(); /* not reached: luaL_error raises */
+  }
   v->h = h;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &handlers_key);
   lua_pushvalue(L, fidx);
@@ -587,7 +590,8 @@ static int l_random(lua_State *L) {
   }
   luaL_argcheck(L, low <= up, lua_gettop(L), "interval is empty");
   uint64_t r = project(m, (uint64_t)up - (uint64_t)low);
-  lua_pushinteger(L, (lua_Integer)(r + (uint64_t)low));
+  uint64_t x = r + (uint64_t)low; /* wraps into [low, up] */
+  lua_pushinteger(L, (lua_Integer)x);
   return 1;
 }
 
@@ -633,7 +637,10 @@ static int include_file(lua_State *L, mod_version *v, const char *name) {
   lua_pop(L, 1);
   if (v->nfiles >= TD_MOD_MAX_FILES) mod_raise(L, "include: more than %d files", TD_MOD_MAX_FILES);
   mod_file *files = td_mem_grow(v->files, &v->fcap, v->nfiles + 1, sizeof *files);
-  if (!files) luaL_error(L, "out of memory");
+  if (!files) {
+    luaL_error(L, "out of memory");
+    abort(); /* not reached */
+  }
   v->files = files;
   mod_file *f = &v->files[v->nfiles++];
   memset(f, 0, sizeof *f);

@@ -247,7 +247,7 @@ static const mod_field rules_fields[] = {
    "Endless mode: health * (1 + this * (n - wave_count)) past the last wave."},
 };
 
-#define N(a) (sizeof a / sizeof a[0])
+#define N(a) (sizeof(a) / sizeof((a)[0]))
 const mod_schema mod_enemy_schema = {"enemy", "td.enemy_decl",
                                      "The table given to td.enemy.", enemy_fields,
                                      N(enemy_fields)};

@@ -24,7 +24,7 @@ static size_t split_top(const char *s, size_t len, char parts[][200], size_t max
   size_t n = 0, start = 0;
   int depth = 0;
   for (size_t i = 0; i <= len && n < max; i++) {
-    char c = i < len ? s[i] : ',';
+    char c = (char)(i < len ? s[i] : ',');
     if (c == '(' || c == '[' || c == '{' || c == '<') depth++;
     else if (c == ')' || c == ']' || c == '}' || c == '>') depth--;
     else if (c == ',' && depth == 0) {
