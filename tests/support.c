@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "nav/mem.h"
 
@@ -64,6 +65,68 @@ void td_test_alloc_assert_clean(const td_test_alloc *a) {
   if (a->live_blocks != 0 || a->live_bytes != 0 || a->bad_sizes != 0)
     fail_msg("%ld blocks (%lld bytes) still live, %ld frees/reallocs with a wrong size",
              a->live_blocks, a->live_bytes, a->bad_sizes);
+}
+
+static td_test_alloc fixture;
+
+td_test_alloc *td_test_alloc_fixture(void) { return &fixture; }
+
+int td_test_alloc_setup(void **state) {
+  memset(&fixture, 0, sizeof fixture);
+  td_test_alloc_install(&fixture);
+  *state = &fixture;
+  return 0;
+}
+
+int td_test_alloc_teardown(void **state) {
+  (void)state;
+  td_test_alloc_remove();
+  if (fixture.live_blocks != 0 || fixture.live_bytes != 0 || fixture.bad_sizes != 0) {
+    print_error("leak: %ld blocks, %lld bytes live; %ld bad sizes\n", fixture.live_blocks,
+                fixture.live_bytes, fixture.bad_sizes);
+    return -1;
+  }
+  return 0;
+}
+
+void td_test_alloc_sweep(td_test_alloc *a, td_test_alloc_op op, void *ud, td_test_sweep *s) {
+  long first = s->first > 0 ? s->first : 1, stride = s->stride > 0 ? s->stride : 1;
+  long live = a->live_blocks, bad = a->bad_sizes;
+  td_err err = {{0}};
+  a->fail_at = 0;
+  a->calls = 0;
+  if (op(ud, &err) != 0) fail_msg("%s: fails without a failed allocation: %s", s->what, err.msg);
+  s->total = a->calls;
+  if (a->live_blocks != live) fail_msg("%s: %ld blocks leaked", s->what, a->live_blocks - live);
+  s->runs = s->survived = s->refused = 0;
+  const char *full = getenv("TD_TEST_SWEEP_FULL");
+  if (s->max_runs > 0 && !(full && strcmp(full, "1") == 0) && s->total >= first) {
+    long span = s->total - first + 1, need = (span + s->max_runs - 1) / s->max_runs;
+    if (need > stride) stride = need;
+  }
+  s->stride = stride;
+  for (long k = first; k <= s->total; k += stride) {
+    a->calls = 0;
+    a->fail_at = k;
+    a->fail_rest = s->fail_rest;
+    err.msg[0] = '\0';
+    int rc = op(ud, &err);
+    a->fail_at = 0;
+    a->fail_rest = false;
+    s->runs++;
+    if (rc == 0) {
+      s->survived++;
+    } else if (!err.msg[0] || strchr(err.msg, '\n') || (s->expect && !strstr(err.msg, s->expect))) {
+      fail_msg("%s: allocation %ld of %ld failed: unexpected message \"%s\"", s->what, k,
+               s->total, err.msg);
+    } else {
+      s->refused++;
+    }
+    if (a->live_blocks != live || a->bad_sizes != bad)
+      fail_msg("%s: allocation %ld of %ld failed (%s): %ld blocks leaked, %ld wrong sizes",
+               s->what, k, s->total, rc == 0 ? "survived" : err.msg, a->live_blocks - live,
+               a->bad_sizes - bad);
+  }
 }
 
 td_graph *td_test_build_graph(td_grid *grid) {

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "app/graphgen.h"
+#include "nav/mem.h"
 
 /* Absolute path of a file in the source tree ("tests/data/x.map"); the
 ** returned buffer is static and overwritten by the next call. */
@@ -49,6 +50,41 @@ void td_test_alloc_install(td_test_alloc *a); /* td_mem_set_allocator(hook, a) *
 void td_test_alloc_remove(void);              /* back to malloc */
 /* Fails the test unless no block is live and no size was wrong. */
 void td_test_alloc_assert_clean(const td_test_alloc *a);
+
+/* cmocka fixtures for tests that run under the hook: setup installs a
+** zeroed counter (td_test_alloc_fixture()) and makes it *state; teardown
+** removes the hook and fails (print_error, -1) if a block is still live or
+** a size was wrong. */
+int td_test_alloc_setup(void **state);
+int td_test_alloc_teardown(void **state);
+td_test_alloc *td_test_alloc_fixture(void);
+
+/* Allocation-failure sweeps. An operation runs with the hook installed and
+** returns 0 when it succeeded, or -1 with err set when it failed; either
+** way it frees everything it allocated. */
+typedef int (*td_test_alloc_op)(void *ud, td_err *err);
+
+typedef struct td_test_sweep {
+  const char *what;   /* in: named in messages */
+  long first;         /* in: first allocation to fail (0: 1) */
+  long stride;        /* in: step between two (0: 1); out: the one used */
+  long max_runs;      /* in: > 0: the stride grows so that at most this many
+                         runs are made (TD_TEST_SWEEP_FULL=1 in the
+                         environment turns this off: every k) */
+  bool fail_rest;     /* in: every allocation from that one on fails too */
+  const char *expect; /* in: a refusal's message contains this */
+  long total;         /* out: allocations of a run without failure */
+  long runs;          /* out: runs with a failure */
+  long survived;      /* out: of those, runs that still succeeded */
+  long refused;       /* out: runs that failed with a clean message */
+} td_test_sweep;
+
+/* Runs op once without failure (it must succeed) to count its allocations,
+** then once for each k = first, first + stride, ... <= total with the k-th
+** allocation failing (and with fail_rest every later one). Fails the test
+** at the first run that leaks a block, frees with a wrong size, or fails
+** with a message that is empty, more than one line, or lacks s->expect. */
+void td_test_alloc_sweep(td_test_alloc *a, td_test_alloc_op op, void *ud, td_test_sweep *s);
 
 /* td_grid_build_graph, failing the test with its message on error. */
 td_graph *td_test_build_graph(td_grid *grid);

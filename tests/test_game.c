@@ -246,6 +246,76 @@ static void test_save_continues(void **state) {
   td_game_destroy(a);
 }
 
+/* Reads a whole (small) file. */
+static size_t read_all(const char *path, unsigned char *buf, size_t cap) {
+  FILE *f = fopen(path, "rb");
+  assert_non_null(f);
+  size_t len = fread(buf, 1, cap, f);
+  fclose(f);
+  assert_true(len < cap);
+  return len;
+}
+
+/* A save interrupted at any byte: the new save's bytes so far sit in the
+** temporary file (game.tds.tmp) while game.tds keeps the previous save,
+** byte for byte and loadable; the cut bytes, loaded as a save, are refused
+** with a message naming the file and why; the next save goes through. */
+static void test_save_interrupted(void **state) {
+  (void)state;
+  td_game *a = open_game("scripts/base", 4);
+  place(a, 0, 13, 0);
+  step(a, 600);
+  td_err err;
+  const char *path = tmp("prev.tds");
+  assert_int_equal(td_game_save(a, path, &err), 0);
+  uint64_t prev_sum = td_world_checksum(td_game_world(a));
+  static unsigned char prev[1 << 20], next[1 << 20], now[1 << 20];
+  size_t prev_len = read_all(path, prev, sizeof prev);
+
+  /* the save that gets interrupted: 400 ticks later */
+  step(a, 400);
+  const char *next_path = tmp("next.tds");
+  assert_int_equal(td_game_save(a, next_path, &err), 0);
+  size_t next_len = read_all(next_path, next, sizeof next);
+  assert_true(next_len > 100);
+
+  char map[512], dir[512];
+  snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.lua"));
+  snprintf(dir, sizeof dir, "%s", td_test_path("scripts/base"));
+  td_game_options o = {.map_path = map, .mod_dir = dir};
+  char tmp_path[512];
+  snprintf(tmp_path, sizeof tmp_path, "%s.tmp", path);
+  for (size_t n = 0; n < next_len; n++) {
+    FILE *f = fopen(tmp_path, "wb"); /* what td_game_save had written so far */
+    assert_non_null(f);
+    assert_int_equal(fwrite(next, 1, n, f), n);
+    fclose(f);
+    /* the cut bytes are refused, clearly */
+    assert_null(td_game_load(&o, tmp_path, &err));
+    if (!strstr(err.msg, tmp_path) ||
+        !(strstr(err.msg, "truncated") || strstr(err.msg, "not a td save")))
+      fail_msg("cut at byte %zu of %zu: \"%s\"", n, next_len, err.msg);
+    /* the previous save is untouched */
+    assert_int_equal(read_all(path, now, sizeof now), prev_len);
+    assert_memory_equal(now, prev, prev_len);
+  }
+  print_message("a save of %zu bytes cut at each byte: refused; the previous one intact\n",
+                next_len);
+  td_game *b = td_game_load(&o, path, &err); /* and loads, with its state */
+  if (!b) fail_msg("%s", err.msg);
+  assert_int_equal(td_world_checksum(td_game_world(b)), prev_sum);
+  td_game_destroy(b);
+
+  /* the next save replaces what the interrupted one left */
+  assert_int_equal(td_game_save(a, path, &err), 0);
+  assert_int_equal(access(tmp_path, F_OK), -1);
+  b = td_game_load(&o, path, &err);
+  if (!b) fail_msg("%s", err.msg);
+  assert_int_equal(td_world_checksum(td_game_world(b)), td_world_checksum(td_game_world(a)));
+  td_game_destroy(b);
+  td_game_destroy(a);
+}
+
 /* ---- replays ------------------------------------------------------------- */
 
 static void play_auto(td_game *g, td_replay *rec, uint64_t ticks) {
@@ -435,6 +505,7 @@ int main(void) {
       cmocka_unit_test(test_world_functions),
       cmocka_unit_test(test_random_is_the_worlds),
       cmocka_unit_test(test_save_continues),
+      cmocka_unit_test(test_save_interrupted),
       cmocka_unit_test(test_replay_round_trip),
       cmocka_unit_test(test_replay_refused),
       cmocka_unit_test(test_hot_reload),

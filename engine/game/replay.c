@@ -37,11 +37,18 @@ void td_replay_free(td_replay *r) {
   memset(r, 0, sizeof *r);
 }
 
+/* Keeps the commands in tick order, those of one tick in the order given:
+** the order the world applies them in (a command given for a later tick
+** waits in its queue while others apply), and the order the reader wants. */
 static int push_cmd(td_replay *r, const td_replay_cmd *c, td_err *err) {
   td_replay_cmd *p = td_mem_grow(r->cmds, &r->cmd_cap, r->ncmd + 1, sizeof *p);
   if (!p) return td_err_set(err, "replay: out of memory");
   r->cmds = p;
-  p[r->ncmd++] = *c;
+  size_t at = r->ncmd;
+  while (at > 0 && p[at - 1].tick > c->tick) at--;
+  memmove(p + at + 1, p + at, (r->ncmd - at) * sizeof *p);
+  p[at] = *c;
+  r->ncmd++;
   return 0;
 }
 
@@ -62,8 +69,13 @@ int td_replay_add_command(td_replay *r, const td_game *g, const td_command *c, t
       return td_err_set(err, "replay: no tower type %d", (int)c->tower_type);
     game_copy_str(rc.name, sizeof rc.name, rules->towers[c->tower_type].name);
   } else if (c->kind == TD_COMMAND_UPGRADE) {
+    if (c->upgrade < 0 || c->upgrade >= TD_RULES_MAX_CHILDREN)
+      return td_err_set(err, "replay: upgrade %d (a child index, 0 to %d)", (int)c->upgrade,
+                        TD_RULES_MAX_CHILDREN - 1);
     rc.arg = c->upgrade + 1;
   } else if (c->kind == TD_COMMAND_TARGET) {
+    if ((unsigned)c->mode >= TD_TARGET_MODE_COUNT)
+      return td_err_set(err, "replay: targeting mode %d", (int)c->mode);
     rc.arg = (int32_t)c->mode;
   }
   return push_cmd(r, &rc, err);
@@ -118,7 +130,38 @@ static void put(textbuf *o, const char *fmt, ...) {
   o->len += (size_t)n;
 }
 
+/* A word of the file: read back as written only without spaces, '#' and
+** control characters (the reader splits lines on blanks, cuts comments,
+** refuses control characters). */
+static bool writable(const char *s) {
+  if (!*s) return false;
+  for (; *s; s++)
+    if ((unsigned char)*s <= 0x20 || *s == 0x7f || *s == '#') return false;
+  return true;
+}
+
 int td_replay_write(const td_replay *r, const char *path, td_err *err) {
+  bool refuse = true;
+  const char *word = r->map_path;
+  if (writable(word)) word = r->mod_dir;
+  if (writable(word)) {
+    refuse = false;
+    for (size_t i = 0; !refuse && i < r->ncmd; i++)
+      if (r->cmds[i].kind == TD_COMMAND_PLACE && !writable(r->cmds[i].name)) {
+        word = r->cmds[i].name;
+        refuse = true;
+      }
+  }
+  if (refuse)
+    return td_err_set(err, "%s: cannot write '%s' in a replay (a word without spaces, '#' or "
+                      "control characters)", path, word);
+  for (size_t i = 0; i < r->ncmd; i++)
+    if ((unsigned)r->cmds[i].kind >= TD_COMMAND_KIND_COUNT ||
+        (r->cmds[i].kind == TD_COMMAND_TARGET && (unsigned)r->cmds[i].arg >= TD_TARGET_MODE_COUNT) ||
+        (i > 0 && r->cmds[i].tick < r->cmds[i - 1].tick))
+      return td_err_set(err, "%s: command %zu cannot be written", path, i + 1);
+  if ((unsigned)r->result > TD_GAME_LOST)
+    return td_err_set(err, "%s: result %d cannot be written", path, (int)r->result);
   textbuf o = {0};
   put(&o, "td-replay %d\n", TD_REPLAY_VERSION);
   put(&o, "map %s %016" PRIx64 "\n", r->map_path, r->map_hash);
@@ -169,15 +212,22 @@ static int bad(reader *rd, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  return td_err_set(rd->err, "%s:%d: %s", rd->path, rd->line, msg);
+  /* messages quote the file's words, which may hold any byte: one line */
+  for (char *p = msg; *p; p++)
+    if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
+  td_err_set(rd->err, "%s:%d: %s", rd->path, rd->line, msg);
+  return -1;
 }
 
 static int parse_u64(reader *rd, const char *s, int base, uint64_t *out, const char *what) {
   char *end;
   errno = 0;
-  if (*s == '-' || *s == '+' || *s == '\0') return bad(rd, "%s: expected a number, got '%s'", what, s);
-  unsigned long long v = strtoull(s, &end, base);
-  if (*end || errno) return bad(rd, "%s: expected a number, got '%s'", what, s);
+  unsigned long long v = 0;
+  if (*s != '-' && *s != '+' && *s != '\0') v = strtoull(s, &end, base);
+  if (*s == '-' || *s == '+' || *s == '\0' || *end || errno) {
+    bad(rd, "%s: expected a number, got '%s'", what, s); /* -1 (not followed by the analyzer) */
+    return -1;
+  }
   *out = (uint64_t)v;
   return 0;
 }
@@ -187,9 +237,10 @@ static int parse_i64(reader *rd, const char *s, int64_t lo, int64_t hi, int64_t 
   char *end;
   errno = 0;
   long long v = strtoll(s, &end, 10);
-  if (*s == '\0' || *end || errno || v < lo || v > hi)
-    return bad(rd, "%s: expected an integer in %" PRId64 " .. %" PRId64 ", got '%s'", what, lo, hi,
-               s);
+  if (*s == '\0' || *end || errno || v < lo || v > hi) {
+    bad(rd, "%s: expected an integer in %" PRId64 " .. %" PRId64 ", got '%s'", what, lo, hi, s);
+    return -1;
+  }
   *out = (int64_t)v;
   return 0;
 }
@@ -321,10 +372,10 @@ int td_replay_read(const char *path, td_replay *r, td_err *err) {
     rd.line++;
     char *nl = memchr(p, '\n', (size_t)(end - p));
     char *eol = nl ? nl : end;
-    if (memchr(p, '\0', (size_t)(eol - p))) {
-      rc = bad(&rd, "a NUL byte: not a text replay");
-      break;
-    }
+    for (const char *q = p; q < eol && rc == 0; q++)
+      if ((unsigned char)*q < 0x20 ? *q != '\t' && *q != '\r' : *q == 0x7f)
+        rc = bad(&rd, "a control character (byte 0x%02x): not a text replay", (unsigned char)*q);
+    if (rc != 0) break;
     *eol = '\0';
     char *hash = strchr(p, '#');
     if (hash) *hash = '\0';
@@ -340,7 +391,7 @@ int td_replay_read(const char *path, td_replay *r, td_err *err) {
     if (rc != 0 || rd.ntok == 0) continue;
     if (first) {
       int64_t v;
-      if (strcmp(rd.tok[0], "td-replay") || rd.ntok != 2)
+      if (strcmp(rd.tok[0], "td-replay") != 0 || rd.ntok != 2)
         rc = bad(&rd, "not a td replay (it starts with 'td-replay %d')", TD_REPLAY_VERSION);
       else if (parse_i64(&rd, rd.tok[1], 0, INT32_MAX, &v, "version") != 0)
         rc = -1;

@@ -22,7 +22,8 @@
 **
 ** BASE is the tower base's Tiled object id (what `td route` prints), a
 ** tower type is named; `#` starts a comment; blank lines are skipped.
-** Commands are in the order they were given (ticks never decrease).
+** Commands are in tick order, those of one tick in the order they were
+** given (the order the world applies them in).
 ** Reading checks every line and refuses the file at the first bad one with
 ** "FILE:LINE: what is wrong"; names and ids are resolved against the game
 ** when it plays (td_replay_command), so an unknown tower type is reported

@@ -170,7 +170,9 @@ static double req_number(extract *x, int t, const char *key, double lo, double h
   return v;
 }
 
-/* Optional string field, copied (truncated) into buf; false when absent. */
+/* Optional string field, copied (truncated) into buf; false when absent.
+** Control characters become '?': names end up in one-line messages and on
+** screen. */
 static bool opt_string(extract *x, int t, const char *key, char *buf, size_t size) {
   int type = field(x, t, key);
   if (type == LUA_TNIL) {
@@ -182,7 +184,8 @@ static bool opt_string(extract *x, int t, const char *key, char *buf, size_t siz
   size_t len = 0;
   const char *s = lua_tolstring(x->L, -1, &len);
   size_t n = len < size - 1 ? len : size - 1;
-  memcpy(buf, s, n);
+  for (size_t i = 0; i < n; i++)
+    buf[i] = (char)((unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i]);
   buf[n] = '\0';
   lua_pop(x->L, 1);
   return true;
@@ -1077,8 +1080,9 @@ int td_mapfile_load_buffer(const char *name, const char *data, size_t len,
   }
   td_lsandbox_limits lim = {.memory = TD_MAPFILE_MEMORY,
                             .instructions = TD_MAPFILE_INSTRUCTIONS};
-  td_lsandbox *sb = td_lsandbox_create(&lim, err);
-  if (!sb) return -1;
+  td_err serr;
+  td_lsandbox *sb = td_lsandbox_create(&lim, &serr);
+  if (!sb) return td_err_set(err, "%s: %s", name, serr.msg); /* "lua sandbox: out of memory" */
   extract x;
   memset(&x, 0, sizeof x);
   int rc = td_lsandbox_run(sb, name, data, len, 0, err);

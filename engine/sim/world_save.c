@@ -14,12 +14,15 @@
 */
 #include "sim/world_int.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #define MAGIC 0x53574454u /* "TDWS", little-endian */
+#define MAX_COORD 1e7f    /* positions and velocities: ten times a map's reach */
+#define PI_F 3.14159265358979f
 
 enum { IO_HASH, IO_SAVE, IO_LOAD };
 
@@ -155,12 +158,34 @@ static int io_enemy(io *o, td_world *w, size_t i, enemy_rec *e) {
     return bad(o, "bad enemy %zu: wave %d, group %d", i, (int)e->wave, (int)e->group);
   if (e->from < -1 || e->from >= nodes || e->to < -1 || e->to >= nodes)
     return bad(o, "bad enemy %zu: segment %d-%d", i, (int)e->from, (int)e->to);
-  if (!fin(e->health) || !fin(e->max_health) || !(e->max_health > 0) || !fin(e->scale) ||
-      !fin(e->x) || !fin(e->y) || !fin(e->vx) || !fin(e->vy) || !fin(e->slow) ||
-      !(e->applied_scale > 0 && e->applied_scale <= 1))
-    return bad(o, "bad enemy %zu: a number out of range", i);
+  /* the ranges a world keeps them in between two steps (a value outside
+  ** would become inf or NaN, or make the next save unloadable) */
+  const struct {
+    const char *name;
+    float v, lo, hi;
+  } f[] = {
+      {"max_health", e->max_health, FLT_MIN, FLT_MAX},
+      {"health", e->health, FLT_MIN, e->max_health},
+      {"scale", e->scale, FLT_MIN, FLT_MAX},
+      {"x", e->x, -MAX_COORD, MAX_COORD},
+      {"y", e->y, -MAX_COORD, MAX_COORD},
+      {"vx", e->vx, -MAX_COORD, MAX_COORD},
+      {"vy", e->vy, -MAX_COORD, MAX_COORD},
+      {"route_left", e->route_left, 0.0f, FLT_MAX},
+      {"slow", e->slow, 0.0f, 0.9f},
+      {"applied_scale", e->applied_scale, FLT_MIN, 1.0f},
+  };
+  for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
+    if (!(f[k].v >= f[k].lo && f[k].v <= f[k].hi)) /* NaN fails too */
+      return bad(o, "bad enemy %zu: %s is %g, not in [%g, %g]", i, f[k].name, (double)f[k].v,
+                 (double)f[k].lo, (double)f[k].hi);
+  if (e->slow_ticks < 0 || e->stun_ticks < 0)
+    return bad(o, "bad enemy %zu: slow or stun ticks %d, %d", i, (int)e->slow_ticks,
+               (int)e->stun_ticks);
   for (int32_t k = 0; k < r->damage_type_count; k++)
-    if (!fin(e->dot[k])) return bad(o, "bad enemy %zu: damage over time", i);
+    if (!(e->dot[k] >= 0.0f && e->dot[k] <= 1e9f) || e->dot_ticks[k] < 0)
+      return bad(o, "bad enemy %zu: damage over time %d: %g per second for %d ticks", i, (int)k,
+                 (double)e->dot[k], (int)e->dot_ticks[k]);
   return 0;
 }
 
@@ -184,8 +209,12 @@ static int io_tower(io *o, td_world *w, size_t b, tower_rec *t) {
     return bad(o, "bad tower %zu: level %d", b, (int)t->level);
   if (mode >= TD_TARGET_MODE_COUNT) return bad(o, "bad tower %zu: targeting mode %u", b, mode);
   if (t->state > TD_TOWER_COOLDOWN) return bad(o, "bad tower %zu: state %u", b, t->state);
-  if (!fin(t->facing) || !fin(t->cool) || t->aim < 0 || t->spent < 0)
-    return bad(o, "bad tower %zu: a number out of range", b);
+  /* facing: what atan2f gives (turning wraps it back into this range) */
+  if (!(t->facing >= -PI_F && t->facing <= PI_F))
+    return bad(o, "bad tower %zu: facing %g, not in [-pi, pi]", b, (double)t->facing);
+  if (!fin(t->cool) || t->aim < 0 || t->spent < 0)
+    return bad(o, "bad tower %zu: cooldown %g, aim %d or gold spent %d out of range", b,
+               (double)t->cool, (int)t->aim, (int)t->spent);
   return 0;
 }
 
@@ -216,9 +245,19 @@ static int io_shot(io *o, td_world *w, size_t i, shot_rec *s) {
     return bad(o, "bad projectile %zu: level %d", i, (int)s->level);
   if (s->damage_type < 0 || s->damage_type >= r->damage_type_count)
     return bad(o, "bad projectile %zu: damage type %d", i, (int)s->damage_type);
-  if (!fin(s->damage) || !fin(s->x) || !fin(s->y) || !fin(s->tx) || !fin(s->ty) ||
-      !fin(s->dx) || !fin(s->dy) || !fin(s->left))
-    return bad(o, "bad projectile %zu: a number out of range", i);
+  const struct {
+    const char *name;
+    float v, lo, hi;
+  } f[] = {
+      {"damage", s->damage, 0.0f, FLT_MAX},  {"x", s->x, -MAX_COORD, MAX_COORD},
+      {"y", s->y, -MAX_COORD, MAX_COORD},    {"tx", s->tx, -MAX_COORD, MAX_COORD},
+      {"ty", s->ty, -MAX_COORD, MAX_COORD},  {"dx", s->dx, -2.0f, 2.0f}, /* a unit vector */
+      {"dy", s->dy, -2.0f, 2.0f},            {"left", s->left, -MAX_COORD, MAX_COORD},
+  };
+  for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
+    if (!(f[k].v >= f[k].lo && f[k].v <= f[k].hi)) /* NaN fails too */
+      return bad(o, "bad projectile %zu: %s is %g, not in [%g, %g]", i, f[k].name,
+                 (double)f[k].v, (double)f[k].lo, (double)f[k].hi);
   return 0;
 }
 
@@ -575,8 +614,21 @@ td_world *td_world_load(const td_map *map, const td_rules *rules, td_blob_reader
   }
   for (size_t i = 0; i < w->enemy_used; i++) {
     const enemy_rec *e = &w->enemies[i];
-    if (e->state != TD_ENEMY_FREE && !td_crowd_alive(w->crowd, e->agent)) {
+    if (e->state == TD_ENEMY_FREE) continue;
+    int64_t slot = td_crowd_slot(w->crowd, e->agent);
+    td_agent_view v;
+    if (!td_crowd_alive(w->crowd, e->agent) || slot < 0 ||
+        !td_crowd_view(w->crowd, (size_t)slot, &v)) {
       td_err_set(err, "save: bad enemy %zu: its agent is not in the crowd", i);
+      goto fail;
+    }
+    /* the world copies its enemies' motion from the crowd every step, and
+    ** gives each agent its type's radius: a save where they differ was
+    ** not written by a world */
+    if (v.x != e->x || v.y != e->y || v.vx != e->vx || v.vy != e->vy ||
+        v.radius != rules->enemies[e->type].radius * w->tile) {
+      td_err_set(err, "save: bad enemy %zu: its agent in the crowd is elsewhere, moves "
+                 "otherwise or has another size", i);
       goto fail;
     }
   }

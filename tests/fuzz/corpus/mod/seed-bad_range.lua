@@ -1,0 +1,10 @@
+api_version = 1
+;(function()
+td.enemy { name = "grunt", health = 50, speed = 1 }
+
+-- a negative speed, on line 4
+td.enemy { name = "runner", health = 30, speed = -1 }
+
+end)()td.damage_type "physical"
+td.tower { name = "arrow", levels = { { name = "arrow", cost = 50, range = 3, damage = 5 } } }
+td.wave { { enemy = "runner", count = 5 } }

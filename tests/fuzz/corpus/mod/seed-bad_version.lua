@@ -1,0 +1,2 @@
+api_version = 2
+td.damage_type "physical"

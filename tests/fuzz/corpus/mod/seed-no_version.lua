@@ -1,0 +1,2 @@
+-- forgot api_version
+td.damage_type "physical"

@@ -1,0 +1,143 @@
+-- Enemy types. Sizes in tiles, speeds in tiles per second. Health is the
+-- health at a group's first wave; PROFILE.hp (maps.lua) scales it per map
+-- and the groups in waves.lua make it grow wave by wave.
+local hp = PROFILE.hp
+
+-- fast and frail; comes in crowds
+td.enemy {
+  name = "runner",
+  health = 30 * hp, speed = 2.5, radius = 0.25,
+  bounty = 2, lives = 1,
+}
+
+-- the foot soldier
+td.enemy {
+  name = "grunt",
+  health = 80 * hp, speed = 1.5,
+  bounty = 4, lives = 1,
+}
+
+-- armoured: flat armour and a physical resist; fire melts it
+td.enemy {
+  name = "tank",
+  health = 400 * hp, speed = 0.8, radius = 0.45, armour = 4,
+  resist = { physical = 0.4, fire = -0.25 },
+  bounty = 12, lives = 3,
+}
+
+-- flying: only towers that hit air reach it; magic tears it
+td.enemy {
+  name = "wisp",
+  health = 60 * hp, speed = 2, flying = true,
+  resist = { physical = 0.5, magic = -0.5 },
+  bounty = 5, lives = 1,
+}
+
+-- splits into three runners when it dies
+td.enemy {
+  name = "splitter",
+  health = 150 * hp, speed = 1.2, radius = 0.4,
+  split_into = "runner", split_count = 3,
+  bounty = 6, lives = 2,
+}
+
+-- Bosses: each map has its own (PROFILE.boss in maps.lua), in its last wave
+-- and every fifth wave of endless mode. PROFILE.boss_hp scales their health.
+-- While one lives, the handler in mod.lua calls in its escort (ESCORTS).
+local boss_hp = hp * PROFILE.boss_hp
+
+-- the warlord: armoured, regenerates, heals those around it; calls grunts
+td.enemy {
+  name = "warlord",
+  health = 3000 * boss_hp, speed = 0.6, radius = 0.6, armour = 5, boss = true,
+  resist = { physical = 0.3, fire = 0.3, magic = 0.3 },
+  regen = 5, heal_radius = 3, heal_rate = 10,
+  bounty = 100, lives = 10,
+}
+
+-- the hydra: cut it down and four splitters crawl out (and each of those
+-- splits into runners); calls runners
+td.enemy {
+  name = "hydra",
+  health = 2400 * boss_hp, speed = 0.7, radius = 0.6, armour = 2, boss = true,
+  resist = { magic = 0.3 },
+  split_into = "splitter", split_count = 4,
+  bounty = 100, lives = 10,
+}
+
+-- the wyrm: a flying boss; only towers that hit air reach it; calls wisps
+td.enemy {
+  name = "wyrm",
+  health = 2400 * boss_hp, speed = 0.8, radius = 0.6, flying = true, boss = true,
+  resist = { physical = 0.2, fire = 0.5, magic = -0.2 },
+  regen = 4,
+  bounty = 100, lives = 10,
+}
+
+-- the juggernaut: so much armour that small hits barely scratch it; fire and
+-- chains are the answer; calls runners
+td.enemy {
+  name = "juggernaut",
+  health = 3000 * boss_hp, speed = 0.5, radius = 0.65, armour = 6, boss = true,
+  resist = { physical = 0.4, fire = -0.3, magic = 0.1 },
+  regen = 5,
+  bounty = 100, lives = 10,
+}
+
+-- the herald: mends every enemy within four tiles, fast; calls grunts
+td.enemy {
+  name = "herald",
+  health = 2600 * boss_hp, speed = 0.7, radius = 0.6, armour = 3, boss = true,
+  resist = { magic = 0.4 },
+  heal_radius = 4, heal_rate = 20,
+  bounty = 100, lives = 10,
+}
+
+-- the titan: slow and enormous; two golems climb off its corpse; calls grunts
+td.enemy {
+  name = "titan",
+  health = 4000 * boss_hp, speed = 0.45, radius = 0.7, armour = 6, boss = true,
+  resist = { physical = 0.3, fire = 0.2, magic = 0.2 },
+  split_into = "golem", split_count = 2,
+  bounty = 150, lives = 15,
+}
+
+-- what each boss calls in, two at a time, every eight seconds (mod.lua)
+ESCORTS = {
+  warlord = "grunt", hydra = "runner", wyrm = "wisp",
+  juggernaut = "runner", herald = "grunt", titan = "grunt",
+}
+
+-- healer: mends everyone within 2.5 tiles; kill it first
+td.enemy {
+  name = "shaman",
+  health = 110 * hp, speed = 1.3,
+  resist = { magic = 0.3 },
+  heal_radius = 2.5, heal_rate = 12,
+  bounty = 8, lives = 1,
+}
+
+-- resistant to fire (cannons barely scratch it), regenerates
+td.enemy {
+  name = "salamander",
+  health = 160 * hp, speed = 1.6, radius = 0.35,
+  resist = { fire = 0.9, magic = -0.25 },
+  regen = 4,
+  bounty = 7, lives = 1,
+}
+
+-- resistant to magic, armoured, slow
+td.enemy {
+  name = "golem",
+  health = 500 * hp, speed = 0.7, radius = 0.5, armour = 3,
+  resist = { magic = 0.75, physical = 0.1, fire = -0.2 },
+  bounty = 14, lives = 3,
+}
+
+-- flying and tough: brings the anti-air towers out
+td.enemy {
+  name = "drake",
+  health = 260 * hp, speed = 1.3, radius = 0.45, flying = true,
+  resist = { physical = 0.3, fire = 0.5 },
+  bounty = 12, lives = 2,
+}
