@@ -1211,7 +1211,7 @@ static void scan_neighbours(td_crowd *c, int32_t k) {
   nbinfo self = *me;
   nbres res = {.follow = INFINITY, .shift = 0.0f, .px = 0.0f, .py = 0.0f};
   float best = INFINITY;
-  float xi = xy[2 * k], yi = xy[2 * k + 1], ri = self.r, dx = self.dx, dy = self.dy;
+  float xi = xy[2 * (size_t)k], yi = xy[2 * (size_t)k + 1], ri = self.r, dx = self.dx, dy = self.dy;
   float margin = c->p.margin;
   bool walk = self.state == TD_AGENT_WALK;
   /* walk: every test needs |side| < 1.3 reach and -reach < ahead <= 4 reach,
@@ -1241,7 +1241,7 @@ static void scan_neighbours(td_crowd *c, int32_t k) {
   for (int r = 0; r < runs; r++)
     for (int32_t kk = lo[r]; kk < hi[r]; kk++) {
       if (kk == k) continue;
-      float rx = xy[2 * kk] - xi, ry = xy[2 * kk + 1] - yi;
+      float rx = xy[2 * (size_t)kk] - xi, ry = xy[2 * (size_t)kk + 1] - yi;
       float d2 = rx * rx + ry * ry;
       if (d2 < pl2) pl[np++] = kk;
       if (walk) {
@@ -1417,7 +1417,8 @@ static void project(td_crowd *c, size_t n) {
     for (size_t a = 0; a < visits; a++) {
       size_t k = lists ? (size_t)c->active[a] : a;
       float cx = 0.0f, cy = 0.0f;
-      int li = c->s_info[k].layer;
+      /* a small signed number (-1: leaked this tick), not a character */
+      int li = c->s_info[k].layer; /* NOLINT(bugprone-signed-char-misuse) */
       size_t i = (size_t)c->order[k];
       float xi = c->x[i], yi = c->y[i], ri = c->s_info[k].r;
       int32_t lo[3], hi[3];
