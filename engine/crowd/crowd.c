@@ -1859,8 +1859,31 @@ void td_crowd_save(const td_crowd *c, td_blob *b) {
   td_blob_u64(b, (uint64_t)c->m.orbits);
 }
 
-/* Checks what a step relies on in loaded agents; the first bad one named. */
-static int check_loaded(const td_crowd *c, size_t live, td_err *err) {
+/* Most a loaded crowd may hold: sizes and speeds in map units (a tile is
+** tens of units). Beyond these, or with a box that is not the graph's
+** widened a bounded amount (agents added off the graph widen it), a step
+** would overflow its grid or take minutes (found by fuzzing saves). */
+#define LOAD_MAX_SIZE 1e5f
+#define LOAD_MAX_SPEED 1e5f
+
+/* Checks what a step relies on in loaded agents and the crowd's bounds
+** (gbox: the graph's own box, which the saved box may only widen); the
+** first bad one named. */
+static int check_loaded(const td_crowd *c, size_t live, const double gbox[4], td_err *err) {
+  double ext = (gbox[2] - gbox[0]) + (gbox[3] - gbox[1]);
+  double slack = 10.0 * ext + 1e4;
+  if (!isfinite(c->bx0) || !isfinite(c->by0) || !isfinite(c->bx1) || !isfinite(c->by1) ||
+      c->bx0 > gbox[0] || c->by0 > gbox[1] || c->bx1 < gbox[2] || c->by1 < gbox[3] ||
+      c->bx0 < gbox[0] - slack || c->by0 < gbox[1] - slack || c->bx1 > gbox[2] + slack ||
+      c->by1 > gbox[3] + slack)
+    return td_err_set(err, "crowd: bad bounds (%g, %g) .. (%g, %g) for a graph in (%g, %g) .. "
+                      "(%g, %g)", c->bx0, c->by0, c->bx1, c->by1, gbox[0], gbox[1], gbox[2],
+                      gbox[3]);
+  if (!(c->max_radius >= 0.0f && c->max_radius <= LOAD_MAX_SIZE) ||
+      !(c->max_speed_all >= 0.0f && c->max_speed_all <= LOAD_MAX_SPEED))
+    return td_err_set(err, "crowd: bad largest radius %g or speed %g", (double)c->max_radius,
+                      (double)c->max_speed_all);
+  float vmax = 100.0f * c->max_speed_all + 1000.0f; /* pushes add to a walk, never this much */
   size_t n = 0;
   for (size_t i = 0; i < c->used; i++) {
     uint8_t s = c->state[i];
@@ -1870,8 +1893,12 @@ static int check_loaded(const td_crowd *c, size_t live, td_err *err) {
     if (!isfinite(c->x[i]) || !isfinite(c->y[i]) || !isfinite(c->vx[i]) || !isfinite(c->vy[i]))
       return td_err_set(err, "crowd: bad agent %zu: position or velocity not finite", i);
     if (!(c->radius[i] > 0.0f) || !(c->base_speed[i] > 0.0f) || !(c->max_speed[i] > 0.0f) ||
-        c->max_speed[i] > c->base_speed[i])
+        c->max_speed[i] > c->base_speed[i] || c->radius[i] > c->max_radius ||
+        c->base_speed[i] > c->max_speed_all)
       return td_err_set(err, "crowd: bad agent %zu: radius or speed out of range", i);
+    if (fabsf(c->vx[i]) > vmax || fabsf(c->vy[i]) > vmax)
+      return td_err_set(err, "crowd: bad agent %zu: velocity (%g, %g) past %g", i,
+                        (double)c->vx[i], (double)c->vy[i], (double)vmax);
     if (c->group[i] < 0 || (size_t)c->group[i] >= c->g_cap)
       return td_err_set(err, "crowd: bad agent %zu: group %d", i, (int)c->group[i]);
     if (layer(s) == 0 && (c->from[i] < 0 || c->from[i] >= c->g->node_count || c->to[i] < 0 ||
@@ -1911,6 +1938,7 @@ int td_crowd_load(td_crowd *c, td_blob_reader *r, td_err *err) {
   n->tick = tick;
   n->used = used;
   n->live = live;
+  const double gbox[4] = {n->bx0, n->by0, n->bx1, n->by1}; /* the graph's, from create */
   n->bx0 = td_blob_get_f64(r);
   n->by0 = td_blob_get_f64(r);
   n->bx1 = td_blob_get_f64(r);
@@ -1974,7 +2002,7 @@ int td_crowd_load(td_crowd *c, td_blob_reader *r, td_err *err) {
     td_crowd_destroy(n);
     return td_err_set(err, "crowd: truncated at byte %zu", r->len);
   }
-  if (check_loaded(n, live, err) != 0) {
+  if (check_loaded(n, live, gbox, err) != 0) {
     td_crowd_destroy(n);
     return -1;
   }
