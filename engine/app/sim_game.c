@@ -234,10 +234,11 @@ static td_game *open_game(const opts *o, const td_replay *rp, td_err *err) {
     go.mod_dir = o->mod ? o->mod : rp->mod_dir;
     go.seed = rp->seed;
     go.endless = rp->endless;
-    if (o->difficulty_set && o->difficulty != rp->difficulty)
-      return td_err_set(err, "%s: played on %s, not %s", rp->path,
-                        td_difficulty_name(rp->difficulty), td_difficulty_name(o->difficulty)),
-             NULL;
+    if (o->difficulty_set && o->difficulty != rp->difficulty) {
+      td_err_set(err, "%s: played on %s, not %s", rp->path, td_difficulty_name(rp->difficulty),
+                 td_difficulty_name(o->difficulty));
+      return NULL;
+    }
     go.difficulty = rp->difficulty;
   }
   if (o->load) return td_game_load(&go, o->load, err);
