@@ -8,27 +8,38 @@
 ** limits), move, take next[] at waypoints, list the leaks.
 **
 ** A tick with neighbours:
-**   1. in slot order: free the finished slots; each agent's cell key in a
-**      grid of cells as wide as the largest interaction (counted);
-**   2. a stable sort of the agents by cell (slot order within a cell), and
-**      a copy into that "cell order" of what a neighbour query reads
-**      (position, velocity, radius, speed, group, state, direction): the
-**      3x3 cells around an agent are then three runs of the copy;
-**   3. in cell order: each agent scans its runs for the wave-mate ahead to
-**      follow, a slower agent to pass, the soft push of close ones, and the
-**      pairs close enough to overlap after the move;
-**   4. in slot order: steer with what the scan found, and move;
-**   5. the overlapping pairs pushed apart (Jacobi: corrections from the
-**      positions before each of four iterations), over the scan's list;
-**   6. in slot order: waypoints and leaks; then the metrics, if enabled.
-** Passes over many columns run in slot order, where the columns stream;
-** only the scan, which reads neighbours, runs in cell order, on the copy.
+**   1. in slot order: free the finished slots;
+**   2. if the neighbour lists do not hold any more (some agent moved half
+**      their skin since they were made, an agent came, the route changed):
+**      sort the agents into a grid of cells and make them again (Verlet
+**      lists: each agent's list holds every agent its tests can reach
+**      before some agent has moved half the skin, see make_lists);
+**   3. in slot order, one pass: each agent scans its list (the wave-mate
+**      ahead to follow, slower agents to pass, the soft push, the pairs
+**      close enough to overlap after the move), steers with what it found
+**      and moves. The scan reads the others as they were at the start of
+**      the tick: the positions and velocities are double-buffered (the
+**      pass writes the next tick's, swapped after);
+**   4. the overlapping pairs pushed apart (Jacobi: corrections from the
+**      positions before each iteration, until nothing overlaps), over the
+**      close pairs the scan listed;
+**   5. in slot order: waypoints and leaks, for the agents the steering
+**      left at a segment's end or the projection moved; then the metrics.
+** Without memory for the lists, the scan looks in the grid (sorted every
+** tick), at the cells under a box that holds everything it tests: the same
+** agents pass the same tests.
 **
-** Every pass writes only its own agent's state (or per-agent accumulators)
-** and reads others from a copy made before it (the copy of step 2; the
-** formation's group means, which are the last tick's), so the order of
-** visits never changes the result. The result depends only on the inputs:
-** same binary and inputs, same bits.
+** Which agents interact depends on the agents only: not on the grid's
+** layout, not on when the lists were made, not on the order of visits.
+** Every test is exact (the grid, the lists and the four-at-a-time loose
+** tests only choose what it looks at); every pass writes only its own
+** agent's state and reads the others from the start of the tick (or from
+** the last tick: the formation's group means); and what sums over
+** neighbours does not depend on their order: the push and the projection's
+** corrections are summed in fixed point, the follow cap and the pass shifts
+** are maxima and minima. So the result depends only on the inputs: same
+** binary and inputs, same bits, with or without memory, with or without
+** SIMD.
 **
 ** Corner geometry depends only on the segment (a, b) and the route: it is
 ** computed once per segment into a table, which a route update empties.
@@ -40,6 +51,17 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The neighbour scans' loose tests run on four candidates at once with SSE2
+** (every x86-64 has it), elsewhere one at a time: they only choose what
+** the exact tests (scalar, the same everywhere) look at, so both give the
+** same bits (-DTD_CROWD_NO_SIMD builds the other way, to check that). */
+#if defined(__SSE2__) && defined(__GNUC__) && !defined(TD_CROWD_NO_SIMD)
+#include <emmintrin.h>
+#define SIMD4 1
+#else
+#define SIMD4 0
+#endif
 
 #define PI_F 3.14159265358979f
 #define HANDLE_BITS 20
@@ -54,8 +76,28 @@
 ** (one turn back after a corner is a correction, not a jitter) */
 #define JITTER_RATE 1.047f
 #define JITTER_TIME 0.1f
-#define PROJECT_ITERATIONS 8 /* at most; they stop when nothing overlaps */
+#define PROJECT_ITERATIONS 64 /* at most; they stop when nothing overlaps */
 #define KEY_BITS 24        /* two digits: a grid of at most 16M cells */
+/* Neighbour lists (see make_lists): their skin, the margin beyond the widest
+** test, in radii of the largest agent (it sets how often they are made and
+** how long they are, never a result: -DSKIN_RADII=... to measure); and how
+** many directions of travel a list covers before it takes a disc instead. */
+#ifndef SKIN_RADII
+#define SKIN_RADII 1.8f
+#endif
+#define MAX_DIRS 3
+/* The windows of following and passing (see walk_pair), in reaches (two
+** agents' radii): a mate is followed up to FOLLOW_AHEAD ahead, a slower
+** agent passed from PASS_AHEAD ahead (the shift fading in over the first
+** PASS_FADE) until it is a reach behind. FOLLOW_AHEAD <= PASS_AHEAD. */
+#define FOLLOW_AHEAD 3.0f
+#define PASS_AHEAD 3.0f
+#define PASS_FADE 1.0f
+#define SPARE 8            /* elements after a column's last (see column_layout) */
+/* Sums of pair forces are taken in fixed point, so that their order does
+** not matter: a push (at most 1 per pair) in units of 2^-40. */
+#define PUSH_ONE 0x1p40f
+#define FIXED_MAX 0x1p41f  /* a term's bound: 2^20 agents never overflow a sum */
 
 /* The per-agent steps of the hot loops are inlined into them, so that the
 ** loop keeps an agent's values in registers from one step to the next
@@ -84,27 +126,17 @@ typedef struct corner {
   float mox, moy, ml, md;
 } corner;
 
-/* What a neighbour query reads of an agent, in cell order. */
-typedef struct nbinfo {
-  float vx, vy, r, ms;    /* velocity, radius, max speed */
-  float dx, dy;           /* a walker's direction of travel (its segment's) */
-  int32_t group;
-  uint8_t state;
-  int8_t layer;           /* layer(state), -1 after leaking this tick */
-} nbinfo;
-
-/* What an agent's scan of its neighbours found, in cell order. */
+/* What an agent's scan of its neighbours found (by slot). */
 typedef struct nbres {
   float follow;           /* speed cap behind a wave-mate ahead (INFINITY: none) */
   float shift;            /* lane shift to pass a slower agent ahead */
   float px, py;           /* soft separation push */
 } nbres;
 
-/* The ends of the runs of a visit in cell order without a table of cells
-** (see cell_runs). */
-typedef struct sweep {
-  int32_t lo[3], hi[3];
-} sweep;
+/* The cells of a query: columns x0 .. x1 of rows y0 .. y1, inclusive. */
+typedef struct cellbox {
+  int32_t x0, x1, y0, y1;
+} cellbox;
 
 /* The flyers' fan of rays (seed 003): a centre ray, then +-20, +-40 and
 ** +-60 degrees; cosines and sines are taken once, at creation. */
@@ -139,7 +171,8 @@ struct td_crowd {
   float *turn_cos, *turn_sin; /* of the largest turn in one tick */
   float *prog_a, *prog_b;  /* progress on the segment: prog_a - prog_b t, see enter_segment */
   float *coh;              /* cohesion gain / max speed */
-  int32_t *group, *from, *to, *inv_with, *cell_of;
+  float *dirx, *diry;      /* a walker's direction of travel (its segment's) */
+  int32_t *group, *from, *to, *inv_with;
   uint8_t *state;
   uint8_t *hold;           /* a stunned flyer: hovers (walkers use STUNNED) */
   uint32_t *gen;
@@ -149,39 +182,57 @@ struct td_crowd {
   size_t free_len;
   float max_radius, max_speed_all;
 
-  /* spatial hash: a grid over the graph's bounding box (plus a border);
-  ** agents outside it fall into the border cells. An agent's key is its
-  ** cell (row << xbits | column); the agents sorted by key ("cell order")
-  ** are order[0 .. n); the columns below prefixed s_ are indexed the same
-  ** way, not by slot. */
+  /* The grid: cells over the graph's bounding box (plus a border); agents
+  ** outside it fall into the border cells. An agent's key is its cell, row
+  ** * gw + column; the agents sorted by (key, slot) ("cell order") are
+  ** order[0 .. n_grid), and the columns prefixed s_ are indexed the same
+  ** way, not by slot. Queries look at the cells under a box that holds
+  ** everything they test, so the layout changes how many agents are looked
+  ** at, never which ones interact. */
   double bx0, by0, bx1, by1; /* the graph's bounding box */
   float gx0, gy0, cell, inv_cell;
+  float reach;             /* the widest symmetric interaction (metrics' min_gap) */
   float ray_cos[RAYS], ray_sin[RAYS];
-  int32_t gw, gh, xbits, ybits;
+  int32_t gw, gh;
+  size_t n_grid;
+  uint64_t grid_tick;      /* the tick whose start it was sorted at (UINT64_MAX: none) */
   int32_t *order;          /* cell order -> slot */
   uint32_t *s_key;         /* cell order -> key */
+  float *s_x, *s_y;        /* cell order -> position when sorted */
   uint32_t *rk_key;        /* radix sort scratch */
   int32_t *rk_slot;
-  bool dense;              /* this tick sorts with a table of every cell */
-  int32_t *cell_tab;       /* dense: cell gy * gw + gx holds order[tab[c] .. tab[c + 1]) */
+  int32_t *cell_of;        /* slot -> key (-1: not in the grid) */
+  bool dense;              /* a table of every cell (else binary searches) */
+  int32_t *cell_tab;       /* dense: cell q holds order[tab[q] .. tab[q + 1]) */
   size_t tab_slots;
   int32_t hist[2][RADIX];  /* sparse: counts of each digit of the keys */
-  int32_t *sorted_of;      /* slot -> cell order */
-  float *s_xy;             /* positions at the start of the tick */
-  nbinfo *s_info;
-  nbres *s_res;
-  float *s_cxy;            /* projection: corrections */
-  sweep sweep;             /* the steering pass's neighbour runs */
-  int32_t *s_pl_end;       /* close pairs of agent k: pl[s_pl_end[k-1] .. s_pl_end[k]) */
-  int32_t *active;         /* agents (cell order) with a close pair */
+
+  /* Neighbour lists (Verlet lists, see make_lists): agent i's are
+  ** nb[nb_beg[i] .. nb_beg[i] + nb_cnt[i]), every agent that could pass
+  ** one of its tests while no agent has moved more than half the skin from
+  ** where it stood then (x0, y0). */
+  float *x0, *y0;
+  uint8_t *wp;             /* the waypoint pass visits it (see td_crowd_step); else 0 */
+  int32_t *nb_beg, *nb_cnt;
+  int32_t *nb;
+  size_t nb_cap, nb_len;    /* nb_len: entries in all the lists */
+  bool nb_ok;              /* the lists are made and every tick since kept count */
+  bool nb_stale;           /* an agent came or the route changed since */
+  float skin;
+  float disp;              /* bound on any agent's distance from (x0, y0) */
+  uint64_t nb_made;        /* how many times they were made (statistics) */
+
+  float *xn, *yn, *vxn, *vyn; /* the steering pass with neighbours writes here (see moves) */
+  float *s_cxy;            /* projection: corrections, by visit */
+  int32_t *pl_end;         /* close pairs of active agent a: pl[pl_end[a-1] .. pl_end[a]) */
+  int32_t *active;         /* agents (slots) with a close pair, in slot order */
   size_t n_active;
-  int32_t *pl;
+  int32_t *pl;             /* slots */
   size_t pl_len, pl_cap;
   bool pl_ok;              /* every close pair is listed this tick */
-  float pl_reach2;         /* pairs closer than this (squared) are listed */
+  float pl_reach2;         /* pairs closer than this (squared) are close */
   float pl_slack;          /* listed reach minus the largest overlap distance */
   float moved;             /* largest move of this tick (|dx| + |dy|) */
-  size_t leaked_flyers;    /* flyers that reached a goal in the steering pass */
 
   /* groups: formation progress. Steering computes each walker's progress
   ** (prog) and sums it per group; cohesion compares the agent's progress
@@ -219,6 +270,16 @@ struct td_crowd {
 };
 
 /* ---- small vector helpers ------------------------------------------------ */
+
+/* A term of a fixed-point sum: v truncated, within +-FIXED_MAX (NAN: 0). A
+** sane crowd's terms are within +-2^40; a crowd loaded from a crafted save
+** (agents 1e30 apart) stays defined. */
+static inline int64_t fixed(float v) {
+  return v > -FIXED_MAX && v < FIXED_MAX ? (int64_t)v
+         : v >= FIXED_MAX                ? (int64_t)FIXED_MAX
+         : v <= -FIXED_MAX               ? -(int64_t)FIXED_MAX
+                                         : 0;
+}
 
 static inline float len2(float x, float y) { return sqrtf(x * x + y * y); }
 
@@ -266,7 +327,7 @@ typedef struct column {
   size_t elem;
 } column;
 
-#define MAX_COLUMNS 48
+#define MAX_COLUMNS 56
 
 /* The per-agent arrays, in one table so that they grow together. */
 static size_t columns(td_crowd *c, column *out) {
@@ -289,10 +350,15 @@ static size_t columns(td_crowd *c, column *out) {
     {(void **)&c->free_list, sizeof(uint32_t)}, {(void **)&c->order, sizeof(int32_t)},
     {(void **)&c->s_key, sizeof(uint32_t)},  {(void **)&c->rk_key, sizeof(uint32_t)},
     {(void **)&c->rk_slot, sizeof(int32_t)},
-    {(void **)&c->s_xy, 2 * sizeof(float)},  {(void **)&c->s_info, sizeof(nbinfo)},
-    {(void **)&c->s_res, sizeof(nbres)},     {(void **)&c->s_cxy, 2 * sizeof(float)},
-    {(void **)&c->sorted_of, sizeof(int32_t)},
-    {(void **)&c->s_pl_end, sizeof(int32_t)}, {(void **)&c->active, sizeof(int32_t)},
+    {(void **)&c->s_x, sizeof(float)},       {(void **)&c->s_y, sizeof(float)},
+    {(void **)&c->xn, sizeof(float)},        {(void **)&c->yn, sizeof(float)},
+    {(void **)&c->vxn, sizeof(float)},       {(void **)&c->vyn, sizeof(float)},
+    {(void **)&c->s_cxy, 2 * sizeof(float)},
+    {(void **)&c->dirx, sizeof(float)},      {(void **)&c->diry, sizeof(float)},
+    {(void **)&c->x0, sizeof(float)},        {(void **)&c->y0, sizeof(float)},
+    {(void **)&c->wp, sizeof(uint8_t)},
+    {(void **)&c->nb_beg, sizeof(int32_t)},  {(void **)&c->nb_cnt, sizeof(int32_t)},
+    {(void **)&c->pl_end, sizeof(int32_t)},  {(void **)&c->active, sizeof(int32_t)},
     {(void **)&c->turn_cos, sizeof(float)},  {(void **)&c->turn_sin, sizeof(float)},
     {(void **)&c->base_speed, sizeof(float)}, {(void **)&c->hold, sizeof(uint8_t)},
     {(void **)&c->turn_at, sizeof(float)},   {(void **)&c->m_vx, sizeof(float)},
@@ -312,13 +378,14 @@ static size_t columns(td_crowd *c, column *out) {
 ** the same offset in a page (or a 2 MiB huge page); element i of every
 ** column then maps to the same L1 and L2 cache sets, and a pass that reads
 ** twenty columns evicts its own lines: on this project's machine such a
-** pass ran five times slower. */
+** pass ran five times slower. Each column has SPARE elements after the
+** last (zeros or stale values): the neighbour scans read four at a time. */
 static size_t column_layout(const column *cols, size_t n, size_t ncap, size_t *offs) {
   size_t pos = 0;
   for (size_t k = 0; k < n; k++) {
     pos = (pos + 4095) / 4096 * 4096 + (192 * k) % 4096;
     offs[k] = pos;
-    pos += ncap * cols[k].elem;
+    pos += (ncap + SPARE) * cols[k].elem;
   }
   return pos;
 }
@@ -368,8 +435,8 @@ td_crowd *td_crowd_create(const td_route *route, const td_crowd_params *params,
     c->ray_cos[a] = cosf(ray_angles[a]);
     c->ray_sin[a] = sinf(ray_angles[a]);
   }
-  c->m.min_gap = INFINITY;
-  /* the hash covers the graph with a border (see size_grid) */
+  c->m.min_gap = (double)INFINITY;
+  /* the grid covers the graph with a border (see size_grid) */
   double x0 = 0, y0 = 0, x1 = 1, y1 = 1;
   for (int32_t v = 0; v < c->g->node_count; v++) {
     if (v == 0 || c->g->x[v] < x0) x0 = c->g->x[v];
@@ -382,6 +449,7 @@ td_crowd *td_crowd_create(const td_route *route, const td_crowd_params *params,
   c->bx1 = x1;
   c->by1 = y1;
   c->cell = 0.0f; /* sized by size_grid() */
+  c->grid_tick = UINT64_MAX;
   c->route_version = route_version(route);
   if (grow_agents(c, 64) != 0) {
     td_crowd_destroy(c);
@@ -395,6 +463,7 @@ void td_crowd_destroy(td_crowd *c) {
   if (!c) return;
   td_mem_free(c->block, c->block_size);
   td_mem_free(c->pl, c->pl_cap * sizeof *c->pl);
+  td_mem_free(c->nb, c->nb_cap * sizeof *c->nb);
   td_mem_free(c->cell_tab, c->tab_slots * sizeof *c->cell_tab);
   td_mem_free(c->g_sum, c->g_cap * sizeof *c->g_sum);
   td_mem_free(c->g_n, c->g_cap * sizeof *c->g_n);
@@ -500,7 +569,7 @@ td_agent td_crowd_add(td_crowd *c, const td_agent_desc *d, int32_t at, td_err *e
       td_err_set(err, "crowd: more than %u agents", TD_CROWD_MAX_AGENTS);
       return TD_AGENT_NONE;
     }
-    /* one slot to spare: the cell order ends with a sentinel */
+    /* one slot to spare (and the columns' SPARE elements after it) */
     if (c->used + 1 == c->cap && grow_agents(c, 2 * c->cap) != 0) {
       td_err_set(err, "crowd: out of memory");
       return TD_AGENT_NONE;
@@ -539,6 +608,8 @@ td_agent td_crowd_add(td_crowd *c, const td_agent_desc *d, int32_t at, td_err *e
   c->to[i] = next[at];
   if (d->flying) {
     c->state[i] = TD_AGENT_FLY;
+    c->dirx[i] = 1.0f;
+    c->diry[i] = 0.0f;
     c->x[i] = px + d->slot;
     c->y[i] = py + d->lane;
   } else {
@@ -552,12 +623,14 @@ td_agent td_crowd_add(td_crowd *c, const td_agent_desc *d, int32_t at, td_err *e
                                                    : TD_AGENT_STRANDED;
     if (c->to[i] == TD_NONE) c->to[i] = at;
     c->ktab[i] = KC_NONE;
+    c->dirx[i] = dx;
+    c->diry[i] = dy;
     if (c->state[i] == TD_AGENT_WALK) enter_segment(c, i, take_segment(c, i), 0.0f);
   }
-  /* The hash covers the graph's box and the agents: a formation spawned
+  /* The grid covers the graph's box and the agents: a formation spawned
   ** behind its spawn point can reach far outside the map, and agents
   ** crowded into the border cells would be compared with each other. */
-  double ax = c->x[i], ay = c->y[i], pad = 4.0 * (double)d->radius;
+  double ax = (double)c->x[i], ay = (double)c->y[i], pad = 4.0 * (double)d->radius;
   if (ax - pad < c->bx0 || ax + pad > c->bx1 || ay - pad < c->by0 || ay + pad > c->by1) {
     c->bx0 = ax - pad < c->bx0 ? ax - pad : c->bx0;
     c->bx1 = ax + pad > c->bx1 ? ax + pad : c->bx1;
@@ -566,6 +639,7 @@ td_agent td_crowd_add(td_crowd *c, const td_agent_desc *d, int32_t at, td_err *e
     c->cell = 0.0f; /* size_grid() lays the grid out again at the next step */
   }
   c->live++;
+  c->nb_stale = true; /* the neighbour lists are made again at the next step */
   return make_handle(c, i);
 }
 
@@ -697,7 +771,10 @@ static inline const corner *corner_at(td_crowd *c, size_t i) {
 /* Agent i took a new segment (from[i] -> to[i]): finds its corner. */
 static const corner *take_segment(td_crowd *c, size_t i) {
   c->ktab[i] = corner_id(c, c->from[i], c->to[i]);
-  return corner_at(c, i);
+  const corner *k = corner_at(c, i);
+  c->dirx[i] = k->dx;
+  c->diry[i] = k->dy;
+  return k;
 }
 
 /* Finds the corner of every agent on the ground (on a segment). */
@@ -714,6 +791,7 @@ static void check_route(td_crowd *c) {
   uint64_t v = route_version(c->route);
   if (v == c->route_version) return;
   c->route_version = v;
+  c->nb_stale = true; /* next[] moved: the lists' directions of travel too */
   c->kc_len = 0;
   if (c->kc_map) memset(c->kc_map, 0, ((size_t)c->kc_map_mask + 1) * sizeof *c->kc_map);
   find_corners(c);
@@ -764,70 +842,83 @@ static inline void enter_segment(td_crowd *c, size_t i, const corner *k, float t
   }
 }
 
-static inline int32_t bits_for(int32_t v) { /* bits to write 0 .. v, at least 1 */
-  int32_t b = 1;
-  while (b < 31 && (1 << b) <= v) b++;
-  return b;
-}
-
-/* Sizes the grid for the widest interaction of a tick: two agents' reach
-** plus what both can move; coarser when the keys would need more than
-** KEY_BITS (a huge map). */
+/* Lays the grid out for the widest symmetric interaction of a tick (two
+** agents' reach plus what both can move: `reach`, the cell size) over the
+** graph's box and a border; coarser when there would be more than 2^KEY_BITS
+** cells (a huge map). Queries cover any box (cell_box), so the layout
+** changes which agents are looked at, never which interact. */
 static void size_grid(td_crowd *c) {
   float reach = 2.0f * c->max_radius * 1.5f + 2.0f * c->max_speed_all * c->dt + c->p.margin;
   if (!(reach > 0.0f)) reach = 1.0f;
-  if (reach == c->cell) return;
+  if (reach == c->reach && c->cell > 0.0f) return;
+  c->reach = reach;
   /* a border for lanes, miters and detours just outside the graph; agents
   ** beyond it share the edge cells */
   double border = 0.02 * (c->bx1 - c->bx0 + c->by1 - c->by0) + 8.0;
   c->gx0 = (float)(c->bx0 - border);
   c->gy0 = (float)(c->by0 - border);
   float w = (float)(c->bx1 - c->bx0 + 2 * border), h = (float)(c->by1 - c->by0 + 2 * border);
+  float cell = reach;
   for (;;) {
-    float fw = w / reach, fh = h / reach;
-    if (fw < 4194304.0f && fh < 4194304.0f) {
+    float fw = w / cell, fh = h / cell;
+    if (fw < 4194304.0f && fh < 4194304.0f &&
+        ((double)fw + 1.0) * ((double)fh + 1.0) <= (double)(1u << KEY_BITS)) {
       c->gw = (int32_t)fw + 1;
       c->gh = (int32_t)fh + 1;
-      c->xbits = bits_for(c->gw - 1);
-      c->ybits = bits_for(c->gh - 1);
-      if (c->xbits + c->ybits <= KEY_BITS) break;
+      break;
     }
-    reach *= 1.5f;
+    cell *= 1.5f;
   }
-  c->cell = reach;
-  c->inv_cell = 1.0f / reach;
+  c->cell = cell;
+  c->inv_cell = 1.0f / cell;
 }
 
-/* The key of the cell holding (x, y); outside the grid, the nearest cell. */
+/* The column and row of the cell holding (x, y), clamped to the grid
+** (below 0, truncation and floor both give 0): monotone in x and y. */
+static inline int32_t cell_col(const td_crowd *c, float x) {
+  float f = (x - c->gx0) * c->inv_cell;
+  return f >= 0.0f ? (f < (float)c->gw ? (int32_t)f : c->gw - 1) : 0;
+}
+
+static inline int32_t cell_row(const td_crowd *c, float y) {
+  float f = (y - c->gy0) * c->inv_cell;
+  return f >= 0.0f ? (f < (float)c->gh ? (int32_t)f : c->gh - 1) : 0;
+}
+
 static inline uint32_t cell_key(const td_crowd *c, float x, float y) {
-  float fx = floorf((x - c->gx0) * c->inv_cell), fy = floorf((y - c->gy0) * c->inv_cell);
-  int32_t gx = fx >= 0.0f ? (fx < (float)c->gw ? (int32_t)fx : c->gw - 1) : 0;
-  int32_t gy = fy >= 0.0f ? (fy < (float)c->gh ? (int32_t)fy : c->gh - 1) : 0;
-  return (uint32_t)gy << c->xbits | (uint32_t)gx;
+  return (uint32_t)cell_row(c, y) * (uint32_t)c->gw + (uint32_t)cell_col(c, x);
 }
 
-/* A key's entry in the table of cells (dense), row-major like the keys. */
-static inline size_t key_cell(const td_crowd *c, uint32_t key) {
-  return (size_t)(key >> c->xbits) * (size_t)c->gw + (key & ((1u << c->xbits) - 1));
+/* The cells under [x0, x1] x [y0, y1]: an agent inside the box is in one. */
+static inline cellbox cell_box(const td_crowd *c, float x0, float y0, float x1, float y1) {
+  return (cellbox){cell_col(c, x0), cell_col(c, x1), cell_row(c, y0), cell_row(c, y1)};
 }
 
-/* Puts agent i in its cell: its key, counted for sort_cells. */
-static inline void hash_agent(td_crowd *c, size_t i) {
-  uint32_t key = cell_key(c, c->x[i], c->y[i]);
-  c->cell_of[i] = (int32_t)key;
-  if (c->dense) {
-    c->cell_tab[key_cell(c, key) + 2]++;
-  } else {
-    c->hist[0][key & (RADIX - 1)]++;
-    c->hist[1][key >> RADIX_BITS]++; /* < RADIX: keys have at most KEY_BITS */
+/* The first position of the cell order whose key is at least `key`. */
+static inline int32_t key_bound(const td_crowd *c, uint32_t key) {
+  if (c->dense) return c->cell_tab[key];
+  int32_t lo = 0, hi = (int32_t)c->n_grid;
+  while (lo < hi) {
+    int32_t mid = lo + (hi - lo) / 2;
+    if (c->s_key[mid] < key) lo = mid + 1;
+    else hi = mid;
   }
+  return lo;
 }
 
-/* Dense or sparse, for this tick. A table of every cell makes the sort one
-** pass and a neighbour query six loads, but costs a pass over the cells:
-** worth it while there are not many more cells than agents. Without the
-** memory for it, the sparse way (no table) works as well. Both give the
-** same cell order, so the choice changes no result. */
+/* The agents of row `row` of box b: order[*lo .. *hi). */
+static inline void row_run(const td_crowd *c, const cellbox *b, int32_t row, int32_t *lo,
+                           int32_t *hi) {
+  uint32_t base = (uint32_t)row * (uint32_t)c->gw;
+  *lo = key_bound(c, base + (uint32_t)b->x0);
+  *hi = key_bound(c, base + (uint32_t)b->x1 + 1);
+}
+
+/* Dense or sparse. A table of every cell makes the sort one pass and a
+** row of a query two loads, but costs a pass over the cells: worth it while
+** there are not many more cells than agents. Without the memory for it,
+** binary searches of the keys work as well. Both find the same agents in
+** the same order, so the choice changes no result. */
 static void choose_sort(td_crowd *c) {
   size_t cells = (size_t)c->gw * (size_t)c->gh, slots = cells + 2;
   c->dense = cells <= 8 * c->live + 4096;
@@ -843,12 +934,78 @@ static void choose_sort(td_crowd *c) {
   }
 }
 
-/* Clears the counts before hash_agent. */
-static void clear_counts(td_crowd *c) {
-  if (c->dense)
-    memset(c->cell_tab, 0, ((size_t)c->gw * (size_t)c->gh + 2) * sizeof *c->cell_tab);
-  else
-    memset(c->hist, 0, sizeof c->hist);
+/* Sorts the agents that are not FREE by cell, as they stand now: the cell
+** order by (key, slot), a stable counting sort over the table of cells
+** (dense) or a radix sort of one or two digits of the keys (sparse), and
+** the positions copied into that order. */
+static void grid_sort(td_crowd *c) {
+  choose_sort(c);
+  size_t n = 0, cells = (size_t)c->gw * (size_t)c->gh;
+  int32_t *tab = c->cell_tab;
+  if (c->dense) memset(tab, 0, (cells + 2) * sizeof *tab);
+  else memset(c->hist, 0, sizeof c->hist);
+  for (size_t i = 0; i < c->used; i++) {
+    if (c->state[i] == TD_AGENT_FREE) {
+      c->cell_of[i] = -1;
+      continue;
+    }
+    uint32_t key = cell_key(c, c->x[i], c->y[i]);
+    c->cell_of[i] = (int32_t)key;
+    if (c->dense) {
+      tab[key + 2]++;
+    } else {
+      c->hist[0][key & (RADIX - 1)]++;
+      c->hist[1][key >> RADIX_BITS]++; /* < RADIX: keys have at most KEY_BITS */
+    }
+  }
+  if (c->dense) {
+    /* tab[q + 2] holds cell q's count: the running sum makes tab[q + 1]
+    ** the start of cell q, which the fill advances to its end, the start
+    ** of q + 1: then tab[q] is the start of q for every q <= cells */
+    for (size_t q = 2; q <= cells + 1; q++) tab[q] += tab[q - 1];
+    for (size_t i = 0; i < c->used; i++) {
+      if (c->cell_of[i] < 0) continue;
+      uint32_t key = (uint32_t)c->cell_of[i];
+      int32_t pos = tab[key + 1]++;
+      c->s_key[pos] = key;
+      c->order[pos] = (int32_t)i;
+    }
+    n = (size_t)tab[cells];
+  } else {
+    int passes = cells > RADIX ? 2 : 1;
+    for (int p = 0; p < passes; p++) { /* counts -> first position of each digit */
+      int32_t sum = 0;
+      for (int d = 0; d < RADIX; d++) {
+        int32_t t = c->hist[p][d];
+        c->hist[p][d] = sum;
+        sum += t;
+      }
+      n = (size_t)sum;
+    }
+    /* by the low digit, from slot order; then (if any) by the high digit */
+    uint32_t *key1 = passes == 1 ? c->s_key : c->rk_key;
+    int32_t *slot1 = passes == 1 ? c->order : c->rk_slot;
+    for (size_t i = 0; i < c->used; i++) {
+      if (c->cell_of[i] < 0) continue;
+      uint32_t key = (uint32_t)c->cell_of[i];
+      int32_t pos = c->hist[0][key & (RADIX - 1)]++;
+      key1[pos] = key;
+      slot1[pos] = (int32_t)i;
+    }
+    if (passes == 2)
+      for (size_t q = 0; q < n; q++) {
+        uint32_t key = c->rk_key[q];
+        int32_t pos = c->hist[1][key >> RADIX_BITS]++;
+        c->s_key[pos] = key;
+        c->order[pos] = c->rk_slot[q];
+      }
+  }
+  c->n_grid = n;
+  for (size_t k = 0; k < n; k++) {
+    size_t i = (size_t)c->order[k];
+    c->s_x[k] = c->x[i];
+    c->s_y[k] = c->y[i];
+  }
 }
 
 /* Frees slot i if its agent leaked or was removed last tick; its state. */
@@ -863,18 +1020,13 @@ static inline uint8_t free_finished(td_crowd *c, size_t i) {
   return s;
 }
 
-/* Pass 1 (slot order), with `hash`: frees the slots of agents that finished
-** last tick (without, the steering pass does) and puts every agent in its
-** cell. Then the groups' means of the last tick; the sums start again. */
-static void begin_tick(td_crowd *c, bool hash) {
+/* Pass 1 (slot order), with `frees`: frees the slots of agents that
+** finished last tick (without, the steering pass does). Then the groups'
+** means of the last tick; the sums start again. */
+static void begin_tick(td_crowd *c, bool frees) {
   c->leak_len = 0;
-  if (hash) {
-    clear_counts(c);
-    for (size_t i = 0; i < c->used; i++) {
-      if (free_finished(c, i) == TD_AGENT_FREE) c->cell_of[i] = -1;
-      else hash_agent(c, i);
-    }
-  }
+  if (frees)
+    for (size_t i = 0; i < c->used; i++) free_finished(c, i);
   for (size_t g = 0; g < c->g_cap; g++) {
     c->g_use[g] = c->g_n[g] > 1;
     c->g_mean[g] = c->g_n[g] > 1 ? (float)(c->g_sum[g] / c->g_n[g]) : 0.0f;
@@ -907,124 +1059,6 @@ static inline void run_add(td_crowd *c, group_run *r, int32_t g, float prog) {
   }
   r->sum += (double)prog;
   r->n++;
-}
-
-/* Pass 2: a stable sort of the hashed agents by key (slot order within a
-** cell), from the counts hash_agent made: dense, a counting sort over the
-** table of cells; sparse, a radix sort of one or two digits. With
-** `snapshot`, copies what neighbour queries read into cell order. Returns
-** the number of agents hashed. */
-static size_t sort_cells(td_crowd *c, bool snapshot) {
-  int passes = c->dense ? 0 : c->xbits + c->ybits > RADIX_BITS ? 2 : 1;
-  size_t n = 0;
-  if (c->dense) {
-    /* tab[c + 2] holds cell c's count: the running sum makes tab[c + 1]
-    ** the start of cell c, which the fill advances to its end, = start of
-    ** c + 1 */
-    int32_t *tab = c->cell_tab;
-    size_t cells = (size_t)c->gw * (size_t)c->gh;
-    for (size_t q = 2; q <= cells + 1; q++) tab[q] += tab[q - 1];
-    for (size_t i = 0; i < c->used; i++) {
-      if (c->cell_of[i] < 0) continue;
-      uint32_t key = (uint32_t)c->cell_of[i];
-      int32_t pos = tab[key_cell(c, key) + 1]++;
-      c->s_key[pos] = key;
-      c->order[pos] = (int32_t)i;
-      c->sorted_of[i] = pos;
-    }
-    n = (size_t)tab[cells];
-  }
-  for (int p = 0; p < passes; p++) { /* counts -> first position of each digit */
-    int32_t sum = 0;
-    for (int d = 0; d < RADIX; d++) {
-      int32_t t = c->hist[p][d];
-      c->hist[p][d] = sum;
-      sum += t;
-    }
-    n = (size_t)sum;
-  }
-  /* by the low digit, from slot order; then (if any) by the high digit */
-  uint32_t *key1 = passes == 1 ? c->s_key : c->rk_key;
-  int32_t *slot1 = passes == 1 ? c->order : c->rk_slot;
-  for (size_t i = 0; i < c->used && passes > 0; i++) {
-    if (c->cell_of[i] < 0) continue;
-    uint32_t key = (uint32_t)c->cell_of[i];
-    int32_t pos = c->hist[0][key & (RADIX - 1)]++;
-    key1[pos] = key;
-    slot1[pos] = (int32_t)i;
-    c->sorted_of[i] = pos;
-  }
-  if (passes == 2)
-    for (size_t q = 0; q < n; q++) {
-      uint32_t key = c->rk_key[q];
-      int32_t pos = c->hist[1][key >> RADIX_BITS]++;
-      c->s_key[pos] = key;
-      c->order[pos] = c->rk_slot[q];
-      c->sorted_of[c->rk_slot[q]] = pos;
-    }
-  c->s_key[n] = UINT32_MAX; /* the sweep's sentinel: keys have at most KEY_BITS */
-  if (!snapshot) return n;
-  /* in slot order: reads stream, the writes scatter (cheaper than the other
-  ** way round) */
-  for (size_t i = 0; i < c->used; i++) {
-    if (c->cell_of[i] < 0) continue;
-    size_t k = (size_t)c->sorted_of[i];
-    uint8_t s = c->state[i];
-    float dx = 0.0f, dy = 0.0f;
-    if (s == TD_AGENT_WALK) {
-      const corner *kw = corner_at(c, i);
-      dx = kw->dx;
-      dy = kw->dy;
-    }
-    c->s_xy[2 * k] = c->x[i];
-    c->s_xy[2 * k + 1] = c->y[i];
-    c->s_info[k] = (nbinfo){.vx = c->vx[i], .vy = c->vy[i], .r = c->radius[i],
-                            .ms = c->max_speed[i], .dx = dx, .dy = dy, .group = c->group[i],
-                            .state = s, .layer = (int8_t)layer(s)};
-  }
-  return n;
-}
-
-/* The first position at or after p whose key is at least a; the keys end
-** with a sentinel above every key. Ends move by a cell or two from one
-** agent to the next: two steps without a branch, then (rarely) a loop; a
-** loop alone would mispredict its exit six times an agent. */
-static inline int32_t skip_below(const uint32_t *keys, int32_t p, uint32_t a) {
-  p += keys[p] < a;
-  p += keys[p] < a;
-  while (keys[p] < a) p++;
-  return p;
-}
-
-/* The agents in the 3x3 cells around `key` (the key of the k-th agent of a
-** visit in cell order), as up to three runs of the cell order [lo, hi), one
-** per row of cells. Dense, from the table of cells. Sparse, by a sweep: as
-** the visit goes on the keys grow, and so do the ends of each run, which
-** only move forward (w keeps them). */
-static inline int cell_runs(const td_crowd *c, sweep *w, uint32_t key, int32_t lo[3],
-                             int32_t hi[3]) {
-  int32_t gx = (int32_t)(key & ((1u << c->xbits) - 1)), gy = (int32_t)(key >> c->xbits);
-  uint32_t x0 = (uint32_t)(gx > 0 ? gx - 1 : 0), x1 = (uint32_t)(gx + 1 < c->gw ? gx + 1 : gx);
-  const uint32_t *keys = c->s_key;
-  int runs = 0;
-  for (int d = 0; d < 3; d++) {
-    int32_t r = gy - 1 + d;
-    if (r < 0 || r >= c->gh) continue;
-    if (c->dense) {
-      size_t row = (size_t)r * (size_t)c->gw;
-      lo[runs] = c->cell_tab[row + x0];
-      hi[runs] = c->cell_tab[row + x1 + 1];
-      runs++;
-      continue;
-    }
-    uint32_t a = (uint32_t)r << c->xbits | x0, b = (uint32_t)r << c->xbits | x1;
-    int32_t p = skip_below(keys, w->lo[d], a);
-    int32_t q = skip_below(keys, w->hi[d] > p ? w->hi[d] : p, b + 1);
-    w->lo[d] = lo[runs] = p;
-    w->hi[d] = hi[runs] = q;
-    runs++;
-  }
-  return runs;
 }
 
 /* Turns v = (vx, vy), of length vl, towards the wish w = e ws / |e| (a
@@ -1157,111 +1191,516 @@ static void fly_desire(const td_crowd *c, size_t i, float *wx, float *wy, float 
   *wy = dl > 1e-6f ? dy / dl * speed : 0.0f;
 }
 
-/* Walker k (cell order) meets agent kk at (ahead, side) in the walker's
-** frame: a wave-mate of the same kind ahead in the way is followed (our
-** speed capped so the gap does not close), anyone slower by nature (another
-** kind, or a stunned one) is passed: our lane shifts aside (`best`: the
-** nearest such agent so far). */
-static inline void walk_pair(const nbinfo *me, const nbinfo *nj, float ahead, float side,
-                             float *best, nbres *res) {
-  if (nj->state != TD_AGENT_WALK && nj->state != TD_AGENT_STUNNED) return;
-  float reach = me->r + nj->r;
-  float vj = nj->vx * me->dx + nj->vy * me->dy;
-  /* A mate is followed when it travels our way or moves away from us (it
-  ** may just have turned a corner). One meeting us head-on or across a
-  ** junction is passed instead: two agents following each other would
-  ** both stop for good. */
-  float away = vj * ahead + (nj->vx * -me->dy + nj->vy * me->dx) * side;
-  bool mate = nj->group == me->group && nj->state == TD_AGENT_WALK && nj->ms >= 0.9f * me->ms &&
-              (nj->dx * me->dx + nj->dy * me->dy > 0.5f || away > 0.0f);
-  if (mate) {
-    if (ahead <= 0.0f || ahead > 3.0f * reach || fabsf(side) >= reach) return;
-    /* close at most to 1.25 reach, at the speed that gets there in 1/4 s */
-    float cap = vj + (ahead - 1.25f * reach) * 4.0f;
-    if (cap < res->follow) res->follow = cap < 0.0f ? 0.0f : cap;
-    return;
+/* ---- neighbours ---------------------------------------------------------- */
+
+/* The loose bounds of the tests of a tick: every exact test below passes
+** them (two agents' reach is at most 2 max_radius). */
+typedef struct bounds {
+  float side, back, ahead; /* a walker's window: |side| < side, back < ahead <= ahead */
+  float sep2;              /* the soft push: d2 <= sep2 (-1: no separation) */
+  float pl2;               /* close pairs: d2 < pl2 (0: none) */
+#if SIMD4
+  __m128 v_side, v_back, v_ahead, v_sep2, v_pl2, v_noside; /* the same, four times; -1 */
+#endif
+} bounds;
+
+static inline bounds bounds_of(const td_crowd *c) {
+  float rr = 2.0f * c->max_radius, want = rr + c->p.margin + 0.2f * c->max_radius;
+  bounds b = {.side = 1.31f * rr, .back = -1.01f * rr, .ahead = 1.01f * PASS_AHEAD * rr,
+              .sep2 = c->p.separation ? want * want * 1.0001f : -1.0f, .pl2 = c->pl_reach2};
+#if SIMD4
+  b.v_side = _mm_set1_ps(b.side);
+  b.v_back = _mm_set1_ps(b.back);
+  b.v_ahead = _mm_set1_ps(b.ahead);
+  b.v_sep2 = _mm_set1_ps(b.sep2);
+  b.v_pl2 = _mm_set1_ps(b.pl2);
+  b.v_noside = _mm_set1_ps(-1.0f);
+#endif
+  return b;
+}
+
+/* The shape of the regions of a tick, the same for every agent: a disc
+** (d2 < rc2; none when rc2 <= 0) and a window along a direction (|ahead -
+** mid| <= half, |side| < side); the half-widths of their boxes (with a
+** margin for rounding); a disc that holds the window in every direction;
+** and, with a skin, how far an agent gets before the lists are made again. */
+typedef struct shape {
+  float rc2, rcb;
+  float mid, half, side, hb, sb;
+  float all2, allb;
+  float lim;
+} shape;
+
+/* Everything the tests of a tick can pass (see scan_pair), grown by `skin`
+** on every side. */
+static shape shape_of(const bounds *b, float skin) {
+  shape h;
+  float near2 = b->pl2 > b->sep2 ? b->pl2 : b->sep2;
+  float rc = near2 > 0.0f ? sqrtf(near2) * 1.0001f + 1e-5f + skin : 0.0f;
+  h.rc2 = near2 > 0.0f ? rc * rc : -1.0f;
+  h.rcb = rc * 1.001f + 1e-4f;
+  h.mid = 0.5f * (b->ahead + b->back);
+  h.half = (0.5f * (b->ahead - b->back) + skin) * 1.0001f + 1e-5f;
+  h.side = (b->side + skin) * 1.0001f + 1e-5f;
+  h.hb = h.half * 1.001f + 1e-4f;
+  h.sb = h.side * 1.001f + 1e-4f;
+  float far = b->ahead > -b->back ? b->ahead : -b->back;
+  float all = len2(far, b->side) * 1.0001f + 1e-5f + skin;
+  all = all > rc ? all : rc;
+  h.all2 = all * all;
+  h.allb = all * 1.001f + 1e-4f;
+  h.lim = 0.5f * skin * 1.01f + 1e-3f;
+  return h;
+}
+
+/* The region of an agent at (x, y): the shape's disc (or the larger one)
+** and its window along nd directions. */
+typedef struct region {
+  float x, y, rc2, rcb;
+  int nd;
+  float dx[MAX_DIRS], dy[MAX_DIRS];
+} region;
+
+#if !SIMD4 /* (with SIMD4, list_run tests four at a time) */
+static inline bool region_has(const shape *h, const region *g, float rx, float ry) {
+  bool in = rx * rx + ry * ry < g->rc2;
+  for (int d = 0; d < g->nd; d++) {
+    float a = rx * g->dx[d] + ry * g->dy[d] - h->mid, s = ry * g->dx[d] - rx * g->dy[d];
+    in |= (fabsf(a) <= h->half) & (fabsf(s) < h->side);
   }
-  /* pass: from 4 reach before until it is a reach behind us; the shift
-  ** fades in over the first reach and out over the last half, and goes
-  ** to 0 at the sides of the window (|side| = 1.3 reach): a neighbour
-  ** that enters or leaves the window moves our lane smoothly, with no
-  ** step that the steering would chase back and forth */
-  if (ahead <= -reach || ahead > 4.0f * reach || fabsf(side) >= 1.3f * reach) return;
-  if (vj > 0.9f * me->ms) return; /* not slower: no need to pass */
-  if (fabsf(ahead) < *best) {
-    *best = fabsf(ahead);
-    float fade = ahead > 3.0f * reach    ? (4.0f * reach - ahead) / reach
-                 : ahead < -0.5f * reach ? (ahead + reach) / (0.5f * reach)
-                                         : 1.0f;
-    /* pass on the side we already lean to (ties: the left) */
-    res->shift = fade * (side > 0.0f ? -(1.3f * reach - side) : 1.3f * reach + side);
+  return in;
+}
+#endif
+
+/* The cells under a region: the disc's box and each window's. */
+static HOT_INLINE cellbox region_box(const td_crowd *c, const shape *h, const region *g) {
+  float r = g->rc2 > 0.0f ? g->rcb : 0.0f;
+  float x0 = g->x - r, x1 = g->x + r, y0 = g->y - r, y1 = g->y + r;
+  for (int d = 0; d < g->nd; d++) {
+    float ax = fabsf(g->dx[d]), ay = fabsf(g->dy[d]);
+    float cx = g->x + g->dx[d] * h->mid, cy = g->y + g->dy[d] * h->mid;
+    float ex = ax * h->hb + ay * h->sb, ey = ay * h->hb + ax * h->sb;
+    x0 = cx - ex < x0 ? cx - ex : x0;
+    x1 = cx + ex > x1 ? cx + ex : x1;
+    y0 = cy - ey < y0 ? cy - ey : y0;
+    y1 = cy + ey > y1 ? cy + ey : y1;
+  }
+  return cell_box(c, x0, y0, x1, y1);
+}
+
+/* Agent i's region. With `ahead_too` (lists), the window covers every
+** direction of travel the agent can take before it has moved h->lim: its
+** segment's, and the next ones' while the bisector where it would take
+** them (see waypoint_agent) is that near, for any agent on the ground
+** (stunned and stranded ones may walk on); beyond MAX_DIRS, a disc holds
+** them all. Without, a walker's window along its segment. */
+static HOT_INLINE void agent_region(td_crowd *c, size_t i, const shape *h, bool ahead_too,
+                                    region *g) {
+  g->x = c->x[i];
+  g->y = c->y[i];
+  g->rc2 = h->rc2;
+  g->rcb = h->rcb;
+  g->nd = 0;
+  for (int d = 0; d < MAX_DIRS; d++) g->dx[d] = g->dy[d] = 0.0f;
+  uint8_t st = c->state[i];
+  if (st != TD_AGENT_WALK && (!ahead_too || layer(st) != 0)) return;
+  g->dx[0] = c->dirx[i];
+  g->dy[0] = c->diry[i];
+  g->nd = 1;
+  if (!ahead_too) return;
+  const corner *k = corner_at(c, i);
+  if (k->last || (g->x - k->bx) * k->tx + (g->y - k->by) * k->ty < -h->lim) return;
+  corner n = *k;
+  for (;;) {
+    if (g->nd == MAX_DIRS) {
+      g->rc2 = h->all2;
+      g->rcb = h->allb;
+      g->nd = 0;
+      return;
+    }
+    g->dx[g->nd] = n.d2x;
+    g->dy[g->nd] = n.d2y;
+    g->nd++;
+    int32_t b2 = n.b;
+    corner_fill(c, b2, c->next[b2], &n);
+    if (n.last || (g->x - n.bx) * n.tx + (g->y - n.by) * n.ty < -h->lim) return;
   }
 }
 
-/* Scans the 3x3 cells around agent k (cell order): a walker's follow and
-** pass, the soft push (with separation), and the list of pairs close
-** enough to overlap after the move, into s_res[k]. Reads only the
-** cell-order copy. Each test below first rejects on a bound that is looser
-** than the exact test, which then runs unchanged: the cheap rejections
-** change no result. Everything the loop uses is in locals: stores through
-** c would make the compiler reload it for every candidate. */
-static void scan_neighbours(td_crowd *c, int32_t k) {
-  const nbinfo *info = c->s_info, *me = &info[k];
-  const float *xy = c->s_xy;
-  nbinfo self = *me;
-  nbres res = {.follow = INFINITY, .shift = 0.0f, .px = 0.0f, .py = 0.0f};
-  float best = INFINITY;
-  float xi = xy[2 * (size_t)k], yi = xy[2 * (size_t)k + 1], ri = self.r, dx = self.dx, dy = self.dy;
-  float margin = c->p.margin;
-  bool walk = self.state == TD_AGENT_WALK;
-  /* walk: every test needs |side| < 1.3 reach and -reach < ahead <= 4 reach,
-  ** with reach <= ri + max_radius; sep: d < want <= want_max */
-  float rr = ri + c->max_radius;
-  float side_max = 1.31f * rr, back_max = -1.01f * rr, ahead_max = 4.04f * rr;
-  float want_max = rr + margin + 0.2f * ri;
-  float sep2 = c->p.separation ? want_max * want_max * 1.0001f : -1.0f;
-  float pl2 = c->pl_reach2;
-  int32_t lo[3], hi[3];
-  int runs = cell_runs(c, &c->sweep, c->s_key[k], lo, hi);
-  if (pl2 > 0.0f) { /* room for every candidate in the close-pair list */
-    size_t most = 0;
-    for (int r = 0; r < runs; r++) most += (size_t)(hi[r] - lo[r]);
-    if (c->pl_len + most > c->pl_cap) {
-      int32_t *p = td_mem_grow(c->pl, &c->pl_cap, c->pl_len + most, sizeof *p);
-      if (p) {
-        c->pl = p;
-      } else { /* out of memory: the projection scans the cells instead */
-        c->pl_ok = false;
-        c->pl_reach2 = pl2 = 0.0f;
+#if SIMD4
+/* The lanes set in a mask of four, in order (then anything), and how many:
+** a compaction without a branch. */
+static const int8_t mask_lanes[16][4] = {
+  {0, 0, 0, 0}, {0, 0, 0, 0}, {1, 0, 0, 0}, {0, 1, 0, 0}, {2, 0, 0, 0}, {0, 2, 0, 0},
+  {1, 2, 0, 0}, {0, 1, 2, 0}, {3, 0, 0, 0}, {0, 3, 0, 0}, {1, 3, 0, 0}, {0, 1, 3, 0},
+  {2, 3, 0, 0}, {0, 2, 3, 0}, {1, 2, 3, 0}, {0, 1, 2, 3}};
+static const int8_t mask_count[16] = {0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4};
+
+static inline __m128 abs4(__m128 v) {
+  return _mm_and_ps(v, _mm_castsi128_ps(_mm_set1_epi32(0x7FFFFFFF)));
+}
+#endif
+
+/* Appends to nb (from np) the agents of the cell order [lo, hi) in region g,
+** but agent i; returns the new end. nb has room for hi - lo + 4 more. */
+static HOT_INLINE size_t list_run(const td_crowd *c, const shape *h, const region *g, int32_t i,
+                                  int32_t lo, int32_t hi, int32_t *nb, size_t np) {
+  const float *sx = c->s_x, *sy = c->s_y;
+  const int32_t *order = c->order;
+#if SIMD4
+  /* four at a time: the columns have SPARE elements after the last */
+  const __m128 gx = _mm_set1_ps(g->x), gy = _mm_set1_ps(g->y), rc2 = _mm_set1_ps(g->rc2);
+  const __m128 mid = _mm_set1_ps(h->mid), half = _mm_set1_ps(h->half), side = _mm_set1_ps(h->side);
+  __m128 dx[MAX_DIRS], dy[MAX_DIRS];
+  for (int d = 0; d < MAX_DIRS; d++) { /* agent_region sets them all */
+    dx[d] = _mm_set1_ps(g->dx[d]);
+    dy[d] = _mm_set1_ps(g->dy[d]);
+  }
+  const __m128i self = _mm_set1_epi32(i);
+  const int nd = g->nd;
+  for (int32_t kk = lo; kk < hi; kk += 4) {
+    __m128 rx = _mm_sub_ps(_mm_loadu_ps(sx + kk), gx), ry = _mm_sub_ps(_mm_loadu_ps(sy + kk), gy);
+    __m128 in = _mm_cmplt_ps(_mm_add_ps(_mm_mul_ps(rx, rx), _mm_mul_ps(ry, ry)), rc2);
+    if (nd == 1) { /* most agents */
+      __m128 a = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(rx, dx[0]), _mm_mul_ps(ry, dy[0])), mid);
+      __m128 s = _mm_sub_ps(_mm_mul_ps(ry, dx[0]), _mm_mul_ps(rx, dy[0]));
+      in = _mm_or_ps(in, _mm_and_ps(_mm_cmple_ps(abs4(a), half), _mm_cmplt_ps(abs4(s), side)));
+    } else {
+      for (int d = 0; d < nd; d++) {
+        __m128 a = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(rx, dx[d]), _mm_mul_ps(ry, dy[d])), mid);
+        __m128 s = _mm_sub_ps(_mm_mul_ps(ry, dx[d]), _mm_mul_ps(rx, dy[d]));
+        in = _mm_or_ps(in, _mm_and_ps(_mm_cmple_ps(abs4(a), half), _mm_cmplt_ps(abs4(s), side)));
+      }
+    }
+    __m128i j4 = _mm_loadu_si128((const __m128i *)(const void *)(order + kk));
+    unsigned m = (unsigned)_mm_movemask_ps(in) &
+                 ~(unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(j4, self)));
+    int32_t left = hi - kk;
+    m &= left >= 4 ? 15u : (1u << left) - 1u;
+    const int8_t *ln = mask_lanes[m];
+    nb[np] = order[kk + ln[0]];
+    nb[np + 1] = order[kk + ln[1]];
+    nb[np + 2] = order[kk + ln[2]];
+    nb[np + 3] = order[kk + ln[3]];
+    np += (size_t)mask_count[m];
+  }
+#else
+  for (int32_t kk = lo; kk < hi; kk++) {
+    int32_t j = order[kk];
+    nb[np] = j;
+    np += region_has(h, g, sx[kk] - g->x, sy[kk] - g->y) & (j != i);
+  }
+#endif
+  return np;
+}
+
+/* Makes the neighbour lists (Verlet lists): for each agent, every agent in
+** its region grown by the skin (agent_region), from the grid as sorted
+** now. While no agent has moved more than half the skin since, the region
+** holds every agent that can pass one of its tests: the lists replace the
+** grid, and the grid is sorted only when they are made again. The lists
+** hold slots, in no particular order (sums over them do not depend on it),
+** and four readable slots follow the last. Returns 0, or -1 out of memory
+** (no lists: the scan uses the grid). */
+static int make_lists(td_crowd *c) {
+  size_t np = 0;
+  bounds b = bounds_of(c);
+  shape h = shape_of(&b, c->skin);
+  c->nb_ok = false;
+  for (size_t i = 0; i < c->used; i++) {
+    c->nb_beg[i] = (int32_t)np;
+    c->nb_cnt[i] = 0;
+    if (c->state[i] == TD_AGENT_FREE) continue;
+    c->x0[i] = c->x[i];
+    c->y0[i] = c->y[i];
+    region g;
+    agent_region(c, i, &h, true, &g);
+    cellbox box = region_box(c, &h, &g);
+    for (int32_t row = box.y0; row <= box.y1; row++) {
+      int32_t lo, hi;
+      row_run(c, &box, row, &lo, &hi);
+      size_t need = np + (size_t)(hi - lo) + 4;
+      if (need > INT32_MAX) return -1;
+      if (need > c->nb_cap) {
+        int32_t *p = td_mem_grow(c->nb, &c->nb_cap, need, sizeof *p);
+        if (!p) return -1;
+        c->nb = p;
+      }
+      np = list_run(c, &h, &g, (int32_t)i, lo, hi, c->nb, np);
+    }
+    c->nb_cnt[i] = (int32_t)np - c->nb_beg[i];
+  }
+  if (np + 4 > c->nb_cap) {
+    int32_t *p = td_mem_grow(c->nb, &c->nb_cap, np + 4, sizeof *p);
+    if (!p) return -1;
+    c->nb = p;
+  }
+  memset(c->nb + np, 0, 4 * sizeof *c->nb); /* slot 0 exists: there are agents */
+  c->nb_len = np;
+  c->nb_ok = true;
+  c->nb_stale = false;
+  c->disp = 0.0f;
+  c->nb_made++;
+  return 0;
+}
+
+/* Where a walker is on the route, as it stands (the start of the tick): the
+** route from its segment's end to a goal, and what it has left of its
+** segment (projected on it). Ordered by the first, then the second, then
+** the slot (further), it is a strict total order of the walkers: agents on
+** a later segment come first, agents on one segment in the order they
+** walk it. */
+typedef struct route_pos {
+  float left, rest;
+} route_pos;
+
+static route_pos route_of(const corner *k, float x, float y) {
+  return (route_pos){k->left, k->len - ((x - k->ax) * k->dx + (y - k->ay) * k->dy)};
+}
+
+/* Without the corner table (out of memory), the corner is computed. */
+static route_pos route_uncached(const td_crowd *c, size_t i) {
+  corner k;
+  corner_fill(c, c->from[i], c->to[i], &k);
+  return route_of(&k, c->x[i], c->y[i]);
+}
+
+static inline route_pos route_at(const td_crowd *c, size_t i) {
+  uint32_t q = c->ktab[i];
+  return q != KC_NONE ? route_of(&c->kc[q], c->x[i], c->y[i]) : route_uncached(c, i);
+}
+
+/* Whether walker j (at pj) is further along the route than walker i. */
+static inline bool further(route_pos pj, int32_t j, route_pos pi, int32_t i) {
+  return pj.left < pi.left ||
+         (pj.left == pi.left && (pj.rest < pi.rest || (pj.rest == pi.rest && j < i)));
+}
+
+/* An agent's scan of its neighbours, in locals. */
+typedef struct scan {
+  float xi, yi, ri, dx, dy, ms9, margin;
+  int32_t group, from, to, self;
+  route_pos at;           /* where a walker is on the route, once at_known */
+  bool at_known;
+  int layer;
+  bool walk;
+  float pl2;              /* close pairs: d2 < pl2 go to pl (0: none listed) */
+  int32_t *pl;
+  size_t np;
+  float follow;           /* the speed cap of following */
+  float left, right;      /* the largest shifts to the left and to the right that passing asks */
+  int64_t px, py;         /* the push, in units of 1 / PUSH_ONE */
+} scan;
+
+/* The layer of an agent as the scan sees it: the steering pass that runs
+** with it marks flyers that arrive LEAKED, and every agent sees them as
+** they were at the start of the tick (no agent was LEAKED then: the slots
+** of last tick's were freed). */
+static inline int scan_layer(uint8_t s) { return s == TD_AGENT_LEAKED ? 1 : layer(s); }
+
+/* Walker s meets agent j at (ahead, side) in the walker's frame: a
+** wave-mate of the same kind ahead in the way is followed (our speed capped
+** so the gap does not close), anyone slower by nature (another kind, or a
+** stunned one) is passed: our lane shifts aside. Each slower agent asks
+** for a shift to one side; the lane takes the largest to the left plus the
+** largest to the right (a max, so the order of visits does not matter).
+** Taking the one nearest ahead instead made a walker behind two slower
+** agents abreast switch between them from tick to tick, and zig-zag. */
+static HOT_INLINE void walk_pair(const td_crowd *c, scan *s, int32_t j, float ahead, float side) {
+  uint8_t sj = c->state[j];
+  if (sj != TD_AGENT_WALK && sj != TD_AGENT_STUNNED) return;
+  float reach = s->ri + c->radius[j];
+  /* outside the window of passing, which holds the one of following */
+  if (ahead <= -reach || ahead > PASS_AHEAD * reach || fabsf(side) >= 1.3f * reach) return;
+  float vxj = c->vx[j], vyj = c->vy[j];
+  float vj = vxj * s->dx + vyj * s->dy;
+  /* A mate is followed when it travels our way, moves away from us, or
+  ** walks the segment after ours (it turned the corner ahead of us; passed,
+  ** it made its followers zig-zag through every corner), and it is further
+  ** along the route than we are (see further). The last makes following an
+  ** order: at a sharp corner, two agents each ahead of the other in its own
+  ** direction of travel followed each other and both stopped for good. One
+  ** meeting us head-on or across a junction is passed instead. */
+  bool mate = c->group[j] == s->group && sj == TD_AGENT_WALK && c->max_speed[j] >= s->ms9;
+  if (mate && (c->from[j] != s->from || c->to[j] != s->to)) {
+    /* on another segment: also further along the route (on ours, the
+    ** follow window's ahead > 0 orders them: it is antisymmetric) */
+    mate = (c->dirx[j] * s->dx + c->diry[j] * s->dy > 0.5f ||
+            vj * ahead + (vxj * -s->dy + vyj * s->dx) * side > 0.0f ||
+            (c->from[j] == s->to && c->to[j] != s->from));
+    if (mate && !s->at_known) {
+      s->at = route_at(c, (size_t)s->self);
+      s->at_known = true;
+    }
+    mate = mate && further(route_at(c, (size_t)j), j, s->at, s->self);
+  }
+  if (mate) {
+    if (ahead <= 0.0f || ahead > FOLLOW_AHEAD * reach || fabsf(side) >= reach) return;
+    /* close at most to 1.25 reach, at the speed that gets there in 1/4 s */
+    float cap = vj + (ahead - 1.25f * reach) * 4.0f;
+    if (cap < s->follow) s->follow = cap < 0.0f ? 0.0f : cap;
+    return;
+  }
+  /* pass: from PASS_AHEAD reach before until it is a reach behind us; the
+  ** shift fades in over the first PASS_FADE and out over the last half, and
+  ** goes to 0 at the sides of the window (|side| = 1.3 reach): a neighbour
+  ** that enters or leaves the window moves our lane smoothly, with no step
+  ** that the steering would chase back and forth */
+  if (vj > s->ms9) return; /* not slower: no need to pass */
+  float fade = ahead > (PASS_AHEAD - PASS_FADE) * reach
+                   ? (PASS_AHEAD * reach - ahead) / (PASS_FADE * reach)
+               : ahead < -0.5f * reach ? (ahead + reach) / (0.5f * reach)
+                                       : 1.0f;
+  /* pass on the side we already lean to (ties: the left) */
+  float want = fade * (side > 0.0f ? -(1.3f * reach - side) : 1.3f * reach + side);
+  if (want > s->left) s->left = want;
+  if (want < s->right) s->right = want;
+}
+
+/* Agent s meets agent j (not itself): the close pair is listed, a walker
+** follows or passes, the soft push. Each exact test first rejects on a
+** bound that is looser (bounds_of), which changes no result. pl has room
+** for one more (the store comes before the test: no branch). */
+static HOT_INLINE void scan_hit(const td_crowd *c, scan *s, const bounds *b, int32_t j, float rx,
+                                float ry, float d2, float ahead, float side) {
+  s->pl[s->np] = j;
+  s->np += d2 < s->pl2;
+  if (s->walk && fabsf(side) < b->side && ahead > b->back && ahead <= b->ahead)
+    walk_pair(c, s, j, ahead, side);
+  if (d2 <= b->sep2) { /* soft separation: keep a margin within the layer */
+    if (scan_layer(c->state[j]) != s->layer) return;
+    float ux = -rx, uy = -ry, d = len2(ux, uy); /* from the neighbour to us */
+    float want = s->ri + c->radius[j] + s->margin + 0.2f * s->ri;
+    if (d >= want || d < 1e-6f) return;
+    float push = (want - d) / want;
+    s->px += fixed(ux / d * push * PUSH_ONE);
+    s->py += fixed(uy / d * push * PUSH_ONE);
+  }
+}
+
+static HOT_INLINE void scan_pair(const td_crowd *c, scan *s, const bounds *b, int32_t j) {
+  float rx = c->x[j] - s->xi, ry = c->y[j] - s->yi;
+  scan_hit(c, s, b, j, rx, ry, rx * rx + ry * ry, rx * s->dx + ry * s->dy,
+           rx * -s->dy + ry * s->dx);
+}
+
+/* Agent s meets the agents of its list nb[0 .. cnt) (followed by four
+** readable slots). With SIMD4, the loose tests of scan_pair run four at a
+** time first, and only the agents that pass one go to scan_pair. */
+static HOT_INLINE void scan_list(const td_crowd *c, scan *s, const bounds *b, const int32_t *nb,
+                                 int32_t cnt) {
+#if SIMD4
+  const float *x = c->x, *y = c->y;
+  const __m128 xi = _mm_set1_ps(s->xi), yi = _mm_set1_ps(s->yi);
+  const __m128 dx = _mm_set1_ps(s->dx), dy = _mm_set1_ps(s->dy), ndy = _mm_set1_ps(-s->dy);
+  const __m128 side = s->walk ? b->v_side : b->v_noside, back = b->v_back, ahead = b->v_ahead;
+  const __m128 sep2 = b->v_sep2, pl2 = s->pl2 > 0.0f ? b->v_pl2 : b->v_noside;
+  for (int32_t q = 0; q < cnt; q += 4) {
+    int32_t j0 = nb[q], j1 = nb[q + 1], j2 = nb[q + 2], j3 = nb[q + 3];
+    __m128 rx = _mm_sub_ps(_mm_setr_ps(x[j0], x[j1], x[j2], x[j3]), xi);
+    __m128 ry = _mm_sub_ps(_mm_setr_ps(y[j0], y[j1], y[j2], y[j3]), yi);
+    __m128 d2 = _mm_add_ps(_mm_mul_ps(rx, rx), _mm_mul_ps(ry, ry));
+    __m128 a = _mm_add_ps(_mm_mul_ps(rx, dx), _mm_mul_ps(ry, dy));
+    __m128 sd = _mm_add_ps(_mm_mul_ps(rx, ndy), _mm_mul_ps(ry, dx));
+    __m128 win = _mm_and_ps(_mm_cmplt_ps(abs4(sd), side),
+                            _mm_and_ps(_mm_cmpgt_ps(a, back), _mm_cmple_ps(a, ahead)));
+    __m128 in = _mm_or_ps(win, _mm_or_ps(_mm_cmple_ps(d2, sep2), _mm_cmplt_ps(d2, pl2)));
+    unsigned m = (unsigned)_mm_movemask_ps(in);
+    int32_t left = cnt - q;
+    m &= left >= 4 ? 15u : (1u << left) - 1u;
+    if (!m) continue;
+    float lx[4], ly[4], ld[4], la[4], ls[4]; /* the same values scan_pair computes */
+    _mm_storeu_ps(lx, rx);
+    _mm_storeu_ps(ly, ry);
+    _mm_storeu_ps(ld, d2);
+    _mm_storeu_ps(la, a);
+    _mm_storeu_ps(ls, sd);
+    do {
+      int l = __builtin_ctz(m);
+      scan_hit(c, s, b, nb[q + l], lx[l], ly[l], ld[l], la[l], ls[l]);
+      m &= m - 1;
+    } while (m);
+  }
+#else
+  for (int32_t q = 0; q < cnt; q++) scan_pair(c, s, b, nb[q]);
+#endif
+}
+
+/* Room in the close-pair list for `more` pairs and the branchless store;
+** out of memory, the listing stops for the tick (the projection then looks
+** elsewhere: see project). */
+static inline void pl_room(td_crowd *c, scan *s, size_t more, int32_t *sink) {
+  if (s->pl2 <= 0.0f || s->np + more + 1 <= c->pl_cap) return;
+  int32_t *p = td_mem_grow(c->pl, &c->pl_cap, s->np + more + 1, sizeof *p);
+  if (p) {
+    c->pl = s->pl = p;
+    return;
+  }
+  c->pl_ok = false;
+  s->pl2 = 0.0f;
+  s->pl = sink;
+  s->np = 0;
+}
+
+/* The close pairs and the agents that have some, as the steering pass
+** finds them (see scan_agent). */
+typedef struct pairs {
+  size_t np, na;
+  int32_t sink[1];        /* where the listing writes when it stopped */
+} pairs;
+
+/* Agent i's scan of its neighbours: from its list (`lists`) or from the
+** grid (the cells under its region: the same agents pass the tests); it
+** reads every other agent as it was at the start of the tick. Its close
+** pairs go to pl, and it to `active` if it has some. */
+static HOT_INLINE nbres scan_agent(td_crowd *c, size_t i, const bounds *b, const shape *h,
+                                   bool lists, pairs *pp) {
+  uint8_t st = c->state[i];
+  scan s;
+  s.xi = c->x[i];
+  s.yi = c->y[i];
+  s.ri = c->radius[i];
+  s.dx = c->dirx[i];
+  s.dy = c->diry[i];
+  s.ms9 = 0.9f * c->max_speed[i];
+  s.margin = c->p.margin;
+  s.group = c->group[i];
+  s.from = c->from[i];
+  s.self = (int32_t)i;
+  s.to = c->to[i];
+  s.layer = layer(st);
+  s.walk = st == TD_AGENT_WALK;
+  s.at = (route_pos){0.0f, 0.0f};
+  s.at_known = false;
+  s.follow = INFINITY;
+  s.left = s.right = 0.0f;
+  s.px = s.py = 0;
+  s.pl2 = c->pl_ok ? b->pl2 : 0.0f;
+  s.pl = c->pl_ok && c->pl ? c->pl : pp->sink;
+  s.np = c->pl_ok ? pp->np : 0;
+  if (lists) { /* pl has room for every list (see td_crowd_step) */
+    scan_list(c, &s, b, c->nb + c->nb_beg[i], c->nb_cnt[i]);
+  } else if (s.walk || b->sep2 > 0.0f || s.pl2 > 0.0f) {
+    region g;
+    agent_region(c, i, h, false, &g);
+    cellbox box = region_box(c, h, &g);
+    for (int32_t row = box.y0; row <= box.y1; row++) {
+      int32_t lo, hi;
+      row_run(c, &box, row, &lo, &hi);
+      pl_room(c, &s, (size_t)(hi - lo), pp->sink);
+      for (int32_t kk = lo; kk < hi; kk++) {
+        int32_t j = c->order[kk];
+        if (j != (int32_t)i) scan_pair(c, &s, b, j);
       }
     }
   }
-  int32_t *pl = c->pl;
-  size_t np = c->pl_len;
-  for (int r = 0; r < runs; r++)
-    for (int32_t kk = lo[r]; kk < hi[r]; kk++) {
-      if (kk == k) continue;
-      float rx = xy[2 * (size_t)kk] - xi, ry = xy[2 * (size_t)kk + 1] - yi;
-      float d2 = rx * rx + ry * ry;
-      if (d2 < pl2) pl[np++] = kk;
-      if (walk) {
-        float ahead = rx * dx + ry * dy, side = rx * -dy + ry * dx;
-        if (fabsf(side) < side_max && ahead > back_max && ahead <= ahead_max)
-          walk_pair(&self, &info[kk], ahead, side, &best, &res);
-      }
-      if (d2 <= sep2) { /* soft separation: keep a margin within the layer */
-        const nbinfo *nj = &info[kk];
-        if (nj->layer != self.layer) continue;
-        float sx = -rx, sy = -ry, d = len2(sx, sy); /* from the neighbour to us */
-        float want = ri + nj->r + margin + 0.2f * ri;
-        if (d >= want || d < 1e-6f) continue;
-        float push = (want - d) / want;
-        res.px += sx / d * push;
-        res.py += sy / d * push;
-      }
-    }
-  c->pl_len = np;
-  c->s_res[k] = res;
+  if (c->pl_ok && s.np > pp->np) {
+    c->active[pp->na] = (int32_t)i;
+    c->pl_end[pp->na++] = (int32_t)s.np;
+    pp->np = s.np;
+  }
+  return (nbres){.follow = s.follow, .shift = s.left + s.right, .px = (float)s.px * (1.0f / PUSH_ONE),
+                 .py = (float)s.py * (1.0f / PUSH_ONE)};
 }
 
 /* The wish of a walker: pure pursuit of a point ahead on its lane (shifted
@@ -1302,10 +1741,26 @@ static HOT_INLINE float walk_desire(td_crowd *c, size_t i, const corner *k, floa
   return speed;
 }
 
-/* Steers agent i and moves it; res: what its neighbours asked of it (NULL
-** when the tick has no hash). Returns a walker's progress (NAN for other
-** agents), and its corner in *kout (else NULL). */
-static HOT_INLINE float steer_agent(td_crowd *c, size_t i, const nbres *res, const corner **kout) {
+/* Where a pass writes the positions and velocities it computes: the
+** columns themselves, or (the pass with neighbours) the next tick's. */
+typedef struct moves {
+  float *x, *y, *vx, *vy;
+} moves;
+
+/* Agent i does not move: to holds its position and velocity as they are. */
+static inline void stay(const td_crowd *c, size_t i, moves to) {
+  to.x[i] = c->x[i];
+  to.y[i] = c->y[i];
+  to.vx[i] = c->vx[i];
+  to.vy[i] = c->vy[i];
+}
+
+/* Steers agent i and moves it: its new position and velocity go to `to`
+** (an agent that does not move is copied); res: what its neighbours asked
+** of it (NULL when the tick has no neighbours). Returns a walker's progress
+** (NAN for other agents), and its corner in *kout (else NULL). */
+static HOT_INLINE float steer_agent(td_crowd *c, size_t i, const nbres *res, const corner **kout,
+                                    moves to) {
   uint8_t s = c->state[i];
   float ex = 0.0f, ey = 0.0f, el = 0.0f, ws = 0.0f, prog = NAN; /* the wish */
   *kout = NULL;
@@ -1319,12 +1774,13 @@ static HOT_INLINE float steer_agent(td_crowd *c, size_t i, const nbres *res, con
       float gd;
       fly_desire(c, i, &ex, &ey, &gd);
       if (gd <= 2.0f * c->radius[i] && !c->hold[i]) {
-        c->state[i] = TD_AGENT_LEAKED;
-        c->leaked_flyers++;
+        c->state[i] = TD_AGENT_LEAKED; /* gone: no projection (layer -1) */
+        stay(c, i, to);
         return prog;
       }
       el = ws = c->hold[i] ? 0.0f : len2(ex, ey);
     } else if (s != TD_AGENT_STUNNED && s != TD_AGENT_STRANDED) {
+      stay(c, i, to);
       return prog;
     }
   }
@@ -1343,24 +1799,34 @@ static HOT_INLINE float steer_agent(td_crowd *c, size_t i, const nbres *res, con
     nvy *= 0.5f;
     speed *= 0.5f;
   }
-  c->vx[i] = nvx;
-  c->vy[i] = nvy;
+  float x = c->x[i], y = c->y[i];
+  to.vx[i] = nvx;
+  to.vy[i] = nvy;
   c->speed[i] = speed;
-  c->x[i] += nvx * dt;
-  c->y[i] += nvy * dt;
+  to.x[i] = x + nvx * dt;
+  to.y[i] = y + nvy * dt;
   c->travelled[i] += speed * dt;
   return prog;
 }
 
 /* Takes next[] at waypoints; a goal is a leak; a node without a route makes
 ** the agent wait there. k: the corner of the agent's segment if known. */
+/* Whether walker i at (x, y) on segment k has reached its end: crossed the
+** bisector at its end, or (the last node) come within its radius of it.
+** waypoint_agent's test, the same bits. */
+static inline bool at_end(const td_crowd *c, size_t i, const corner *k, float x, float y) {
+  float past = k->last ? (x - k->bx) * k->dx + (y - k->by) * k->dy + c->radius[i]
+                       : (x - k->bx) * k->tx + (y - k->by) * k->ty;
+  return past >= 0.0f;
+}
+
 static HOT_INLINE void waypoint_agent(td_crowd *c, size_t i, const corner *k) {
   const int32_t *next = c->next;
   /* a stranded agent waits for td_crowd_route_changed, which knows
   ** whether its segment is open: it may stand on a blocked one */
   if (c->state[i] != TD_AGENT_WALK) return;
   if (!k) k = corner_at(c, i);
-  for (int hops = 0; hops < 4; hops++) { /* short segments: several per tick */
+  for (int hops = 0; hops < 4; hops++) { /* short segments: several per tick (as at_end) */
     float past = (c->x[i] - k->bx) * k->tx + (c->y[i] - k->by) * k->ty;
     if (k->last) past = (c->x[i] - k->bx) * k->dx + (c->y[i] - k->by) * k->dy + c->radius[i];
     if (past < 0.0f) break;
@@ -1397,71 +1863,99 @@ static void note_leak(td_crowd *c, size_t i) {
 }
 
 /* Pushes overlapping agents of a layer apart by half the overlap each (plus
-** a thin skin), from the positions before the iteration (Jacobi), four
-** times.
-** Coincident agents split along the y axis, the lower slot upwards. Works
-** in cell order on the moved positions, then writes them back.
+** a thin skin), from the positions before the iteration (Jacobi), until
+** nothing overlaps (at most PROJECT_ITERATIONS times). Coincident agents
+** split along the y axis, the lower slot upwards.
 **
-** The steering scan listed every pair closer than pl_reach before the move,
-** and the agents that have one (`active`); the others get no correction.
-** A pair left out can only overlap after agents moved (and were corrected)
-** by more than pl_slack in all; `moved` and the corrections so far bound
-** that, and when they do not, the iteration scans the cells of every agent
-** instead. Both ways visit the overlapping pairs in the same order. */
-static void project(td_crowd *c, size_t n) {
-  float shifted = c->moved; /* largest |dx| + |dy| since the lists were made */
+** The pairs that can overlap are found, in order of preference: among the
+** close pairs the scan listed (pairs closer than pl_reach before the move:
+** only the agents that have one are visited), while agents moved (and were
+** corrected) by less than pl_slack in all; else among the neighbour lists,
+** while they hold (see make_lists); else in the grid, sorted again. The
+** corrections are summed in fixed point, so that all three give the same
+** result. Returns the largest correction of any agent, in all (|dx| +
+** |dy|, summed over the iterations). */
+#define BY_PAIRS 0
+#define BY_LISTS 1
+#define BY_GRID 2
+
+static HOT_INLINE void overlap_pair(const td_crowd *c, size_t i, int li, float xi, float yi,
+                                    float ri, int32_t j, float unit, int64_t *cx, int64_t *cy) {
+  if (j == (int32_t)i || layer(c->state[j]) != li) return;
+  float rx = xi - c->x[j], ry = yi - c->y[j], d = len2(rx, ry);
+  /* a skin of 2% of the radii: resolved pairs end slightly apart */
+  float want = (ri + c->radius[j]) * 1.02f;
+  if (d >= want) return;
+  if (d < 1e-6f) { /* coincident: split along y, by slot order */
+    *cy += fixed((j > (int32_t)i ? -0.5f : 0.5f) * want * unit);
+    return;
+  }
+  float corr = (want - d) * 0.5f;
+  *cx += fixed(rx / d * corr * unit);
+  *cy += fixed(ry / d * corr * unit);
+}
+
+static float project(td_crowd *c) {
+  float shifted = c->moved, total = 0.0f; /* largest |dx| + |dy| since the scan, and of corrections */
+  /* fixed point: a power of two that keeps the largest correction (2.04
+  ** max_radius) below 2^40 */
+  int e;
+  frexpf(2.04f * c->max_radius + 1e-30f, &e);
+  float unit = ldexpf(1.0f, 40 - e < 100 ? 40 - e : 100), inv = 1.0f / unit;
+  float over = 2.04f * c->max_radius * 1.001f + 1e-4f; /* the widest overlap */
+  /* how far agents moved since the grid was sorted (at the start of the
+  ** tick, when it was) */
+  float age = c->grid_tick == c->tick ? c->moved : INFINITY;
   for (int iter = 0; iter < PROJECT_ITERATIONS; iter++) {
-    bool lists = c->pl_ok && 2.0f * shifted * 1.001f + 1e-4f < c->pl_slack;
-    size_t visits = lists ? c->n_active : n;
-    sweep sw = {{0}, {0}};
+    int how = c->pl_ok && 2.0f * shifted * 1.001f + 1e-4f < c->pl_slack ? BY_PAIRS
+              : c->nb_ok && 2.0f * (c->disp + shifted) * 1.001f + 1e-4f < c->skin ? BY_LISTS
+                                                                                   : BY_GRID;
+    if (how == BY_GRID && !(age < c->cell)) { /* the grid is too old (or of another time) */
+      grid_sort(c);
+      age = 0.0f;
+    }
+    float reach = over + age * 1.001f; /* the grid holds agents where they were `age` ago */
+    size_t visits = how == BY_PAIRS ? c->n_active : c->used;
     for (size_t a = 0; a < visits; a++) {
-      size_t k = lists ? (size_t)c->active[a] : a;
-      float cx = 0.0f, cy = 0.0f;
-      /* a small signed number (-1: leaked this tick), not a character */
-      int li = c->s_info[k].layer; /* NOLINT(bugprone-signed-char-misuse) */
-      size_t i = (size_t)c->order[k];
-      float xi = c->x[i], yi = c->y[i], ri = c->s_info[k].r;
-      int32_t lo[3], hi[3];
-      int runs = 0;
-      if (li >= 0 && lists) {
-        lo[0] = k > 0 ? c->s_pl_end[k - 1] : 0;
-        hi[0] = c->s_pl_end[k];
-        runs = 1;
+      size_t i = how == BY_PAIRS ? (size_t)c->active[a] : a;
+      int li = layer(c->state[i]);
+      int64_t cx = 0, cy = 0;
+      float xi = c->x[i], yi = c->y[i], ri = c->radius[i];
+      if (li >= 0 && how == BY_PAIRS) {
+        for (int32_t q = a > 0 ? c->pl_end[a - 1] : 0; q < c->pl_end[a]; q++)
+          overlap_pair(c, i, li, xi, yi, ri, c->pl[q], unit, &cx, &cy);
+      } else if (li >= 0 && how == BY_LISTS) {
+        const int32_t *nb = c->nb + c->nb_beg[i];
+        for (int32_t q = 0; q < c->nb_cnt[i]; q++)
+          overlap_pair(c, i, li, xi, yi, ri, nb[q], unit, &cx, &cy);
       } else if (li >= 0) {
-        runs = cell_runs(c, &sw, c->s_key[k], lo, hi);
-      }
-      for (int r = 0; r < runs; r++)
-        for (int32_t q = lo[r]; q < hi[r]; q++) {
-          int32_t kk = lists ? c->pl[q] : q;
-          if (kk == (int32_t)k || c->s_info[kk].layer != li) continue;
-          size_t j = (size_t)c->order[kk];
-          float rx = xi - c->x[j], ry = yi - c->y[j], d = len2(rx, ry);
-          /* a skin of 2% of the radii: resolved pairs end slightly apart */
-          float want = (ri + c->s_info[kk].r) * 1.02f;
-          if (d >= want) continue;
-          if (d < 1e-6f) { /* coincident: split along y, by slot order */
-            cy += (j > i ? -0.5f : 0.5f) * want;
-            continue;
-          }
-          float corr = (want - d) * 0.5f;
-          cx += rx / d * corr;
-          cy += ry / d * corr;
+        cellbox box = cell_box(c, xi - reach, yi - reach, xi + reach, yi + reach);
+        for (int32_t row = box.y0; row <= box.y1; row++) {
+          int32_t lo, hi;
+          row_run(c, &box, row, &lo, &hi);
+          for (int32_t kk = lo; kk < hi; kk++)
+            overlap_pair(c, i, li, xi, yi, ri, c->order[kk], unit, &cx, &cy);
         }
-      c->s_cxy[2 * k] = cx;
-      c->s_cxy[2 * k + 1] = cy;
+      }
+      c->s_cxy[2 * a] = (float)cx * inv;
+      c->s_cxy[2 * a + 1] = (float)cy * inv;
     }
     float most = 0.0f;
     for (size_t a = 0; a < visits; a++) {
-      size_t k = lists ? (size_t)c->active[a] : a, i = (size_t)c->order[k];
+      size_t i = how == BY_PAIRS ? (size_t)c->active[a] : a;
       float ox = c->x[i], oy = c->y[i];
-      c->x[i] += c->s_cxy[2 * k];
-      c->y[i] += c->s_cxy[2 * k + 1];
+      c->x[i] += c->s_cxy[2 * a];
+      c->y[i] += c->s_cxy[2 * a + 1];
       float m = fabsf(c->x[i] - ox) + fabsf(c->y[i] - oy);
       if (m > most) most = m;
+      if (m > 0.0f && c->state[i] != TD_AGENT_FREE) c->wp[i] = 1; /* the waypoint pass looks again */
     }
     if (most == 0.0f) break; /* nothing overlaps any more */
     shifted += most;
+    total += most;
+    age += most;
   }
+  return total;
 }
 
 /* ---- metrics ------------------------------------------------------------- */
@@ -1471,33 +1965,30 @@ static int cmp_i64(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
-/* Puts the agents in their cells again (they moved), without the copies. */
-static size_t rehash_positions(td_crowd *c) {
-  clear_counts(c);
-  for (size_t i = 0; i < c->used; i++) {
-    c->cell_of[i] = -1;
-    if (c->state[i] != TD_AGENT_FREE) hash_agent(c, i);
-  }
-  return sort_cells(c, false);
-}
-
-static void measure(td_crowd *c, size_t hashed) {
-  /* min_gap over neighbour pairs of one layer */
-  sweep sw = {{0}, {0}};
-  for (size_t k = 0; k < hashed; k++) {
+static void measure(td_crowd *c) {
+  /* min_gap over the pairs of one layer closer than the interaction reach,
+  ** in a grid of where the agents are now */
+  grid_sort(c);
+  c->grid_tick = UINT64_MAX;
+  float reach = c->reach, r = reach * 1.001f + 1e-4f;
+  for (size_t k = 0; k < c->n_grid; k++) {
     size_t i = (size_t)c->order[k];
     int li = layer(c->state[i]);
     if (li < 0) continue;
-    int32_t lo[3], hi[3];
-    int runs = cell_runs(c, &sw, c->s_key[k], lo, hi);
-    for (int r = 0; r < runs; r++)
-      for (int32_t kk = lo[r]; kk < hi[r]; kk++) {
+    float xi = c->x[i], yi = c->y[i];
+    cellbox box = cell_box(c, xi - r, yi - r, xi + r, yi + r);
+    for (int32_t row = box.y0; row <= box.y1; row++) {
+      int32_t lo, hi;
+      row_run(c, &box, row, &lo, &hi);
+      for (int32_t kk = lo; kk < hi; kk++) {
         size_t j = (size_t)c->order[kk];
         if (j <= i || layer(c->state[j]) != li) continue;
-        double gap = (double)len2(c->x[i] - c->x[j], c->y[i] - c->y[j]) -
-                     (double)c->radius[i] - (double)c->radius[j];
+        float d = len2(xi - c->x[j], yi - c->y[j]);
+        if (d > reach) continue;
+        double gap = (double)d - (double)c->radius[i] - (double)c->radius[j];
         if (gap < c->m.min_gap) c->m.min_gap = gap;
       }
+    }
   }
   /* jitter and orbits, from each moving agent's turn in this tick */
   for (size_t i = 0; i < c->used; i++) {
@@ -1618,61 +2109,95 @@ static void measure(td_crowd *c, size_t hashed) {
 void td_crowd_step(td_crowd *c) {
   check_route(c);
   group_run run = {.g = -1, .n = 0, .sum = 0.0};
-  bool hashed = c->p.separation || c->metrics_on;
-  if (hashed) {
+  /* neighbours: separation, or the metrics (following and passing too) */
+  bool neighbours = c->p.separation || c->metrics_on;
+  begin_tick(c, neighbours);
+  if (neighbours) {
     size_grid(c);
-    choose_sort(c);
-  }
-  begin_tick(c, hashed);
-  if (hashed) {
-    size_t n = sort_cells(c, true);
-    c->sweep = (sweep){{0}, {0}};
     /* close pairs: anything that could overlap after a normal move */
     float overlap = 2.0f * c->max_radius * 1.02f;
     c->pl_slack = 0.5f * c->max_radius + 3.0f * c->max_speed_all * c->dt;
     c->pl_reach2 = c->p.separation ? (overlap + c->pl_slack) * (overlap + c->pl_slack) : 0.0f;
+    c->skin = SKIN_RADII * c->max_radius;
+    /* the lists hold while no agent moved half the skin since they were made */
+    bool lists = c->nb_ok && !c->nb_stale && 2.0f * c->disp * 1.001f + 1e-4f < c->skin;
+    if (!lists) {
+      grid_sort(c);
+      c->grid_tick = c->tick;
+      lists = make_lists(c) == 0;
+    }
+    /* in slot order, where the columns stream: each agent's scan reads
+    ** the others as they were at the start of the tick (x, y, vx, vy),
+    ** and its steering writes the next tick's (xn, ...), swapped after */
+    bounds b = bounds_of(c);
+    shape h = shape_of(&b, 0.0f); /* the grid's, without lists */
+    pairs pp = {.np = 0, .na = 0};
+    moves to = {c->xn, c->yn, c->vxn, c->vyn};
     c->pl_ok = c->p.separation;
-    c->pl_len = 0;
-    c->n_active = 0;
-    c->leaked_flyers = 0;
-    for (size_t k = 0; k < n; k++) { /* in cell order */
-      size_t before = c->pl_len;
-      scan_neighbours(c, (int32_t)k);
-      if (c->pl_len > before) c->active[c->n_active++] = (int32_t)k;
-      c->s_pl_end[k] = (int32_t)c->pl_len;
+    if (lists && c->pl_ok && c->nb_len + 1 > c->pl_cap) { /* room for every list's pairs */
+      int32_t *p = td_mem_grow(c->pl, &c->pl_cap, c->nb_len + 1, sizeof *p);
+      if (p) c->pl = p;
+      else c->pl_ok = false; /* the projection looks elsewhere */
     }
     float moved = 0.0f; /* the largest move, |dx| + |dy|, for the projection */
-    for (size_t i = 0; i < c->used; i++) { /* in slot order: the columns stream */
-      if (c->state[i] == TD_AGENT_FREE) continue;
-      float ox = c->x[i], oy = c->y[i];
-      const corner *k;
-      float prog = steer_agent(c, i, &c->s_res[c->sorted_of[i]], &k);
-      if (!isnan(prog)) run_add(c, &run, c->group[i], prog);
-      float m = fabsf(c->x[i] - ox) + fabsf(c->y[i] - oy);
-      if (m > moved) moved = m;
-    }
-    c->moved = moved;
-    if (c->leaked_flyers > 0) /* they left the world: no projection */
-      for (size_t k = 0; k < n; k++)
-        if (c->state[c->order[k]] == TD_AGENT_LEAKED) c->s_info[k].layer = -1;
-    if (c->p.separation) project(c, n);
+    float far2 = 0.0f;  /* the largest squared distance from where the lists were made */
     for (size_t i = 0; i < c->used; i++) {
-      if (c->state[i] == TD_AGENT_FREE) continue;
-      waypoint_agent(c, i, NULL);
-      if (c->state[i] == TD_AGENT_LEAKED) note_leak(c, i);
+      if (c->state[i] == TD_AGENT_FREE) { /* kept as they were (saves hold them) */
+        stay(c, i, to);
+        continue;
+      }
+      nbres res = scan_agent(c, i, &b, &h, lists, &pp);
+      const corner *k;
+      float prog = steer_agent(c, i, &res, &k, to);
+      if (!isnan(prog)) run_add(c, &run, c->group[i], prog);
+      /* at its segment's end (a walker), or a flyer that arrived */
+      c->wp[i] = k ? at_end(c, i, k, to.x[i], to.y[i]) : c->state[i] == TD_AGENT_LEAKED;
+      float m = fabsf(to.x[i] - c->x[i]) + fabsf(to.y[i] - c->y[i]);
+      if (m > moved) moved = m;
+      float fx = to.x[i] - c->x0[i], fy = to.y[i] - c->y0[i], f2 = fx * fx + fy * fy;
+      if (f2 > far2) far2 = f2;
+    }
+    c->pl_len = c->pl_ok ? pp.np : 0;
+    c->n_active = c->pl_ok ? pp.na : 0;
+    c->xn = c->x;
+    c->yn = c->y;
+    c->vxn = c->vx;
+    c->vyn = c->vy;
+    c->x = to.x;
+    c->y = to.y;
+    c->vx = to.vx;
+    c->vy = to.vy;
+    c->moved = moved;
+    float corrected = c->p.separation ? project(c) : 0.0f;
+    c->disp = sqrtf(far2) + corrected;
+    /* waypoints and leaks, in slot order, of the agents marked: where the
+    ** steering left them at a segment's end, or the projection moved
+    ** them (no other can be at one); eight marks at a time */
+    for (size_t i = 0; i < c->used; i += 8) {
+      uint64_t marks;
+      memcpy(&marks, c->wp + i, sizeof marks); /* the column has SPARE bytes after the last */
+      if (!marks) continue;
+      for (size_t q = i; q < i + 8 && q < c->used; q++) {
+        if (!c->wp[q]) continue;
+        c->wp[q] = 0;
+        waypoint_agent(c, q, NULL);
+        if (c->state[q] == TD_AGENT_LEAKED) note_leak(c, q);
+      }
     }
   } else { /* no neighbours: one pass */
+    c->nb_ok = false; /* agents move untracked */
+    moves here = {c->x, c->y, c->vx, c->vy};
     for (size_t i = 0; i < c->used; i++) {
       if (free_finished(c, i) == TD_AGENT_FREE) continue;
       const corner *k;
-      float prog = steer_agent(c, i, NULL, &k);
+      float prog = steer_agent(c, i, NULL, &k, here);
       if (!isnan(prog)) run_add(c, &run, c->group[i], prog);
       waypoint_agent(c, i, k);
       if (c->state[i] == TD_AGENT_LEAKED) note_leak(c, i);
     }
   }
   run_flush(c, &run);
-  if (c->metrics_on) measure(c, rehash_positions(c));
+  if (c->metrics_on) measure(c);
   c->tick++;
 }
 
@@ -1680,6 +2205,7 @@ void td_crowd_route_changed(td_crowd *c) {
   const td_graph *g = c->g;
   const td_cost *dist = td_route_dist(c->route);
   check_route(c);
+  c->nb_stale = true; /* agents turn back: the lists' directions of travel change */
   for (size_t i = 0; i < c->used; i++) {
     if (c->state[i] != TD_AGENT_WALK && c->state[i] != TD_AGENT_STRANDED) continue;
     int32_t a = c->from[i], b = c->to[i];

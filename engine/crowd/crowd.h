@@ -14,10 +14,12 @@
 **
 ** A wave is a group: agents of one group keep their formation (cohesion: an
 ** agent ahead of its slot slows, one behind hurries a little) and keep
-** apart (separation: a spatial hash rebuilt every tick finds neighbours, a
-** soft push keeps a margin, and a positional projection removes overlap). A
-** faster agent that closes on a slower one steps sideways around it and
-** returns to its lane.
+** apart (separation: neighbour lists kept over ticks, made from a grid,
+** find neighbours; a soft push keeps a margin, and a positional projection
+** removes overlap). A faster agent that closes on a slower one steps
+** sideways around it and returns to its lane. Which agents interact depends
+** only on where they are: not on the grid's layout (the map's size), nor
+** on when the lists were made.
 **
 ** Flyers ignore the graph: they head for the nearest goal and steer around
 ** rectangular obstacles with a fan of rays (seed 003): left and right
@@ -32,17 +34,19 @@
 ** Memory: the crowd borrows the route (and through it the graph), which must
 ** outlive it, and owns everything else. Adding an agent may grow the agent
 ** arrays (by doubling) and the group table. A step may grow its scratch
-** (the cell table, the close-pair list, the corner table, the leak list,
-** the metrics keys); when such a growth fails the step falls back to a
-** slower way to the same result (a radix sort, a full neighbour scan,
-** uncached corners), or a leak goes unlisted (it still happens).
+** (the neighbour lists, the cell table, the close-pair list, the corner
+** table, the leak list, the metrics keys); when such a growth fails the
+** step falls back to a slower way to the same result (the grid instead of
+** the lists, binary searches instead of the table, uncached corners), or a
+** leak goes unlisted (it still happens).
 ** Determinism: fixed tick (dt given at creation), no clock, no randomness.
-** Each pass visits agents in a fixed order (slot order, or the order of a
-** stable sort by hash cell for the neighbour scans), writes only the
-** visited agent's own state, and accumulates pair forces before applying
-** them; so the result depends only on the inputs and their order. Float
-** arithmetic: same binary and inputs, same bits (the build disables
-** floating-point contraction).
+** Each pass visits agents in slot order, writes only the visited agent's
+** own state, reads the others as they were at the start of the tick, and
+** combines what its neighbours ask so that their order does not matter
+** (sums in fixed point, maxima and minima); so the result depends only on
+** the inputs (not on the order of visits, the grid, the lists or the
+** memory available). Float arithmetic: same binary and inputs, same bits
+** (the build disables floating-point contraction).
 */
 #ifndef TD_CROWD_H
 #define TD_CROWD_H
