@@ -504,6 +504,34 @@ static void test_save_load(void **state) {
   assert_int_equal(td_crowd_load(b.c, &rb, &err), -1);
   assert_string_equal(err.msg, "crowd: bad agent 2: state 99");
   td_blob_free(&bad);
+  /* so is any other number out of its range (float columns, in the
+  ** save's order: x y vx vy speed radius max_speed base_speed dv lane ...) */
+  static const struct {
+    int column;
+    float value;
+    const char *msg;
+  } numbers[] = {
+    {8, NAN, "crowd: bad agent 2: acceleration out of range"},
+    {9, 1e30f, "crowd: bad agent 2: lane or slot out of range"},
+    {10, -1e30f, "crowd: bad agent 2: lane or slot out of range"},
+    {15, -1.0f, "crowd: bad agent 2: look-ahead out of range"},
+    {17, 5.0f, "crowd: bad agent 2: turn rate out of range"},
+    {0, 1e20f, "crowd: bad agent 2: position far off the map"},
+  };
+  for (size_t q = 0; q < sizeof numbers / sizeof numbers[0]; q++) {
+    td_blob worse = {0};
+    td_blob_bytes(&worse, blob.data, blob.len);
+    size_t at = 4 + 4 + 8 * 3 + 8 * 4 + 4 * 2 +
+                ((size_t)numbers[q].column * td_crowd_capacity(a.c) + 2) * 4;
+    uint32_t bits;
+    memcpy(&bits, &numbers[q].value, 4);
+    for (int k = 0; k < 4; k++) worse.data[at + (size_t)k] = (uint8_t)(bits >> (8 * k)); /* little-endian */
+    td_blob_reader rw = td_blob_read(worse.data, worse.len);
+    assert_int_equal(td_crowd_load(b.c, &rw, &err), -1);
+    assert_string_equal(err.msg, numbers[q].msg);
+    assert_true(td_crowd_checksum(b.c) == before);
+    td_blob_free(&worse);
+  }
 
   td_blob_reader r = td_blob_read(blob.data, blob.len);
   assert_int_equal(td_crowd_load(b.c, &r, &err), 0);

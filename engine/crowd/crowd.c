@@ -2391,6 +2391,45 @@ void td_crowd_save(const td_crowd *c, td_blob *b) {
 ** would overflow its grid or take minutes (found by fuzzing saves). */
 #define LOAD_MAX_SIZE 1e5f
 #define LOAD_MAX_SPEED 1e5f
+#define LOAD_MAX_COORD 1e7f
+
+/* Within [lo, hi] (NAN is not). */
+static inline bool in_range(float v, float lo, float hi) { return v >= lo && v <= hi; }
+
+/* The numbers of loaded agent i that a step reads, past those check_loaded
+** tests itself, against what td_crowd_add and the steps can make of them
+** (vmax: the velocity bound; far: how far from the box anything reaches).
+** NULL, or what is wrong. */
+static const char *check_agent_numbers(const td_crowd *c, size_t i, float vmax, float far) {
+  /* the projection can push big agents far apart: positions get the
+  ** world's own bound (1e7) beyond the box */
+  float off = far > LOAD_MAX_COORD ? far : LOAD_MAX_COORD;
+  float x0 = (float)c->bx0 - off, x1 = (float)c->bx1 + off;
+  float y0 = (float)c->by0 - off, y1 = (float)c->by1 + off;
+  float look = c->p.lookahead * c->max_speed_all;
+  look = (look > 2.0f * c->max_radius ? look : 2.0f * c->max_radius) * 1.001f + 1e-3f;
+  if (!in_range(c->x[i], x0, x1) || !in_range(c->y[i], y0, y1)) return "position far off the map";
+  if (!in_range(c->speed[i], 0.0f, vmax)) return "speed out of range";
+  if (!in_range(c->dv[i], 0.0f, vmax)) return "acceleration out of range";
+  if (!in_range(c->look[i], 0.0f, look)) return "look-ahead out of range";
+  if (!in_range(c->coh[i], 0.0f, 1e6f)) return "cohesion out of range";
+  if (!in_range(c->lane[i], -far, far) || !in_range(c->slot[i], -far, far))
+    return "lane or slot out of range";
+  /* cos and sin of the largest turn in a tick in (0, pi), or -2 and 0: no limit */
+  bool unlimited = c->turn_cos[i] == -2.0f && c->turn_sin[i] == 0.0f;
+  if (!unlimited && (!in_range(c->turn_cos[i], -1.0f, 1.0f) || !in_range(c->turn_sin[i], 0.0f, 1.0f)))
+    return "turn rate out of range";
+  float big = 1e12f;
+  if (!in_range(c->travelled[i], 0.0f, big) || !in_range(c->turn_at[i], -big, big))
+    return "distance travelled out of range";
+  if ((!isnan(c->prog[i]) && !in_range(c->prog[i], -big, big)) ||
+      !in_range(c->prog_a[i], -big, big) || !in_range(c->prog_b[i], 0.0f, big))
+    return "progress out of range";
+  if (!in_range(c->m_vx[i], -big, big) || !in_range(c->m_vy[i], -big, big) ||
+      !in_range(c->m_turn[i], -big, big))
+    return "metrics state out of range";
+  return NULL;
+}
 
 /* Checks what a step relies on in loaded agents and the crowd's bounds
 ** (gbox: the graph's own box, which the saved box may only widen); the
@@ -2425,6 +2464,10 @@ static int check_loaded(const td_crowd *c, size_t live, const double gbox[4], td
     if (fabsf(c->vx[i]) > vmax || fabsf(c->vy[i]) > vmax)
       return td_err_set(err, "crowd: bad agent %zu: velocity (%g, %g) past %g", i,
                         (double)c->vx[i], (double)c->vy[i], (double)vmax);
+    /* everything else a step reads: a huge lane, slot, look-ahead or rate
+    ** sent agents to 1e32 in a few ticks */
+    const char *bad = check_agent_numbers(c, i, vmax, (float)slack);
+    if (bad) return td_err_set(err, "crowd: bad agent %zu: %s", i, bad);
     if (c->group[i] < 0 || (size_t)c->group[i] >= c->g_cap)
       return td_err_set(err, "crowd: bad agent %zu: group %d", i, (int)c->group[i]);
     if (layer(s) == 0 && (c->from[i] < 0 || c->from[i] >= c->g->node_count || c->to[i] < 0 ||

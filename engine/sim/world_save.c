@@ -331,6 +331,11 @@ static int state_io(io *o, td_world *w) {
          (size_t)p->spawn >= m->spawn_count || p->count < 0 || !(p->health > 0) ||
          !fin(p->health) || p->wave < 1))
       return bad(o, "bad spawn batch %zu", i);
+    /* no wave makes more of a group than its max_count (a crafted batch of
+    ** 600,000 made every tick after it take seconds) */
+    if (o->mode == IO_LOAD && p->count > r->groups[p->group].max_count)
+      return bad(o, "bad spawn batch %zu: %d enemies, the group's max_count is %d", i,
+                 (int)p->count, (int)r->groups[p->group].max_count);
   }
 
   n = w->wave_len;
