@@ -231,9 +231,28 @@ static void test_flyers_around_a_wall(void **state) {
     d.lane = -2.0f + (float)k;
     assert_true(td_crowd_add(w.c, &d, 0, NULL) != TD_AGENT_NONE);
   }
-  int inside = 0, t = 0;
+  td_crowd_grid grid;
+  assert_false(td_crowd_grid_info(w.c, &grid)); /* laid out by the first step */
+  int inside = 0, t = 0, hits = 0;
   for (; t < 60 * 60; t++) {
     td_crowd_step(w.c);
+    /* the overlays' view of the fan: seven unit rays from behind the
+    ** agent; a hit lies on the wall grown by the radius */
+    for (size_t i = 0; i < td_crowd_capacity(w.c); i++) {
+      td_crowd_ray rays[TD_CROWD_RAYS];
+      int n = td_crowd_flyer_rays(w.c, i, rays);
+      td_agent_view v;
+      assert_int_equal(n, td_crowd_view(w.c, i, &v) && v.state == TD_AGENT_FLY ? TD_CROWD_RAYS : 0);
+      for (int k = 0; k < n; k++) {
+        assert_float_equal(rays[k].dx * rays[k].dx + rays[k].dy * rays[k].dy, 1.0, 1e-4);
+        if (!isfinite(rays[k].hit)) continue;
+        assert_true(rays[k].hit <= rays[k].len);
+        float hx = rays[k].ox + rays[k].dx * rays[k].hit, hy = rays[k].oy + rays[k].dy * rays[k].hit;
+        assert_true(hx >= 28.0f - 0.5f - 1e-3f && hx <= 32.0f + 0.5f + 1e-3f);
+        assert_true(hy >= -12.0f - 0.5f - 1e-3f && hy <= 12.0f + 0.5f + 1e-3f);
+        hits++;
+      }
+    }
     size_t alive = 0;
     for (size_t i = 0; i < td_crowd_capacity(w.c); i++) {
       td_agent_view v;
@@ -247,6 +266,10 @@ static void test_flyers_around_a_wall(void **state) {
     if (alive == 0) break;
   }
   print_metrics("flyers", td_crowd_get_metrics(w.c));
+  assert_true(hits > 0);
+  assert_true(td_crowd_grid_info(w.c, &grid));
+  assert_true(grid.cell > 0.0f && grid.cols > 0 && grid.rows > 0);
+  assert_true(grid.x0 <= 0.0f && grid.x0 + grid.cell * (float)grid.cols >= 60.0f); /* holds the graph */
   /* known: the ray fan zig-zags along the wall (287) */
   assert_true(td_crowd_get_metrics(w.c)->jitter > 0 && td_crowd_get_metrics(w.c)->jitter <= 320);
   assert_int_equal(inside, 0);

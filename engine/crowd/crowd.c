@@ -140,7 +140,7 @@ typedef struct cellbox {
 
 /* The flyers' fan of rays (seed 003): a centre ray, then +-20, +-40 and
 ** +-60 degrees; cosines and sines are taken once, at creation. */
-#define RAYS 7
+#define RAYS TD_CROWD_RAYS
 static const float ray_angles[RAYS] = {0.0f, 0.349f, -0.349f, 0.698f, -0.698f, 1.047f, -1.047f};
 
 struct td_crowd {
@@ -1118,51 +1118,50 @@ static float ray_rect(float ox, float oy, float dx, float dy, const float *rc, f
   return tmin;
 }
 
-/* Desired velocity of a flyer: towards the nearest goal, bent by a fan of
-** rays (seed 003): rays at +-20, +-40, +-60 degrees and a centre ray, cast
-** from one radius behind the agent; a hit at fraction f of the ray's length
-** weighs (1 - f), more for rays nearer the centre. */
-static void fly_desire(const td_crowd *c, size_t i, float *wx, float *wy, float *gd) {
+/* Flyer i's nearest goal: its position in (gx, gy) and the distance (its
+** own position and INFINITY when the route has no goal). */
+static float fly_goal(const td_crowd *c, size_t i, float *gx, float *gy) {
   const int32_t *goals;
   size_t ng = td_route_goals(c->route, &goals);
-  float gx = c->x[i], gy = c->y[i];
   float best = INFINITY;
+  *gx = c->x[i];
+  *gy = c->y[i];
   for (size_t k = 0; k < ng; k++) {
     float x, y;
     node_pos(c, goals[k], &x, &y);
     float d = len2(x - c->x[i], y - c->y[i]);
     if (d < best) {
       best = d;
-      gx = x;
-      gy = y;
+      *gx = x;
+      *gy = y;
     }
   }
-  *gd = best;
-  float speed = c->max_speed[i];
-  float tx = gx - c->x[i], ty = gy - c->y[i], tl = len2(tx, ty);
-  if (tl < 1e-6f) {
-    *wx = *wy = 0.0f;
-    return;
-  }
-  tx /= tl;
-  ty /= tl;
-  float hx = c->vx[i], hy = c->vy[i], hl = len2(hx, hy);
-  if (hl < 1e-3f) {
-    hx = tx;
-    hy = ty;
-  } else {
-    hx /= hl;
-    hy /= hl;
-  }
-  if (c->obs_n == 0) {
-    *wx = tx * speed;
-    *wy = ty * speed;
-    return;
-  }
+  return best;
+}
 
+/* Flyer i's heading: its velocity's direction, or (t) the goal's when it
+** hardly moves. */
+static void fly_heading(const td_crowd *c, size_t i, float tx, float ty, float *hx, float *hy) {
+  float vx = c->vx[i], vy = c->vy[i], hl = len2(vx, vy);
+  if (hl < 1e-3f) {
+    *hx = tx;
+    *hy = ty;
+  } else {
+    *hx = vx / hl;
+    *hy = vy / hl;
+  }
+}
+
+/* The fan of rays (seed 003) of flyer i along heading h: rays at +-20,
+** +-40, +-60 degrees and a centre ray, cast from one radius behind the
+** agent, speed + 3 radii long; a hit at fraction f of the length weighs
+** (1 - f), more for rays nearer the centre. Sums the weights of the left
+** side, the right side and the centre ray; with `rays`, also each ray. */
+static void cast_fan(const td_crowd *c, size_t i, float hx, float hy, float speed,
+                     td_crowd_ray *rays, float *left, float *right, float *centre) {
   float len = speed * 1.0f + 3.0f * c->radius[i];
   float ox = c->x[i] - hx * c->radius[i], oy = c->y[i] - hy * c->radius[i];
-  float left = 0.0f, right = 0.0f, centre = 0.0f;
+  *left = *right = *centre = 0.0f;
   for (int a = 0; a < RAYS; a++) {
     float cs = c->ray_cos[a], sn = c->ray_sin[a];
     float dx = hx * cs - hy * sn, dy = hx * sn + hy * cs;
@@ -1171,12 +1170,36 @@ static void fly_desire(const td_crowd *c, size_t i, float *wx, float *wy, float 
       float h = ray_rect(ox, oy, dx, dy, c->obs + 4 * o, c->radius[i]);
       if (h < hit) hit = h;
     }
+    if (rays) rays[a] = (td_crowd_ray){ox, oy, dx, dy, len, hit < len ? hit : INFINITY};
     if (!(hit < len)) continue;
     float w = (1.0f - hit / len) * (1.2f - fabsf(ray_angles[a]));
-    if (a == 0) centre = w;
-    else if (ray_angles[a] > 0.0f) left += w;  /* counter-clockwise side */
-    else right += w;
+    if (a == 0) *centre = w;
+    else if (ray_angles[a] > 0.0f) *left += w;  /* counter-clockwise side */
+    else *right += w;
   }
+}
+
+/* Desired velocity of a flyer: towards the nearest goal, bent by its fan
+** of rays (cast_fan); *gd: the distance to that goal. */
+static void fly_desire(const td_crowd *c, size_t i, float *wx, float *wy, float *gd) {
+  float gx, gy;
+  *gd = fly_goal(c, i, &gx, &gy);
+  float speed = c->max_speed[i];
+  float tx = gx - c->x[i], ty = gy - c->y[i], tl = len2(tx, ty);
+  if (tl < 1e-6f) {
+    *wx = *wy = 0.0f;
+    return;
+  }
+  tx /= tl;
+  ty /= tl;
+  if (c->obs_n == 0) {
+    *wx = tx * speed;
+    *wy = ty * speed;
+    return;
+  }
+  float hx, hy, left, right, centre;
+  fly_heading(c, i, tx, ty, &hx, &hy);
+  cast_fan(c, i, hx, hy, speed, NULL, &left, &right, &centre);
   /* turn away from the heavier side; a centre hit picks the freer side */
   float turn = right - left;
   if (centre > 0.0f) turn += (left > right ? -1.0f : 1.0f) * centre;
@@ -2266,6 +2289,25 @@ bool td_crowd_view(const td_crowd *c, size_t i, td_agent_view *out) {
                          .lane = c->lane[i], .group = c->group[i], .from = c->from[i],
                          .to = c->to[i], .spawn_tick = c->spawn_tick[i],
                          .travelled = c->travelled[i]};
+  return true;
+}
+
+int td_crowd_flyer_rays(const td_crowd *c, size_t i, td_crowd_ray out[TD_CROWD_RAYS]) {
+  if (i >= c->used || c->state[i] != TD_AGENT_FLY) return 0;
+  float gx, gy;
+  fly_goal(c, i, &gx, &gy);
+  float tx = gx - c->x[i], ty = gy - c->y[i], tl = len2(tx, ty);
+  if (tl < 1e-6f) return 0;
+  float hx, hy, left, right, centre;
+  fly_heading(c, i, tx / tl, ty / tl, &hx, &hy);
+  cast_fan(c, i, hx, hy, c->max_speed[i], out, &left, &right, &centre);
+  return RAYS;
+}
+
+bool td_crowd_grid_info(const td_crowd *c, td_crowd_grid *out) {
+  if (!(c->cell > 0.0f)) return false;
+  *out = (td_crowd_grid){.x0 = c->gx0, .y0 = c->gy0, .cell = c->cell, .cols = c->gw,
+                         .rows = c->gh};
   return true;
 }
 

@@ -179,6 +179,28 @@ size_t td_crowd_count(const td_crowd *c);         /* agents not FREE */
 bool td_crowd_view(const td_crowd *c, size_t slot, td_agent_view *out);
 td_agent td_crowd_handle(const td_crowd *c, size_t slot);
 
+/* For debug overlays (read-only; they change nothing). */
+
+/* Flyer `slot`'s fan of rays as its next step would cast them (at its
+** current position and heading, against the current obstacles): origin,
+** unit direction, length, and the distance to the first obstacle hit along
+** it (INFINITY: none within the length). Returns TD_CROWD_RAYS, or 0 when
+** the slot holds no flyer or the flyer is on its goal. */
+#define TD_CROWD_RAYS 7
+typedef struct td_crowd_ray {
+  float ox, oy, dx, dy, len, hit;
+} td_crowd_ray;
+int td_crowd_flyer_rays(const td_crowd *c, size_t slot, td_crowd_ray out[TD_CROWD_RAYS]);
+
+/* The neighbour grid as the last step with neighbours laid it out: cell
+** (x0 + col cell, y0 + row cell) for col < cols, row < rows; agents outside
+** fall into the border cells. false before any such step. */
+typedef struct td_crowd_grid {
+  float x0, y0, cell;
+  int32_t cols, rows;
+} td_crowd_grid;
+bool td_crowd_grid_info(const td_crowd *c, td_crowd_grid *out);
+
 /* What the simulation changes in an agent (effects). A stunned walker
 ** stands still and keeps its place; stun and unstun take effect on the next
 ** step. The speed scale (1: normal; a slow of 30% is 0.7) multiplies the
