@@ -325,10 +325,11 @@ static int64_t select_target(td_world *w, size_t b) {
   return enemy_slot(w, w->cand[k]); /* the hook may have killed it: -1 */
 }
 
+/* a in (-pi, pi]: remainderf is exact and takes one step at any size (a
+** loop subtracting 2 pi never ends at 4e30, where the step is lost) */
 static float wrap_angle(float a) {
-  while (a > PI_F) a -= 2.0f * PI_F;
-  while (a <= -PI_F) a += 2.0f * PI_F;
-  return a;
+  float r = remainderf(a, 2.0f * PI_F);
+  return r <= -PI_F ? r + 2.0f * PI_F : r;
 }
 
 /* Turns the turret towards (x, y) at the level's turn rate; true when it
