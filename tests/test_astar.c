@@ -390,6 +390,103 @@ static void test_reuse_matches_fresh(void **state) {
   td_astar_destroy(reused);
 }
 
+/* ---- the closed set ------------------------------------------------------- */
+
+static size_t count_closed(const td_astar *s, const td_graph *g) {
+  size_t n = 0;
+  for (int32_t v = 0; v < g->node_count; v++) n += td_astar_closed(s, v);
+  return n;
+}
+
+/* td_astar_closed is the set of nodes expanded: on grids (no reopening)
+** exactly td_astar_expanded of them, growing with every budgeted step, the
+** path's nodes among them; in the open, only the path's (the heuristic is
+** exact). Nothing is closed before a search, when no expansion was needed,
+** after ERROR, or for ids outside the graph. */
+static void test_closed_set(void **state) {
+  (void)state;
+  td_err err;
+  td_astar *s = search();
+  td_grid *open = open_grid(12, 9, 1.0);
+  td_graph *g = td_test_build_graph(open);
+  assert_false(td_astar_closed(s, 0)); /* no search yet */
+  int32_t a = td_grid_node_at(open, 0, 0), b = td_grid_node_at(open, 11, 5);
+  assert_int_equal(td_astar_find(s, g, a, b, &err), TD_ASTAR_FOUND);
+  int32_t p[32];
+  size_t n = td_astar_path(s, p, 32, NULL);
+  assert_int_equal(count_closed(s, g), n);
+  for (size_t i = 0; i < n; i++) assert_true(td_astar_closed(s, p[i]));
+  assert_false(td_astar_closed(s, -1));
+  assert_false(td_astar_closed(s, g->node_count));
+  /* no expansion: start == goal, a blocked end; then an error */
+  assert_int_equal(td_astar_begin(s, g, a, a, &err), TD_ASTAR_FOUND);
+  assert_int_equal(count_closed(s, g), 0);
+  g->node_blocked[b] = 1; /* test stand-in for td_route_apply */
+  assert_int_equal(td_astar_begin(s, g, a, b, &err), TD_ASTAR_NO_PATH);
+  assert_int_equal(count_closed(s, g), 0);
+  g->node_blocked[b] = 0;
+  assert_int_equal(td_astar_find(s, g, a, b, &err), TD_ASTAR_FOUND);
+  assert_int_equal(td_astar_begin(s, g, a, g->node_count, &err), TD_ASTAR_ERROR);
+  assert_int_equal(count_closed(s, g), 0);
+  td_graph_destroy(g);
+  td_grid_destroy(open);
+
+  /* a maze, stepped: the set grows by the budget's expansions and is the
+  ** one-shot search's at the end */
+  td_test_rng rng = {5}; /* test_budgeted_search_equals_one_shot's maze */
+  td_grid *grid = maze_like(40, 30, &rng);
+  g = td_test_build_graph(grid);
+  a = td_grid_node_at(grid, 1, 0);
+  b = td_grid_node_at(grid, 38, 29);
+  td_astar *one = search();
+  assert_int_equal(td_astar_find(one, g, a, b, &err), TD_ASTAR_FOUND);
+  uint64_t total = td_astar_expanded(one);
+  assert_true(total > 100);
+  assert_int_equal(count_closed(one, g), total);
+  assert_int_equal(td_astar_begin(s, g, a, b, &err), TD_ASTAR_RUNNING);
+  assert_int_equal(count_closed(s, g), 0); /* the start is open, not closed */
+  td_astar_status st;
+  do {
+    st = td_astar_step(s, 37);
+    assert_int_equal(count_closed(s, g), td_astar_expanded(s));
+  } while (st == TD_ASTAR_RUNNING);
+  assert_int_equal(st, TD_ASTAR_FOUND);
+  for (int32_t v = 0; v < g->node_count; v++)
+    assert_int_equal(td_astar_closed(s, v), td_astar_closed(one, v));
+  size_t len = td_astar_path(s, NULL, 0, NULL);
+  int32_t *path = malloc(len * sizeof *path);
+  td_astar_path(s, path, len, NULL);
+  for (size_t i = 0; i < len; i++) assert_true(td_astar_closed(s, path[i]));
+  free(path);
+  /* a new search forgets the old set (generation stamps) */
+  assert_int_equal(td_astar_find(s, g, b, b, &err), TD_ASTAR_FOUND);
+  assert_int_equal(count_closed(s, g), 0);
+  td_astar_destroy(one);
+  td_graph_destroy(g);
+  td_grid_destroy(grid);
+
+  /* waypoint graphs with factors below 1 may reopen: never more closed
+  ** nodes than expansions */
+  for (int round = 0; round < 30; round++) {
+    int nn = 2 + (int)td_test_below(&rng, 120);
+    g = td_graph_create(nn, 4 * nn);
+    for (int i = 0; i < nn; i++)
+      td_graph_add_node(g, 50.0 * td_test_unit(&rng), 50.0 * td_test_unit(&rng), &err);
+    for (int i = 1; i < nn; i++) {
+      int32_t t = (int32_t)td_test_below(&rng, (uint32_t)i);
+      td_graph_add_edge(g, i, t, 0.3 + 2.0 * td_test_unit(&rng), &err);
+    }
+    assert_int_equal(td_graph_finalize(g, &err), 0);
+    int32_t x = (int32_t)td_test_below(&rng, (uint32_t)nn);
+    int32_t y = (int32_t)td_test_below(&rng, (uint32_t)nn);
+    assert_int_equal(td_astar_find(s, g, x, y, &err), TD_ASTAR_FOUND); /* a tree: connected */
+    assert_true(count_closed(s, g) <= td_astar_expanded(s));
+    assert_true(x == y || td_astar_closed(s, y));
+    td_graph_destroy(g);
+  }
+  td_astar_destroy(s);
+}
+
 /* ---- allocation failures ------------------------------------------------- */
 
 static void test_allocation_failures(void **state) {
@@ -428,6 +525,7 @@ int main(void) {
     cmocka_unit_test(test_random_waypoint_graphs_match_dijkstra),
     cmocka_unit_test(test_budgeted_search_equals_one_shot),
     cmocka_unit_test(test_reuse_matches_fresh),
+    cmocka_unit_test(test_closed_set),
     cmocka_unit_test(test_allocation_failures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -305,6 +305,14 @@ td_astar_status td_astar_status_get(const td_astar *s) { return s->status; }
 
 uint64_t td_astar_expanded(const td_astar *s) { return s->expanded; }
 
+/* A node reached by this search (stamp == gen) always had pos written by
+** heap_push, except the start of a start == goal answer, which expanded
+** nothing: hence the expanded test before pos is read. */
+bool td_astar_closed(const td_astar *s, int32_t n) {
+  if (!s->graph || s->expanded == 0 || n < 0 || n >= s->graph->node_count) return false;
+  return s->stamp[n] == s->gen && s->pos[n] == CLOSED;
+}
+
 size_t td_astar_path(const td_astar *s, int32_t *out, size_t cap, td_cost *cost) {
   if (s->status != TD_ASTAR_FOUND) {
     if (cost) *cost = TD_COST_INF;

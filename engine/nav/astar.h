@@ -33,6 +33,7 @@
 #ifndef TD_ASTAR_H
 #define TD_ASTAR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -63,6 +64,18 @@ td_astar_status td_astar_begin(td_astar *s, const td_graph *g, int32_t start,
 td_astar_status td_astar_step(td_astar *s, uint64_t budget);
 td_astar_status td_astar_status_get(const td_astar *s); /* ERROR before any begin */
 uint64_t td_astar_expanded(const td_astar *s);          /* expansions of this search */
+/* Whether node n is in the closed set of the search last begun: taken off
+** the heap (expanded, the goal included) and not put back on it since (a
+** node reopened by an improvement is open until expanded again). A read of
+** the search's own arrays, valid at any point of it (between budgeted
+** steps too) and after its answer, until the next begin or reserve. False
+** for a node never expanded, for n outside the searched graph, before any
+** search, after ERROR, and when the answer needed no expansion (start ==
+** goal, a blocked end). The closed nodes number at most td_astar_expanded,
+** exactly that many when none was reopened (grid graphs with the exact
+** octile heuristic never reopen). O(1); for a debug view of the search
+** front (the grid overlay of render/scene.h). */
+bool td_astar_closed(const td_astar *s, int32_t n);
 
 /* The path found, start to goal (node ids): writes at most cap ids to out
 ** and returns the path's node count (call with cap 0 to size it); *cost

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nav/astar.h"
 #include "render/trails.h"
 
 #define PI_F 3.14159265f
@@ -44,6 +45,20 @@ typedef struct prev_shot {
   float x, y, tx, ty;
 } prev_shot;
 
+/* The grid overlay's A* (see astar_refresh): for each spawn, A* from the
+** spawn to its nearest goal and the route's way from it, as runs of nodes
+** in td_scene.ov_nodes. */
+typedef struct astar_way {
+  int32_t spawn;         /* node */
+  bool found;            /* A* reached a goal (else path_len is 0) */
+  td_cost cost;          /* A*'s path cost */
+  uint64_t expanded;     /* expansions of the search kept */
+  size_t path_at, path_len;   /* A*'s path, spawn to goal */
+  size_t route_at, route_len; /* the route's way (next from the spawn) */
+  td_cost route_dist;    /* the route's dist at the spawn (TD_COST_INF: cut off) */
+  size_t differ;         /* nodes of the route's way not on A*'s path */
+} astar_way;
+
 struct td_scene {
   const td_atlas *atlas;
   prev_enemy *pe;
@@ -63,6 +78,24 @@ struct td_scene {
   uint32_t *route_mark;  /* draw_route on a large map: nodes drawn this frame */
   size_t mark_cap;
   uint32_t mark_gen;
+  /* the grid overlay's A*, computed when the blocked flags change (never
+  ** per frame): what it was computed from, and the result */
+  td_astar *astar;
+  bool ov_valid;
+  const td_route *ov_route;
+  const td_graph *ov_graph;
+  uint64_t ov_full, ov_incr;  /* the route's update counters then */
+  uint8_t *ov_flags;     /* node then edge blocked flags then */
+  size_t ov_nflags, ov_flags_cap; /* ov_nflags 0: no snapshot (out of memory) */
+  uint8_t *ov_closed;    /* per node: closed by a spawn's kept search */
+  size_t ov_closed_cap;
+  int32_t *ov_pos;       /* per node: 1 + index on the A* path being compared, 0 off it */
+  size_t ov_pos_cap;
+  int32_t *ov_nodes;     /* the ways' runs of nodes */
+  uint8_t *ov_differs;   /* per entry of a route run: its step to the next is not A*'s */
+  size_t ov_nnodes, ov_nodes_cap, ov_differs_cap;
+  astar_way *ov_ways;
+  size_t ov_nways, ov_ways_cap;
 };
 
 static const char *const overlay_names[TD_OVERLAY_COUNT] = {
@@ -117,11 +150,20 @@ void td_scene_destroy(td_scene *s) {
   free(s->pt);
   free(s->fx);
   free(s->route_mark);
+  td_astar_destroy(s->astar);
+  free(s->ov_flags);
+  free(s->ov_closed);
+  free(s->ov_pos);
+  free(s->ov_nodes);
+  free(s->ov_differs);
+  free(s->ov_ways);
   free(s);
 }
 
 void td_scene_reset(td_scene *s) {
   s->nfx = 0;
+  s->ov_valid = false; /* another world: the A* cache's pointers mean nothing */
+  s->ov_nways = 0;
   if (s->pe) memset(s->pe, 0, s->pe_cap * sizeof *s->pe);
   if (s->ps) memset(s->ps, 0, s->ps_cap * sizeof *s->ps);
   s->pt_cap = 0;
@@ -543,7 +585,205 @@ static void draw_route(td_scene *s, td_batch *b, const td_map *m, const td_graph
   }
 }
 
-static void draw_overlays_under(td_batch *b, const td_world *w, const td_camera *cam,
+/* ---- the grid overlay's A* --------------------------------------------------- */
+
+/* Room for n more entries in ov_nodes and ov_differs. false: out of memory. */
+static bool way_room(td_scene *s, size_t n) {
+  return grow((void **)&s->ov_nodes, &s->ov_nodes_cap, s->ov_nnodes + n, sizeof *s->ov_nodes) &&
+         grow((void **)&s->ov_differs, &s->ov_differs_cap, s->ov_nnodes + n, 1);
+}
+
+/* One spawn: A* to each goal, the cheapest kept (the earlier goal on a tie;
+** the first goal's search when none is reached), its closed set added to
+** ov_closed and its path to ov_nodes; then the route's way, each step
+** compared with A*'s. false: out of memory. */
+static bool astar_way_make(td_scene *s, const td_route *rt, int32_t spawn, astar_way *out) {
+  const td_graph *g = td_route_graph(rt);
+  const int32_t *goals;
+  size_t ng = td_route_goals(rt, &goals);
+  td_err err;
+  *out = (astar_way){.spawn = spawn, .cost = TD_COST_INF, .route_dist = td_route_dist(rt)[spawn]};
+  size_t keep = 0, last = ng;
+  for (size_t j = 0; j < ng; j++) {
+    last = j;
+    td_astar_status st = td_astar_find(s->astar, g, spawn, goals[j], &err);
+    if (st == TD_ASTAR_ERROR) return false;
+    td_cost c;
+    if (st == TD_ASTAR_FOUND && td_astar_path(s->astar, NULL, 0, &c) && c < out->cost) {
+      out->cost = c;
+      keep = j;
+      out->found = true;
+    }
+  }
+  if (ng == 0) return true;
+  if (keep != last && td_astar_find(s->astar, g, spawn, goals[keep], &err) == TD_ASTAR_ERROR)
+    return false; /* the kept search again, for its closed set */
+  out->expanded = td_astar_expanded(s->astar);
+  for (int32_t n = 0; n < g->node_count; n++)
+    if (td_astar_closed(s->astar, n)) s->ov_closed[n] = 1;
+  size_t len = td_astar_path(s->astar, NULL, 0, NULL);
+  if (!way_room(s, len)) return false;
+  out->path_at = s->ov_nnodes;
+  out->path_len = td_astar_path(s->astar, s->ov_nodes + s->ov_nnodes, len, NULL);
+  s->ov_nnodes += out->path_len;
+  /* the route's way, as enemies walk it */
+  const int32_t *next = td_route_next(rt);
+  out->route_at = s->ov_nnodes;
+  for (int32_t n = spawn, steps = 0; out->route_dist != TD_COST_INF; n = next[n], steps++) {
+    if (!way_room(s, 1)) return false;
+    s->ov_nodes[s->ov_nnodes++] = n;
+    if (next[n] < 0 || steps >= g->node_count) break;
+  }
+  out->route_len = s->ov_nnodes - out->route_at;
+  /* where they differ: A*'s path indexed in ov_pos (cleared again after) */
+  const int32_t *path = s->ov_nodes + out->path_at, *way = s->ov_nodes + out->route_at;
+  for (size_t i = 0; i < out->path_len; i++) s->ov_pos[path[i]] = (int32_t)i + 1;
+  for (size_t i = 0; i < out->route_len; i++) {
+    int32_t at = s->ov_pos[way[i]];
+    if (at == 0) out->differ++;
+    s->ov_differs[out->route_at + i] =
+        i + 1 < out->route_len && (at == 0 || s->ov_pos[way[i + 1]] != at + 1);
+  }
+  for (size_t i = 0; i < out->path_len; i++) s->ov_pos[path[i]] = 0;
+  return true;
+}
+
+/* Brings the A* cache up to date with the world's route. The route's
+** update counters say when nothing was applied (the usual frame: O(1)); when
+** they moved (a tower, or a placement check or preview, which rolls back),
+** the blocked flags are compared with the snapshot, and A* runs only when
+** they differ. Reads the world; changes nothing in it. */
+static void astar_refresh(td_scene *s, const td_world *w) {
+  const td_map *m = td_world_map(w);
+  const td_route *rt = td_world_route(w);
+  const td_graph *g = td_route_graph(rt);
+  const td_route_stats *st = td_route_get_stats(rt);
+  bool same_world = s->ov_valid && s->ov_route == rt && s->ov_graph == g;
+  if (same_world && s->ov_full == st->full_count && s->ov_incr == st->incremental_count) return;
+  s->ov_full = st->full_count;
+  s->ov_incr = st->incremental_count;
+  size_t nn = (size_t)g->node_count, nf = nn + (size_t)g->edge_count;
+  if (same_world && s->ov_nflags == nf && !memcmp(s->ov_flags, g->node_blocked, nn)) {
+    size_t e = 0;
+    while (e < (size_t)g->edge_count && s->ov_flags[nn + e] == g->edges[e].blocked) e++;
+    if (e == (size_t)g->edge_count) return; /* rolled back: as before */
+  }
+  s->ov_valid = true;
+  s->ov_route = rt;
+  s->ov_graph = g;
+  s->ov_nways = s->ov_nnodes = 0;
+  s->ov_nflags = 0;
+  td_err err;
+  if (!s->astar) s->astar = td_astar_create(&err);
+  if (!s->astar || !grow((void **)&s->ov_flags, &s->ov_flags_cap, nf + 1, 1) ||
+      !grow((void **)&s->ov_closed, &s->ov_closed_cap, nn + 1, 1) ||
+      !grow((void **)&s->ov_pos, &s->ov_pos_cap, nn + 1, sizeof *s->ov_pos) ||
+      !grow((void **)&s->ov_ways, &s->ov_ways_cap, m->spawn_count + 1, sizeof *s->ov_ways))
+    return; /* nothing shown; tried again on the route's next update */
+  memcpy(s->ov_flags, g->node_blocked, nn);
+  for (size_t e = 0; e < (size_t)g->edge_count; e++) s->ov_flags[nn + e] = g->edges[e].blocked;
+  s->ov_nflags = nf;
+  memset(s->ov_closed, 0, nn);
+  for (size_t i = 0; i < m->spawn_count; i++) {
+    int32_t spawn = m->spawns[i].node;
+    if (spawn < 0 || spawn >= g->node_count) continue;
+    if (!astar_way_make(s, rt, spawn, &s->ov_ways[s->ov_nways])) {
+      s->ov_nways = 0;
+      return;
+    }
+    s->ov_nways++;
+  }
+}
+
+/* A dashed segment; *along carries the dash phase from one segment to the
+** next, so a polyline's dashes run on round its corners. */
+static void dashed_line(td_batch *b, float x0, float y0, float x1, float y1, float width,
+                        float dash, float *along, SDL_Color c) {
+  float dx = x1 - x0, dy = y1 - y0, len = sqrtf(dx * dx + dy * dy);
+  if (len < 0.5f) return;
+  dx /= len;
+  dy /= len;
+  float period = dash * 1.8f;
+  float t = -fmodf(*along, period);
+  for (int k = 0; t + period * (float)k < len; k++) {
+    float a = fmaxf(0, t + period * (float)k), e = fminf(len, t + period * (float)k + dash);
+    if (e > a) td_batch_line(b, x0 + dx * a, y0 + dy * a, x0 + dx * e, y0 + dy * e, width, c);
+  }
+  *along += len;
+}
+
+#define ASTAR_COLOR td_color(255, 70, 230, 255)    /* A*'s path (magenta) */
+#define ASTAR_CLOSED td_color(70, 190, 255, 50)    /* its closed set, faint blue */
+
+/* Over everything: per spawn, the route's steps that A* does not take
+** (white dashes), A*'s path (magenta) and a label with A*'s expansions and
+** cost against the route's dist. The closed set is tinted under the route
+** (draw_overlays_under). */
+static void draw_astar(td_scene *s, td_batch *b, const td_world *w, const td_camera *cam) {
+  const td_map *m = td_world_map(w);
+  const td_graph *g = td_route_graph(td_world_route(w));
+  const float z = cam->zoom, tile = (float)m->tile_w;
+  const float lw = fmaxf(2.0f, tile * 0.1f * z);
+  for (size_t i = 0; i < s->ov_nways; i++) {
+    const astar_way *wy = &s->ov_ways[i];
+    float along = 0;
+    for (size_t k = 0; k + 1 < wy->route_len; k++) {
+      if (!s->ov_differs[wy->route_at + k]) continue;
+      int32_t a = s->ov_nodes[wy->route_at + k], c = s->ov_nodes[wy->route_at + k + 1];
+      float x0 = td_camera_sx(cam, (float)g->x[a]), y0 = td_camera_sy(cam, (float)g->y[a]);
+      float x1 = td_camera_sx(cam, (float)g->x[c]), y1 = td_camera_sy(cam, (float)g->y[c]);
+      float before = along;
+      dashed_line(b, x0, y0, x1, y1, lw + 2.0f, lw * 2.5f, &along, td_color(0, 0, 0, 160));
+      along = before;
+      dashed_line(b, x0, y0, x1, y1, lw * 0.7f, lw * 2.5f, &along, td_color(255, 255, 255, 235));
+    }
+    for (int pass = 0; pass < 2; pass++) {
+      SDL_Color c = pass ? ASTAR_COLOR : td_color(0, 0, 0, 150);
+      float wd = pass ? lw : lw + 3.0f;
+      for (size_t k = 0; k < wy->path_len; k++) {
+        int32_t n = s->ov_nodes[wy->path_at + k];
+        float x = td_camera_sx(cam, (float)g->x[n]), y = td_camera_sy(cam, (float)g->y[n]);
+        td_batch_disc(b, x, y, wd * 0.5f, c); /* round joints */
+        if (k + 1 < wy->path_len) {
+          int32_t t = s->ov_nodes[wy->path_at + k + 1];
+          td_batch_line(b, x, y, td_camera_sx(cam, (float)g->x[t]), td_camera_sy(cam, (float)g->y[t]),
+                        wd, c);
+        }
+      }
+    }
+    /* the label, beside the spawn */
+    char l1[96], l2[96];
+    if (wy->found)
+      snprintf(l1, sizeof l1, "A*: %llu expanded, cost %.1f", (unsigned long long)wy->expanded,
+               td_graph_cost_to_units(wy->cost));
+    else
+      snprintf(l1, sizeof l1, "A*: no path, %llu expanded", (unsigned long long)wy->expanded);
+    bool agree = wy->found && wy->route_dist == wy->cost;
+    if (wy->route_dist == TD_COST_INF)
+      snprintf(l2, sizeof l2, "route: cut off");
+    else if (wy->differ == 0)
+      snprintf(l2, sizeof l2, "route: %.1f, same cells", td_graph_cost_to_units(wy->route_dist));
+    else
+      snprintf(l2, sizeof l2, "route: %.1f, %zu %s (dashed)", td_graph_cost_to_units(wy->route_dist),
+               wy->differ, wy->differ == 1 ? "cell differs" : "cells differ");
+    int sc = z >= 1.6f ? 2 : 1;
+    float tw = (float)(td_text_width(l1, sc) > td_text_width(l2, sc) ? td_text_width(l1, sc)
+                                                                     : td_text_width(l2, sc));
+    float th = (float)(18 * sc), pad = (float)(3 * sc);
+    float sx = td_camera_sx(cam, (float)g->x[wy->spawn]), sy = td_camera_sy(cam, (float)g->y[wy->spawn]);
+    float lx = sx + tile * 0.6f * z, ly = sy - tile * 0.6f * z - th - pad;
+    lx = fminf(lx, (float)(cam->vx + cam->vw) - tw - pad - 4);
+    lx = fmaxf(lx, (float)cam->vx + pad + 4);
+    ly = fminf(fmaxf(ly, (float)cam->vy + pad + 4), (float)(cam->vy + cam->vh) - th - pad - 4);
+    td_batch_rect(b, lx - pad, ly - pad, tw + 2 * pad, th + 2 * pad - (float)sc, td_color(15, 10, 25, 215));
+    td_batch_rect_outline(b, lx - pad, ly - pad, tw + 2 * pad, th + 2 * pad - (float)sc, 1, ASTAR_COLOR);
+    td_batch_text(b, lx, ly, sc, l1, td_color(255, 170, 245, 255), false);
+    td_batch_text(b, lx, ly + (float)(9 * sc), sc, l2,
+                  agree ? td_color(235, 235, 235, 255) : td_color(255, 110, 90, 255), false);
+  }
+}
+
+static void draw_overlays_under(td_scene *s, td_batch *b, const td_world *w, const td_camera *cam,
                                 const td_scene_params *p) {
   const td_map *m = td_world_map(w);
   const td_route *rt = td_world_route(w);
@@ -552,6 +792,8 @@ static void draw_overlays_under(td_batch *b, const td_world *w, const td_camera 
   if (p->overlay[TD_OVERLAY_GRID] && m->grid) {
     const td_grid *gr = m->grid;
     float cs = (float)gr->cell;
+    astar_refresh(s, w);
+    const uint8_t *closed = s->ov_nflags ? s->ov_closed : NULL;
     for (int32_t y = 0; y < gr->height; y++)
       for (int32_t x = 0; x < gr->width; x++) {
         float sx = td_camera_sx(cam, (float)gr->origin_x + (float)x * cs);
@@ -565,33 +807,44 @@ static void draw_overlays_under(td_batch *b, const td_world *w, const td_camera 
           td_batch_rect(b, sx, sy, cs * z, cs * z, td_color(200, 40, 40, 70));
         else if (blocked)
           td_batch_rect(b, sx, sy, cs * z, cs * z, td_color(255, 140, 0, 90));
+        else if (closed && node >= 0 && closed[node])
+          td_batch_rect(b, sx, sy, cs * z, cs * z, ASTAR_CLOSED);
         td_batch_rect_outline(b, sx, sy, cs * z, cs * z, 1, td_color(0, 0, 0, 60));
       }
   }
   if (p->overlay[TD_OVERLAY_HASH]) {
-    /* the crowd's hash cell size is private: estimated as twice the
-    ** largest enemy diameter in the rules, at least one tile */
-    const td_rules *r = td_world_rules(w);
-    float maxr = 0.25f;
-    for (size_t i = 0; i < r->enemy_count; i++) maxr = fmaxf(maxr, r->enemies[i].radius);
-    float cs = fmaxf(tile, 4.0f * maxr * tile);
-    float wx0 = floorf(td_camera_wx(cam, (float)cam->vx) / cs) * cs;
-    float wy0 = floorf(td_camera_wy(cam, (float)cam->vy) / cs) * cs;
-    float wx1 = td_camera_wx(cam, (float)(cam->vx + cam->vw)), wy1 = td_camera_wy(cam, (float)(cam->vy + cam->vh));
-    SDL_Color c = td_color(120, 200, 255, 70);
-    for (int k = 0; wx0 + cs * (float)k <= wx1; k++)
-      td_batch_rect(b, td_camera_sx(cam, wx0 + cs * (float)k), (float)cam->vy, 1, (float)cam->vh, c);
-    for (int k = 0; wy0 + cs * (float)k <= wy1; k++)
-      td_batch_rect(b, (float)cam->vx, td_camera_sy(cam, wy0 + cs * (float)k), (float)cam->vw, 1, c);
-    /* occupied cells */
+    /* the crowd's neighbour grid as its last step laid it out: the lines
+    ** inside the view, and each agent's cell shaded (agents outside the
+    ** grid fall into its border cells, as in the crowd) */
     const td_crowd *cr = td_world_crowd(w);
-    size_t cap = td_crowd_capacity(cr);
-    td_agent_view v;
-    for (size_t i = 0; i < cap; i++) {
-      if (!td_crowd_view(cr, i, &v) || v.state == TD_AGENT_FREE) continue;
-      float cx = floorf(v.x / cs) * cs, cy = floorf(v.y / cs) * cs;
-      td_batch_rect(b, td_camera_sx(cam, cx), td_camera_sy(cam, cy), cs * z, cs * z,
-                    td_color(120, 200, 255, 10));
+    td_crowd_grid gd;
+    if (td_crowd_grid_info(cr, &gd)) {
+      float cs = gd.cell, gx1 = gd.x0 + cs * (float)gd.cols, gy1 = gd.y0 + cs * (float)gd.rows;
+      float wx0 = td_camera_wx(cam, (float)cam->vx), wy0 = td_camera_wy(cam, (float)cam->vy);
+      float wx1 = td_camera_wx(cam, (float)(cam->vx + cam->vw));
+      float wy1 = td_camera_wy(cam, (float)(cam->vy + cam->vh));
+      SDL_Color c = td_color(120, 200, 255, 70);
+      if (cs * z >= 3.0f) { /* lines closer than 3 pixels would only grey the map */
+        int32_t k0 = (int32_t)fmaxf(0.0f, floorf((wx0 - gd.x0) / cs));
+        int32_t k1 = (int32_t)fminf((float)gd.cols, ceilf((wx1 - gd.x0) / cs));
+        float top = td_camera_sy(cam, fmaxf(gd.y0, wy0)), bottom = td_camera_sy(cam, fminf(gy1, wy1));
+        for (int32_t k = k0; k <= k1; k++)
+          td_batch_rect(b, td_camera_sx(cam, gd.x0 + cs * (float)k), top, 1, bottom - top, c);
+        k0 = (int32_t)fmaxf(0.0f, floorf((wy0 - gd.y0) / cs));
+        k1 = (int32_t)fminf((float)gd.rows, ceilf((wy1 - gd.y0) / cs));
+        float left = td_camera_sx(cam, fmaxf(gd.x0, wx0)), right = td_camera_sx(cam, fminf(gx1, wx1));
+        for (int32_t k = k0; k <= k1; k++)
+          td_batch_rect(b, left, td_camera_sy(cam, gd.y0 + cs * (float)k), right - left, 1, c);
+      }
+      size_t cap = td_crowd_capacity(cr);
+      td_agent_view v;
+      for (size_t i = 0; i < cap; i++) {
+        if (!td_crowd_view(cr, i, &v) || v.state == TD_AGENT_FREE) continue;
+        float col = fminf(fmaxf(floorf((v.x - gd.x0) / cs), 0.0f), (float)(gd.cols - 1));
+        float row = fminf(fmaxf(floorf((v.y - gd.y0) / cs), 0.0f), (float)(gd.rows - 1));
+        td_batch_rect(b, td_camera_sx(cam, gd.x0 + col * cs), td_camera_sy(cam, gd.y0 + row * cs),
+                      cs * z, cs * z, td_color(120, 200, 255, 14));
+      }
     }
   }
   (void)tile;
@@ -599,7 +852,6 @@ static void draw_overlays_under(td_batch *b, const td_world *w, const td_camera 
 
 static void draw_overlays_over(td_scene *s, td_batch *b, const td_world *w, const td_camera *cam,
                                const td_scene_params *p) {
-  (void)s;
   const td_map *m = td_world_map(w);
   const td_route *rt = td_world_route(w);
   const td_graph *g = td_route_graph(rt);
@@ -608,6 +860,7 @@ static void draw_overlays_over(td_scene *s, td_batch *b, const td_world *w, cons
   const td_crowd *cr = td_world_crowd(w);
   size_t cap = td_crowd_capacity(cr);
   td_agent_view v;
+  if (p->overlay[TD_OVERLAY_GRID] && m->grid && s->ov_valid) draw_astar(s, b, w, cam);
   if (p->overlay[TD_OVERLAY_GRAPH]) {
     for (int32_t e = 0; e < g->edge_count; e++) {
       const td_edge *ed = &g->edges[e];
@@ -678,14 +931,24 @@ static void draw_overlays_over(td_scene *s, td_batch *b, const td_world *w, cons
         }
       }
       if (p->overlay[TD_OVERLAY_FLYERS] && v.state == TD_AGENT_FLY) {
-        float sp = sqrtf(v.vx * v.vx + v.vy * v.vy);
-        float hd = sp > 1e-3f ? atan2f(v.vy, v.vx) : 0;
-        float reach = 2.0f * tile * z;
-        static const float fan[5] = {-0.9f, -0.45f, 0, 0.45f, 0.9f};
-        for (int k = 0; k < 5; k++) {
-          float a = hd + fan[k];
-          td_batch_line(b, x, y, x + cosf(a) * reach * (k == 2 ? 1.2f : 1), y + sinf(a) * reach * (k == 2 ? 1.2f : 1),
-                        1, k == 2 ? td_color(255, 255, 255, 200) : td_color(120, 230, 255, 150));
+        /* the fan the flyer's next step casts: each ray to its length, red
+        ** up to a hit (a dot where it hits), the centre ray white */
+        td_crowd_ray rays[TD_CROWD_RAYS];
+        int nr = td_crowd_flyer_rays(cr, i, rays);
+        for (int k = 0; k < nr; k++) {
+          const td_crowd_ray *ry = &rays[k];
+          float x0 = td_camera_sx(cam, ry->ox), y0 = td_camera_sy(cam, ry->oy);
+          float hit = isfinite(ry->hit) ? ry->hit : ry->len;
+          float hx = td_camera_sx(cam, ry->ox + ry->dx * hit), hy = td_camera_sy(cam, ry->oy + ry->dy * hit);
+          SDL_Color clear = k == 0 ? td_color(255, 255, 255, 200) : td_color(120, 230, 255, 150);
+          if (isfinite(ry->hit)) {
+            td_batch_line(b, x0, y0, hx, hy, 1, td_color(255, 80, 60, 220));
+            td_batch_line(b, hx, hy, td_camera_sx(cam, ry->ox + ry->dx * ry->len),
+                          td_camera_sy(cam, ry->oy + ry->dy * ry->len), 1, with_alpha(clear, 60));
+            td_batch_disc(b, hx, hy, 2.5f, td_color(255, 80, 60, 255));
+          } else {
+            td_batch_line(b, x0, y0, hx, hy, 1, clear);
+          }
         }
       }
     }
@@ -712,7 +975,7 @@ void td_scene_draw(td_scene *s, td_batch *b, const td_world *w, const td_camera 
   bind_rules(s, r);
   const float z = cam->zoom, tile = (float)m->tile_w, a = p->alpha;
   draw_tiles(s, b, m, cam);
-  draw_overlays_under(b, w, cam, p);
+  draw_overlays_under(s, b, w, cam, p);
 
   /* the route: the preview's when a ghost is shown */
   const int32_t *cur = td_route_next(rt);

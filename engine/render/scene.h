@@ -20,9 +20,18 @@
 ** a name not there is drawn as a shape in a colour made from the name, with
 ** its initial, so modded content still shows.
 **
-** Memory: a scene owns its snapshot and effect arrays (malloc, grown as
-** needed) and borrows the atlas. Determinism: not part of the simulation;
-** it reads the world, which does not depend on it.
+** The grid overlay's A*. On grid maps the "grid" overlay also shows, per
+** spawn, A* (nav/astar.h) from the spawn to its nearest goal over the
+** current graph: the path, the cells it expanded, and where the route's way
+** differs (equal-cost ties). The scene computes it with its own td_astar
+** when the overlay is drawn and the graph's blocked flags differ from those
+** it was computed on (the route's update counters tell, in O(1), when
+** nothing was applied since), never per frame, and keeps the result.
+**
+** Memory: a scene owns its snapshot and effect arrays and the A* cache
+** (malloc, grown as needed; the td_astar through td_mem) and borrows the
+** atlas. Determinism: not part of the simulation; it reads the world, which
+** does not depend on it.
 */
 #ifndef TD_RENDER_SCENE_H
 #define TD_RENDER_SCENE_H
@@ -58,9 +67,9 @@ typedef enum td_overlay {
   TD_OVERLAY_GRAPH = 0,  /* edges (blocked red), node ids, each node's next arrow */
   TD_OVERLAY_LANES,      /* each walker's lane, its lane target, segment from->to */
   TD_OVERLAY_SEPARATION, /* body radius and separation margin rings */
-  TD_OVERLAY_HASH,       /* spatial hash cells (estimated, see docs/game.md) */
-  TD_OVERLAY_GRID,       /* grid cells (walkable / not) on grid maps */
-  TD_OVERLAY_FLYERS,     /* flyers' heading and ray fan, the obstacles they avoid */
+  TD_OVERLAY_HASH,       /* the crowd's neighbour grid, agents' cells shaded */
+  TD_OVERLAY_GRID,       /* grid maps: cells (walkable / not), A* per spawn vs the route */
+  TD_OVERLAY_FLYERS,     /* flyers' ray fans and hits, the obstacles they avoid */
   TD_OVERLAY_RANGES,     /* every tower's range */
   TD_OVERLAY_STATS,      /* frame time, tick, counts */
   TD_OVERLAY_COUNT
@@ -92,7 +101,7 @@ typedef struct td_scene_params {
 
 td_scene *td_scene_create(const td_atlas *atlas);     /* NULL: out of memory */
 void td_scene_destroy(td_scene *s);
-/* Forgets the snapshot and effects (a new game or a load). */
+/* Forgets the snapshot, effects and A* cache (a new game or a load). */
 void td_scene_reset(td_scene *s);
 /* Call right before td_game_step / td_world_step. */
 void td_scene_before_step(td_scene *s, const td_world *w);

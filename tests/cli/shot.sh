@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# td shot: a frame of the game without a window; overlays, ghost, panel; errors.
+# td shot: a frame of the game without a window; overlays (the grid overlay's
+# A* checked by its pixels), ghost, panel; errors.
 set -u
 source "$(dirname "$0")/harness.bash"
 map="$src/maps/01-crossroads.lua"
@@ -23,6 +24,100 @@ check $? "ghost: $(cat "$tmp/err")"
 "$td" shot --map "$map" --idle --build arrow --hover 9 "$tmp/e.png" >/dev/null 2>&1
 "$td" shot --map "$map" --idle "$tmp/f.png" >/dev/null 2>&1
 ! cmp -s "$tmp/e.png" "$tmp/f.png"; check $? "the ghost changes the picture"
+
+# The grid overlay on a grid map: A* from the spawn to the goal over the
+# current graph (magenta), the cells it expanded tinted blue, and the route's
+# steps that A* does not take (equal-cost ties) dashed in white. Pixels are
+# read back from the PNGs (python3's zlib); the camera is the one td play
+# fits to the map: 1280x720 with a 48-pixel HUD above and 68 below, zoom
+# min(1280 / (mapw + 32), 604 / (maph + 32)), centred on the map.
+grid="$src/maps/02-grid.lua"
+"$td" shot --map "$grid" --idle --overlay grid "$tmp/g.png" >/dev/null 2>"$tmp/err"
+check $? "grid overlay on a grid map: $(cat "$tmp/err")"
+"$td" shot --map "$grid" --idle --overlay grid "$tmp/g2.png" >/dev/null 2>&1
+cmp -s "$tmp/g.png" "$tmp/g2.png"; check $? "grid overlay: same arguments, same picture"
+"$td" shot --map "$grid" --idle "$tmp/n.png" >/dev/null 2>&1
+"$td" shot --map "$grid" --idle --build cannon --hover 12 --overlay grid "$tmp/gg.png" >/dev/null 2>"$tmp/err"
+check $? "grid overlay with a ghost: $(cat "$tmp/err")"
+cat >"$tmp/px.py" <<'PY'
+import struct, sys, zlib
+
+def read_png(path):  # 8-bit RGB or RGBA, non-interlaced: rows of bytes
+    d = open(path, "rb").read()
+    at, idat = 8, b""
+    while at < len(d):
+        n, kind = struct.unpack(">I4s", d[at:at + 8])
+        body = d[at + 8:at + 8 + n]
+        at += 12 + n
+        if kind == b"IHDR":
+            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+        elif kind == b"IDAT":
+            idat += body
+    assert depth == 8 and ctype in (2, 6)
+    bpp = 3 if ctype == 2 else 4
+    raw, stride, rows, prev, at = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp), 0
+    for _ in range(h):
+        f, line = raw[at], bytearray(raw[at + 1:at + 1 + stride])
+        at += 1 + stride
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1: line[i] = (line[i] + a) & 255
+            elif f == 2: line[i] = (line[i] + b) & 255
+            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+        rows.append(line)
+        prev = line
+    return lambda x, y: tuple(rows[y][x * bpp:x * bpp + 3])
+
+g, n, gg = (read_png(sys.argv[1] + "/" + f) for f in ("g.png", "n.png", "gg.png"))
+zoom = min(1280 / (24 * 32 + 32), (720 - 48 - 68) / (16 * 32 + 32))
+def screen(x, y):  # map units -> pixel
+    return int(640 + (x - 384) * zoom), int(48 + 302 + (y - 256) * zoom)
+def magenta(p): return p[0] > 200 and p[1] < 120 and p[2] > 180
+def white(p): return min(p) > 215
+def box(px, x0, y0, x1, y1, want):  # any pixel of the box (map units) passes
+    (a, b), (c, d) = screen(x0, y0), screen(x1, y1)
+    return any(want(px(x, y)) for x in range(min(a, c) - 2, max(a, c) + 3)
+               for y in range(min(b, d) - 2, max(b, d) + 3))
+def report(ok, what):
+    print(("ok " if ok else "FAIL ") + what)
+
+# A* leaves the route at (624, 432) and climbs the goal's column x = 688
+# (the route climbs x = 624 first: the same cost, 4 other cells)
+p = g(*screen(688, 320))
+report(magenta(p), "A*'s path at (688, 320): %s" % (p,))
+report(not magenta(n(*screen(688, 320))), "no A* path without the overlay")
+report(magenta(gg(*screen(688, 320))), "a ghost leaves A* on the current graph")
+# both go along row y = 336 from x = 272 to 464
+report(magenta(g(*screen(368, 336))), "A*'s path at (368, 336): %s" % (g(*screen(368, 336)),))
+# the route's own step (624, 400) -> (624, 368): white dashes
+report(box(g, 624, 372, 624, 396, white), "the route's differing steps dashed in white")
+report(not box(n, 624, 372, 624, 396, white), "no dashes without the overlay")
+# (48, 368) was expanded and is on neither path: tinted blue; (80, 80) was not
+a, b = g(*screen(48, 368)), n(*screen(48, 368))
+report(a[2] > b[2] + 15 and a[0] < b[0], "closed cell tinted blue: %s over %s" % (a, b))
+a, b = g(*screen(80, 80)), n(*screen(80, 80))
+report(a == b, "a cell A* never expanded stays as it was: %s, %s" % (a, b))
+PY
+if command -v python3 >/dev/null; then
+  python3 "$tmp/px.py" "$tmp" >"$tmp/px" 2>&1
+  check $? "pixel reader: $(tail -3 "$tmp/px")"
+  while read -r verdict what; do
+    [ "$verdict" = ok ]; check $? "grid overlay pixels: $what"
+  done <"$tmp/px"
+  [ "$(grep -c '' "$tmp/px")" -eq 8 ]; check $? "8 pixel checks ran: $(cat "$tmp/px")"
+else
+  echo "skipped: the grid overlay's pixel checks need python3"
+fi
+# a waypoint map: the grid overlay has nothing to show, and still renders
+"$td" shot --map "$map" --tick 900 --overlay grid "$tmp/w.png" >/dev/null 2>"$tmp/err"
+check $? "grid overlay on a waypoint map: $(cat "$tmp/err")"
+[ "$(png_size "$tmp/w.png")" = "1280 720" ]; check $? "grid overlay on a waypoint map: a 1280x720 PNG"
 
 expect "bad overlay" 2 "shot: --overlay: no overlay 'nope'" -- "$td" shot --map "$map" --overlay nope "$tmp/x.png"
 expect "bad base" 2 "shot: no tower base with object id 999" -- "$td" shot --map "$map" --select 999 "$tmp/x.png"
