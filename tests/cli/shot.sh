@@ -104,16 +104,13 @@ report(a[2] > b[2] + 15 and a[0] < b[0], "closed cell tinted blue: %s over %s" %
 a, b = g(*screen(80, 80)), n(*screen(80, 80))
 report(a == b, "a cell A* never expanded stays as it was: %s, %s" % (a, b))
 PY
-if command -v python3 >/dev/null; then
-  python3 "$tmp/px.py" "$tmp" >"$tmp/px" 2>&1
-  check $? "pixel reader: $(tail -3 "$tmp/px")"
-  while read -r verdict what; do
-    [ "$verdict" = ok ]; check $? "grid overlay pixels: $what"
-  done <"$tmp/px"
-  [ "$(grep -c '' "$tmp/px")" -eq 8 ]; check $? "8 pixel checks ran: $(cat "$tmp/px")"
-else
-  echo "skipped: the grid overlay's pixel checks need python3"
-fi
+# python3 (as tests/cli/balance.sh): .ci/deps installs it
+python3 "$tmp/px.py" "$tmp" >"$tmp/px" 2>&1
+check $? "pixel reader: $(tail -3 "$tmp/px")"
+while read -r verdict what; do
+  [ "$verdict" = ok ]; check $? "grid overlay pixels: $what"
+done <"$tmp/px"
+[ "$(grep -c '' "$tmp/px")" -eq 8 ]; check $? "8 pixel checks ran: $(cat "$tmp/px")"
 # a waypoint map: the grid overlay has nothing to show, and still renders
 "$td" shot --map "$map" --tick 900 --overlay grid "$tmp/w.png" >/dev/null 2>"$tmp/err"
 check $? "grid overlay on a waypoint map: $(cat "$tmp/err")"
