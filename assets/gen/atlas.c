@@ -276,20 +276,6 @@ static void enemies(int ox, int oy) {
   }
   eyes(cx + 8, cy, 3, 2);
   enemy_entry("splitter", ox, oy);
-  ox += 32;
-  cx += 32;
-  /* warlord: a crowned red giant */
-  td_canvas_disc(&cv, cx, cy, 15, rgb(90, 10, 10));
-  td_canvas_disc(&cv, cx - 1, cy, 13.5f, rgb(200, 40, 40));
-  for (int k = 0; k < 5; k++) {
-    float y = cy - 8 + k * 4.0f;
-    float sp[6] = {cx - 6, y - 2, cx - 6, y + 2, cx - 15, y};
-    td_canvas_triangle(&cv, sp, rgb(240, 200, 60));
-  }
-  td_canvas_disc(&cv, cx - 3, cy, 4, rgb(240, 200, 60));
-  eyes(cx + 7, cy, 4, 2.5f);
-  td_canvas_line(&cv, cx + 10, cy - 3, cx + 10, cy + 3, 1.5f, rgb(60, 0, 0));
-  enemy_entry("warlord", ox, oy);
 }
 
 /* ---- a pen for the newer sprites ---------------------------------------- */
@@ -665,6 +651,45 @@ static void boss_juggernaut(int ox, int oy) {
   p_line(26.2f, 12.4f, 26.2f, 19.6f, 2.6f, dark);
   p_line(26.2f, 12.6f, 26.2f, 19.4f, 1.2f, glow);
   boss_entry("juggernaut", ox, oy);
+}
+
+/* warlord: a giant in dark plate under a red cape, pauldrons on both
+** shoulders, a gold crown of five points, and a broad sword held forward:
+** the first map's boss. */
+static void boss_warlord(int ox, int oy) {
+  pen_at(ox, oy, BOSS);
+  td_rgba dark = rgb(34, 10, 14), cape = rgb(168, 28, 34), cape_hi = rgb(214, 62, 56);
+  td_rgba plate = rgb(92, 88, 104), gold = rgb(244, 196, 60), gold_dark = rgb(146, 100, 30);
+  td_rgba steel = rgb(222, 228, 238), ember = rgb(255, 96, 40);
+  static const float mantle[10] = {2.4f, 7, 13, 3.2f, 13, 28.8f, 2.4f, 25, 0.8f, 16};
+  p_poly_grown(mantle, 5, 1.1f, dark); /* the cape, behind, in folds */
+  p_poly(mantle, 5, cape);
+  for (int k = 0; k < 3; k++) p_line(3.2f, 9.5f + 6.5f * (float)k, 11.6f, 8 + 8 * (float)k, 0.9f, cape_hi);
+  /* the sword, along +x from the right hand, under the arm */
+  p_line(17, 23.6f, 31.6f, 23.6f, 3.4f, dark);
+  p_line(17.5f, 23.6f, 31, 23.6f, 1.8f, steel);
+  p_tri(30, 22.2f, 30, 25, 31.9f, 23.6f, steel);
+  p_line(19.5f, 20.6f, 19.5f, 26.6f, 2.4f, dark);
+  p_line(19.5f, 21.1f, 19.5f, 26.1f, 1.3f, gold);
+  p_ball(15.5f, 16, 8.6f, dark, plate); /* the breastplate */
+  p_ring(15.5f, 16, 5.8f, 1.0f, shade(plate, 0.7f));
+  for (int s = -1; s <= 1; s += 2) { /* pauldrons, rimmed in gold */
+    float y = 16 + (float)s * 8.6f;
+    p_ball(14.5f, y, 5.1f, dark, cape);
+    p_ring(14.5f, y, 3.9f, 0.9f, gold_dark);
+  }
+  p_ball(20.2f, 16, 5.2f, dark, plate); /* the head, helmed, and its crown */
+  p_ring(20.2f, 16, 4.0f, 1.7f, gold);
+  for (int k = 0; k < 5; k++) {
+    float ang = -1.6f + 0.8f * (float)k, cx = 20.2f + 4.2f * cosf(ang), cy = 16 + 4.2f * sinf(ang);
+    float tx = 20.2f + 6.9f * cosf(ang), ty = 16 + 6.9f * sinf(ang);
+    float nx = -sinf(ang) * 1.3f, ny = cosf(ang) * 1.3f;
+    p_tri(cx - nx, cy - ny, cx + nx, cy + ny, tx, ty, gold_dark);
+    p_tri(cx - nx * 0.6f, cy - ny * 0.6f, cx + nx * 0.6f, cy + ny * 0.6f, tx - 0.5f * cosf(ang),
+          ty - 0.5f * sinf(ang), gold);
+  }
+  p_glow_eyes(23, 16, 1.7f, 0.9f, ember);
+  boss_entry("warlord", ox, oy);
 }
 
 /* herald: a white-and-gold winged figure with a halo and a trumpet, a
@@ -1277,6 +1302,7 @@ int main(int argc, char **argv) {
   turret_mortar("mortar", 240, 160);
   turret_firebomb("firebomb", 272, 160);
   turret_glacier("glacier", 304, 160);
+  boss_warlord(336, 160);
   /* y 208: tesla, flak and banner */
   platform("tesla", 0, 208, rgb(250, 214, 70));
   platform("flak", 32, 208, rgb(150, 170, 70));
