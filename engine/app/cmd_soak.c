@@ -600,8 +600,9 @@ static void report_text(const soak *s, double wall) {
   uint64_t t = s->tick;
   printf("soak           %s, mod %s, seed %" PRIu64 ", endless\n", s->map, s->mod, s->o.seed);
   printf("ticks          %" PRIu64 " (%" PRIu64 ":%02" PRIu64 ":%02" PRIu64 " simulated), "
-         "%u games, %u restarts after a lost game\n", t, t / (3600 * SOAK_HZ),
-         t / (60 * SOAK_HZ) % 60, t / SOAK_HZ % 60, (unsigned)s->games, (unsigned)s->restarts);
+         "%u %s, %u %s after a lost game\n", t, t / (3600 * SOAK_HZ), t / (60 * SOAK_HZ) % 60,
+         t / SOAK_HZ % 60, (unsigned)s->games, s->games == 1 ? "game" : "games",
+         (unsigned)s->restarts, s->restarts == 1 ? "restart" : "restarts");
   printf("waves          %" PRIu64 " started, deepest %d\n", s->waves_started,
          (int)s->deepest_wave);
   printf("commands       %" PRIu64 " issued:", s->issued_all);

@@ -241,8 +241,15 @@ static td_game *open_game(const opts *o, const td_replay *rp, td_err *err) {
     }
     go.difficulty = rp->difficulty;
   }
-  if (o->load) return td_game_load(&go, o->load, err);
-  return td_game_create(&go, err);
+  if (!o->load) return td_game_create(&go, err);
+  td_game *g = td_game_load(&go, o->load, err);
+  if (g && o->difficulty_set && td_game_difficulty(g) != o->difficulty) {
+    td_err_set(err, "%s: saved on %s, not %s (a save keeps its difficulty)", o->load,
+               td_difficulty_name(td_game_difficulty(g)), td_difficulty_name(o->difficulty));
+    td_game_destroy(g);
+    return NULL;
+  }
+  return g;
 }
 
 int td_sim_game(int argc, char **argv) {

@@ -86,6 +86,12 @@ grep -q '"start_lives":15,' "$tmp/out"; check $? "hard: scripts/base gives 15 li
 grep -qx 'difficulty hard' "$tmp/hard.replay"; check $? "hard: the replay lacks 'difficulty hard'"
 expect "hard replay" 0 "" -- "$td" sim --replay "$tmp/hard.replay" --quiet
 expect "easy replay" 2 "hard.replay: played on hard, not easy" -- "$td" sim --replay "$tmp/hard.replay" --difficulty easy
+expect "hard save" 0 "" -- "$td" sim --map maps/01-crossroads.lua --idle --difficulty hard \
+  --ticks 700 --save-at 600 --save "$tmp/hard.tds"
+expect "load hard" 0 "" -- "$td" sim --map maps/01-crossroads.lua --load "$tmp/hard.tds" --ticks 700 --json
+grep -q '"difficulty":"hard"' "$tmp/out"; check $? "load: json says $(grep -o '"difficulty":"[a-z]*"' "$tmp/out")"
+expect "easy load" 2 "hard.tds: saved on hard, not easy (a save keeps its difficulty)" -- \
+  "$td" sim --map maps/01-crossroads.lua --load "$tmp/hard.tds" --difficulty easy
 expect "bad difficulty" 2 "td: sim: --difficulty: expected normal, easy or hard, got 'brutal'" -- \
   "$td" sim --map maps/01-crossroads.lua --idle --difficulty brutal
 
