@@ -3,7 +3,7 @@
 ** together; the td.* world functions; math.random on the world's RNG; hot
 ** reload; saves (atomic, refused when cut or changed); replays (recorded,
 ** read, played back to the same checksums, refused with file:line); the
-** built-in player.
+** built-in player; the mod's load budget (load_instructions).
 */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, st_mtim */
 #include "support.h"
@@ -499,6 +499,53 @@ static void test_hot_reload(void **state) {
   td_game_destroy(g);
 }
 
+
+/* ---- the mod's budgets ------------------------------------------------------ */
+
+/* load_instructions reaches the mod's data stage, for the first load and for
+** reloads: a loop the default budget allows is refused under a smaller one,
+** and one that never ends is refused at its line instead of running 50M
+** instructions. */
+static void test_load_instructions(void **state) {
+  (void)state;
+  char dir[400], file[450], map[512], want[600];
+  snprintf(dir, sizeof dir, "%s", tmp("budget"));
+  assert_int_equal(mkdir(dir, 0700), 0);
+  snprintf(file, sizeof file, "%s/mod.lua", dir);
+  snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.lua"));
+  char src[sizeof reload_v1 + 200];
+  snprintf(src, sizeof src, "%slocal n = 0 for i = 1, 100000 do n = n + i end\n", reload_v1);
+  write_file(file, src);
+  td_err err;
+  td_game_options o = {.map_path = map, .mod_dir = dir, .load_instructions = 20000};
+  assert_null(td_game_create(&o, &err));
+  snprintf(want, sizeof want, "%s/mod.lua:8: instruction limit exceeded", dir);
+  assert_string_equal(err.msg, want);
+  o.load_instructions = 0; /* the default */
+  td_game *g = td_game_create(&o, &err);
+  if (!g) fail_msg("%s", err.msg);
+  td_game_destroy(g);
+  /* a data stage that runs away */
+  snprintf(src, sizeof src, "%swhile true do end\n", reload_v1);
+  write_file(file, src);
+  o.load_instructions = 20000;
+  assert_null(td_game_create(&o, &err));
+  assert_string_equal(err.msg, want);
+  /* a reload runs under the same budget */
+  snprintf(src, sizeof src, "%slocal n = 0 for i = 1, 1000 do n = n + i end\n", reload_v1);
+  write_file(file, src);
+  g = td_game_create(&o, &err);
+  if (!g) fail_msg("%s", err.msg);
+  step(g, 1);
+  snprintf(src, sizeof src, "%slocal n = 0 for i = 1, 100000 do n = n + i end\n", reload_v1);
+  write_file(file, src);
+  assert_int_equal(td_game_reload(g, &err), -1);
+  assert_string_equal(err.msg, want);
+  step(g, 1);
+  assert_int_equal(td_game_reloads(g), 0);
+  td_game_destroy(g);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_errors),
@@ -509,6 +556,7 @@ int main(void) {
       cmocka_unit_test(test_replay_round_trip),
       cmocka_unit_test(test_replay_refused),
       cmocka_unit_test(test_hot_reload),
+      cmocka_unit_test(test_load_instructions),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -3,8 +3,9 @@
 ** errors at file:line, escape and denial attempts (each refused, the
 ** offending handler disabled with a report while the others go on),
 ** dispatch order, every(n), targeting, math.random, sorted_pairs, host
-** functions, hot reload, the Lua stack after each call, and allocation
-** failure over a whole load. Every test ends with no live td_mem block.
+** functions, hot reload, the Lua stack after each call, names (the
+** identifier rule and its messages), and allocation failure over a whole
+** load. Every test ends with no live td_mem block.
 */
 #define _POSIX_C_SOURCE 200809L /* mkdtemp, dup, fileno */
 
@@ -21,25 +22,6 @@
 
 #include "script/mod.h"
 
-static td_test_alloc cnt;
-
-static int setup(void **state) {
-  (void)state;
-  memset(&cnt, 0, sizeof cnt);
-  td_test_alloc_install(&cnt);
-  return 0;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  td_test_alloc_remove();
-  if (cnt.live_blocks != 0 || cnt.live_bytes != 0 || cnt.bad_sizes != 0) {
-    print_error("leak: %ld blocks, %lld bytes live; %ld bad sizes\n", cnt.live_blocks,
-                cnt.live_bytes, cnt.bad_sizes);
-    return -1;
-  }
-  return 0;
-}
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -336,6 +318,171 @@ static void test_more_schema_errors(void **state) {
                             "sixty.lua:2: attempt to index a nil value (local 'x')");
   expect_load_error(dir, fmt);
   remove_mod();
+}
+
+/* ---- names ------------------------------------------------------------------------------ */
+
+/* A mod that loads, with one name swapped for a Lua expression: slot 0
+** the second damage type (line 3), 1 the enemy (line 4), 2 the tower, 3
+** its first level, 4 its upgrade (all three line 5). Each name is also
+** referred to (resist, damage_type, from, the wave's group). */
+static void names_mod(char *out, size_t size, int slot, const char *expr) {
+  const char *n[5] = {"'fire'", "'runner'", "'arrow'", "'arrow_1'", "'arrow_2'"};
+  if (slot >= 0) n[slot] = expr;
+  snprintf(out, size,
+           HEAD "td.damage_type(%s)\n"
+           "td.enemy { name = %s, health = 5, speed = 1, resist = { [%s] = 0.5 } }\n"
+           "td.tower { name = %s, levels = { { name = %s, cost = 1, range = 2, damage_type = %s }, "
+           "{ name = %s, from = %s, cost = 2 } } }\n"
+           "td.wave { { enemy = %s, count = 2 } }\n",
+           n[0], n[1], n[0], n[2], n[3], n[0], n[4], n[3], n[1]);
+}
+
+#define ALPHABET "a name may hold only letters, digits, '_', '-' and '.'"
+
+static void test_names(void **state) {
+  (void)state;
+  /* the messages in full, one per kind and fault */
+  expect_src_error(HEAD "td.tower { name = 'ar row', levels = { { name = 'a', cost = 1, range = 2 } } }",
+                   "mod.lua:3: tower 'ar row': a name may hold only letters, digits, '_', '-' "
+                   "and '.'");
+  expect_src_error(HEAD "td.tower { name = 'ar\\trow', levels = { { name = 'a', cost = 1, range = 2 } } }",
+                   "mod.lua:3: tower 'ar\\trow': " ALPHABET);
+  expect_src_error(HEAD "td.tower { name = 'ar\\nrow', levels = { { name = 'a', cost = 1, range = 2 } } }",
+                   "mod.lua:3: tower 'ar\\nrow': " ALPHABET);
+  expect_src_error(HEAD "td.tower { name = '', levels = { { name = 'a', cost = 1, range = 2 } } }",
+                   "mod.lua:3: tower '': a name must not be empty");
+  expect_src_error(HEAD "td.tower { name = 'abcdefghijklmnopqrstuvwxyz0123456789', levels = { "
+                   "{ name = 'a', cost = 1, range = 2 } } }",
+                   "mod.lua:3: tower 'abcdefghijklmnopqrstuvwxyz01234...': a name must be at "
+                   "most 31 bytes long, got 36");
+  expect_src_error(HEAD "td.tower { name = 'caf\\u{e9}', levels = { { name = 'a', cost = 1, range = 2 } } }",
+                   "mod.lua:3: tower 'caf\\xc3\\xa9': " ALPHABET);
+  expect_src_error(HEAD "td.enemy { name = 'run ner', health = 1, speed = 1 }",
+                   "mod.lua:3: enemy 'run ner': " ALPHABET);
+  expect_src_error(HEAD "td.enemy { name = 'run\\tner', health = 1, speed = 1 }",
+                   "mod.lua:3: enemy 'run\\tner': " ALPHABET);
+  expect_src_error(HEAD "td.enemy { name = 'run\\nner', health = 1, speed = 1 }",
+                   "mod.lua:3: enemy 'run\\nner': " ALPHABET);
+  expect_src_error(HEAD "td.enemy { name = '', health = 1, speed = 1 }",
+                   "mod.lua:3: enemy '': a name must not be empty");
+  expect_src_error(HEAD "td.enemy { name = string.rep('r', 1000), health = 1, speed = 1 }",
+                   "mod.lua:3: enemy 'rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr...': a name must be at "
+                   "most 31 bytes long, got 1000");
+  expect_src_error(HEAD "td.enemy { name = 'r\\xffr', health = 1, speed = 1 }",
+                   "mod.lua:3: enemy 'r\\xffr': " ALPHABET);
+  expect_src_error(HEAD "td.tower { name = 't', levels = { { name = 'le vel', cost = 1, range = 2 } } }",
+                   "mod.lua:3: tower 't' level 'le vel': " ALPHABET);
+  expect_src_error(HEAD "td.tower { name = 't', levels = { { name = 'le\\tvel', cost = 1, range = 2 } } }",
+                   "mod.lua:3: tower 't' level 'le\\tvel': " ALPHABET);
+  expect_src_error(HEAD "td.tower { name = 't', levels = { { name = 't', cost = 1, range = 2 },\n"
+                   "  { name = 'le\\nvel', cost = 1 } } }",
+                   "mod.lua:3: tower 't' level 'le\\nvel': " ALPHABET);
+  expect_src_error(HEAD "td.tower { name = 't', levels = { { name = '', cost = 1, range = 2 } } }",
+                   "mod.lua:3: tower 't' level '': a name must not be empty");
+  expect_src_error(HEAD "td.tower { name = 't', levels = { { name = string.rep('l', 32), cost = 1, "
+                   "range = 2 } } }",
+                   "mod.lua:3: tower 't' level 'lllllllllllllllllllllllllllllll...': a name must "
+                   "be at most 31 bytes long, got 32");
+  expect_src_error(HEAD "td.tower { name = 't', levels = { { name = '\\u{263a}', cost = 1, range = 2 } } }",
+                   "mod.lua:3: tower 't' level '\\xe2\\x98\\xba': " ALPHABET);
+  expect_src_error("api_version = 1\ntd.damage_type 'fi re'",
+                   "mod.lua:2: damage type 'fi re': " ALPHABET);
+  expect_src_error("api_version = 1\ntd.damage_type ''", "mod.lua:2: damage type '': a name must "
+                   "not be empty");
+  /* a byte the quote would hide is escaped: a zero, a quote, a backslash */
+  expect_src_error(HEAD "td.enemy { name = 'a\\0b', health = 1, speed = 1 }",
+                   "mod.lua:3: enemy 'a\\x00b': " ALPHABET);
+  expect_src_error(HEAD "td.enemy { name = \"o'neil\\\\\", health = 1, speed = 1 }",
+                   "mod.lua:3: enemy 'o\\'neil\\\\': " ALPHABET);
+  /* the object is named by its bad name in messages about other fields too */
+  expect_src_error(HEAD "td.enemy { name = 'a b', health = 1, speed = 1, sped = 2 }",
+                   "mod.lua:3: enemy 'a b': unknown field 'sped' (did you mean 'speed'?)");
+  /* names that refer to one: the field, then the name */
+  expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1, split_into = 'b c' }",
+                   "mod.lua:3: enemy 'a': split_into 'b c': " ALPHABET);
+  expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1, resist = { physical = 0.1, "
+                   "['fi\\nre'] = 0.2 } }",
+                   "mod.lua:3: enemy 'a': resist 'fi\\nre': " ALPHABET);
+  expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1, resist = { [string.rep('x', "
+                   "40)] = 0.2 } }",
+                   "mod.lua:3: enemy 'a': resist 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...': a name "
+                   "must be at most 31 bytes long, got 40");
+  expect_src_error(HEAD "td.tower { name = 't', levels = { { name = 't', cost = 1, range = 2, "
+                   "damage_type = '' } } }",
+                   "mod.lua:3: tower 't' level 't': damage_type '': a name must not be empty");
+  expect_src_error(HEAD "td.tower { name = 't', levels = { { name = 't', cost = 1, range = 2 },\n"
+                   "  { name = 'u', from = 't ', cost = 1 } } }",
+                   "mod.lua:3: tower 't' level 'u': from 't ': " ALPHABET);
+  expect_src_error(HEAD "td.wave { { enemy = 'a\\tb' } }",
+                   "mod.lua:3: wave 1 group 1: enemy 'a\\tb': " ALPHABET);
+  expect_src_error(HEAD "td.group { enemy = '' }", "mod.lua:3: group #1: enemy '': a name must not "
+                   "be empty");
+
+  /* every kind against every fault, in a mod that loads without it */
+  static const struct {
+    int line;
+    const char *obj; /* before the quoted name */
+  } kinds[] = {{3, "damage type"}, {4, "enemy"}, {5, "tower"}, {5, "tower 'arrow' level"},
+               {5, "tower 'arrow' level"}};
+  static const struct {
+    const char *expr;   /* Lua */
+    const char *quoted; /* in the message */
+    const char *why;
+  } bad[] = {
+      {"'ar row'", "'ar row'", ALPHABET},
+      {"'ar\\trow'", "'ar\\trow'", ALPHABET},
+      {"'ar\\nrow'", "'ar\\nrow'", ALPHABET},
+      {"'ar\\rrow'", "'ar\\rrow'", ALPHABET},
+      {"'ar\\27[31mrow'", "'ar\\x1b[31mrow'", ALPHABET},
+      {"'ar\\127row'", "'ar\\x7frow'", ALPHABET},
+      {"''", "''", "a name must not be empty"},
+      {"string.rep('a', 32)", "'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa...'",
+       "a name must be at most 31 bytes long, got 32"},
+      {"'\\u{e9}t\\u{e9}'", "'\\xc3\\xa9t\\xc3\\xa9'", ALPHABET},
+      {"'a+b'", "'a+b'", ALPHABET},
+      {"'a#b'", "'a#b'", ALPHABET},
+      {"'a/b'", "'a/b'", ALPHABET},
+      {"'a,b'", "'a,b'", ALPHABET},
+      {"'a\\0b'", "'a\\x00b'", ALPHABET},
+      {"\"it's\"", "'it\\'s'", ALPHABET},
+      {"'a\\\\b'", "'a\\\\b'", ALPHABET},
+  };
+  char src[1024], want[512];
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+      names_mod(src, sizeof src, (int)k, bad[i].expr);
+      snprintf(want, sizeof want, "mod.lua:%d: %s %s: %s", kinds[k].line, kinds[k].obj,
+               bad[i].quoted, bad[i].why);
+      expect_src_error(src, want);
+    }
+
+  /* the same mod loads as it is, and with names that use the whole alphabet
+  ** and the whole length */
+  names_mod(src, sizeof src, -1, NULL);
+  make_mod(src, NULL, NULL);
+  td_mod_destroy(load_ok(dir, &small_limits));
+  remove_mod();
+  static const char *const good[] = {"'Fire-2.b_X'", "string.rep('z', 31)", "'0'", "'.'", "'-'",
+                                     "'_'", "'a.b-c_d.0123456789'", "'ABCDEFGHIJKLMNOPQRSTUVWXYZ'"};
+  for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+      names_mod(src, sizeof src, (int)k, good[i]);
+      make_mod(src, NULL, NULL);
+      td_mod *m = load_ok(dir, &small_limits);
+      const td_rules *r = td_mod_rules(m);
+      const char *got = k == 0 ? r->damage_types[1]
+                        : k == 1 ? r->enemies[0].name
+                        : k == 2 ? r->towers[0].name
+                                 : r->levels[k - 3].name;
+      char expect[40];
+      if (good[i][0] == '\'') snprintf(expect, sizeof expect, "%.*s", (int)strlen(good[i]) - 2, good[i] + 1);
+      else snprintf(expect, sizeof expect, "%s", "zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz");
+      assert_string_equal(got, expect);
+      assert_int_equal(strlen(got), strlen(expect));
+      td_mod_destroy(m);
+      remove_mod();
+    }
 }
 
 /* ---- escape and denial attempts ------------------------------------------------------- */
@@ -839,40 +986,33 @@ static void test_reload(void **state) {
 
 /* ---- allocation failures -------------------------------------------------------------- */
 
+/* A whole load of a mod (ud: its directory), then an event through its
+** handlers (a load that survived a failed allocation must still work). */
+static int load_and_dispatch(void *ud, td_err *err) {
+  td_mod *m = td_mod_load(ud, NULL, err);
+  if (!m) return -1;
+  BALANCED(m);
+  td_event e = {.kind = TD_EVENT_KILLED, .type = 0};
+  td_mod_dispatch(m, &e);
+  BALANCED(m);
+  td_mod_destroy(m);
+  return 0;
+}
+
+/* Each allocation of a load of the bundled mod fails in turn (every one:
+** TD_MOD_SWEEP_STRIDE=N takes every N-th instead, for a quick run). */
 static void test_alloc_failures(void **state) {
-  (void)state;
-  const char *path = mods("scripts/base");
+  td_test_alloc *a = *state;
   char where[600];
-  snprintf(where, sizeof where, "%s", path);
-  cnt.fail_at = 0;
-  long before = cnt.calls;
-  td_mod_destroy(load_ok(where, NULL));
-  long total = cnt.calls - before;
-  assert_true(total > 100);
+  snprintf(where, sizeof where, "%s", mods("scripts/base"));
   long stride = getenv("TD_MOD_SWEEP_STRIDE") ? atol(getenv("TD_MOD_SWEEP_STRIDE")) : 1;
-  if (stride < 1) stride = 1;
-  print_message("scripts/base: failing each of %ld allocations (stride %ld)\n", total, stride);
-  long ok = 0;
-  for (long k = 1; k <= total; k += stride) {
-    cnt.calls = 0;
-    cnt.fail_at = k;
-    long live = cnt.live_blocks;
-    td_err err = {{0}};
-    td_mod *m = td_mod_load(where, NULL, &err);
-    if (m) {
-      ok++;
-      td_event e = {.kind = TD_EVENT_KILLED, .type = 0};
-      td_mod_dispatch(m, &e);
-      td_mod_destroy(m);
-    } else if (!strstr(err.msg, "out of memory") || strchr(err.msg, '\n')) {
-      fail_msg("allocation %ld: unexpected message \"%s\"", k, err.msg);
-    }
-    if (cnt.live_blocks != live || cnt.bad_sizes != 0)
-      fail_msg("allocation %ld of %ld failed (\"%s\"): %ld blocks leaked", k, total,
-               m ? "" : err.msg, cnt.live_blocks - live);
-  }
-  cnt.fail_at = 0;
-  print_message("%ld loads survived their failed allocation\n", ok);
+  td_test_sweep s = {.what = "scripts/base", .stride = stride > 1 ? stride : 1,
+                     .expect = "out of memory"};
+  td_test_alloc_sweep(a, load_and_dispatch, where, &s);
+  assert_true(s.total > 100);
+  assert_int_equal(s.runs, (s.total + s.stride - 1) / s.stride);
+  print_message("scripts/base: failed each of %ld allocations (stride %ld): %ld loads survived, "
+                "%ld refused\n", s.total, s.stride, s.survived, s.refused);
 }
 
 /* ---- docs ------------------------------------------------------------------------------ */
@@ -900,23 +1040,28 @@ static void test_docs(void **state) {
   free(buf);
 }
 
+/* Every test runs under the counting allocation hook (support.h), whose
+** teardown fails it if a td_mem block is still live or a size was wrong. */
+#define TEST(f) cmocka_unit_test_setup_teardown(f, td_test_alloc_setup, td_test_alloc_teardown)
+
 int main(void) {
   const struct CMUnitTest tests[] = {
-      cmocka_unit_test_setup_teardown(test_classic_mod, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_schema_errors, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_more_schema_errors, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_escapes, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_data_stage_denials, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_print_and_gc, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_dispatch_order, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_targeting, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_random_and_sorted_pairs, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_no_addresses, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_host_functions, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_stack_balance, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_reload, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_alloc_failures, setup, teardown),
-      cmocka_unit_test_setup_teardown(test_docs, setup, teardown),
+      TEST(test_classic_mod),
+      TEST(test_schema_errors),
+      TEST(test_more_schema_errors),
+      TEST(test_names),
+      TEST(test_escapes),
+      TEST(test_data_stage_denials),
+      TEST(test_print_and_gc),
+      TEST(test_dispatch_order),
+      TEST(test_targeting),
+      TEST(test_random_and_sorted_pairs),
+      TEST(test_no_addresses),
+      TEST(test_host_functions),
+      TEST(test_stack_balance),
+      TEST(test_reload),
+      TEST(test_alloc_failures),
+      TEST(test_docs),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -134,6 +134,7 @@ static td_game *game_open(const td_game_options *o, td_err *err) {
   mo.random = game_random;
   mo.random_ud = g;
   mo.memory = o->mod_memory;
+  mo.load_instructions = o->load_instructions;
   mo.call_instructions = o->call_instructions;
   if (game_register_api(&mo, g, err) != 0) goto fail;
   g->mod = td_mod_load(g->mod_dir, &mo, err);

@@ -74,8 +74,10 @@ typedef struct td_game_options {
   uint64_t seed;
   bool endless;
   td_difficulty difficulty;
-  size_t mod_memory;      /* 0: TD_MOD_DEFAULT_MEMORY */
-  uint64_t call_instructions; /* 0: TD_MOD_DEFAULT_CALL_INSTRUCTIONS */
+  /* The mod's sandbox (script/mod.h, td_mod_options); also for its reloads. */
+  size_t mod_memory;          /* bytes; 0: TD_MOD_DEFAULT_MEMORY */
+  uint64_t load_instructions; /* the whole data stage; 0: TD_MOD_DEFAULT_LOAD_INSTRUCTIONS */
+  uint64_t call_instructions; /* one handler call; 0: TD_MOD_DEFAULT_CALL_INSTRUCTIONS */
 } td_game_options;
 
 /* Loads the map and the mod and starts a world at tick 0. NULL with err

@@ -753,7 +753,8 @@ static int host_call(lua_State *L) {
 
 const td_mod_api mod_builtin_td[] = {
   {"damage_type", mod_l_damage_type, "(name: string)",
-   "Declares a damage type (at most 8). Towers deal one; enemies resist them by name.",
+   "Declares a damage type (at most 8). Towers deal one; enemies resist them by name. Like "
+   "every name: ASCII letters, digits, `_`, `-` and `.` only.",
    TD_MOD_API_DATA},
   {"enemy", mod_l_enemy, "(t: td.enemy_decl)", "Declares an enemy type.", TD_MOD_API_DATA},
   {"tower", mod_l_tower, "(t: td.tower_decl)",

@@ -29,7 +29,10 @@
 ** Data stage. Loading runs mod.lua; declarations are checked as they are
 ** made (type, range, unknown field with a "did you mean"), names are
 ** resolved to indices at the end, and the result must pass
-** td_rules_validate. Errors are one line "file:line: what: why", e.g.
+** td_rules_validate. A name (of a damage type, enemy, tower or level, or in
+** a field naming one) is an identifier, 1 to TD_RULES_NAME_MAX - 1 bytes of
+** ASCII letters, digits, '_', '-' and '.': replays write tower types as
+** words, and commands, saves and the td.* functions look names up. Errors are one line "file:line: what: why", e.g.
 ** "scripts/base/enemies.lua:12: enemy 'runner': speed must be > 0, got -1".
 **
 ** Runtime stage. Handlers registered with td.on(event, f) and

@@ -14,6 +14,8 @@
 ** mod_build_rules resolves them once every declaration is in, so a mod may
 ** declare in any order. Each record keeps the file:line of its
 ** declaration for the messages, including those of td_rules_validate.
+** Every name, declared or referred to, is an identifier (see "names"
+** below): replays, commands and saves carry names as words.
 */
 #include <math.h>
 #include <stdarg.h>
@@ -472,14 +474,91 @@ static void check_range(rd *r, const mod_field *f, double v) {
   if (v > f->hi) rfail(r, "%s%s must be <= %.14g, got %.14g", r->prefix, f->name, f->hi, v);
 }
 
+/* ---- names ---------------------------------------------------------------- */
+
+/* Every name a mod declares or refers to (damage types, enemies, towers and
+** their levels) is an identifier: a replay writes a tower type as one word
+** of a line split on blanks, commands, saves, scenarios and the td.*
+** functions look names up, events and messages quote them. So a name is 1
+** to MOD_NAME - 1 bytes (the engine's name buffers: TD_RULES_NAME_MAX with
+** its zero) of ASCII letters, digits, '_', '-' and '.' (no locale: <ctype.h>
+** would let more through). */
+static bool name_char(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '_' || c == '-' || c == '.';
+}
+
+/* A name as given, quoted for a message: at most MOD_NAME - 1 bytes of it
+** (then "..."), each byte outside printable ASCII, the quote and the
+** backslash escaped (\t \n \r \' \\ \xNN), so a message stays one line
+** and says which byte is wrong. */
+#define NAME_QUOTED (4 * (MOD_NAME - 1) + 6) /* '...' and the zero */
+
+static void quote_name(char out[NAME_QUOTED], const char *s, size_t len) {
+  size_t k = 0, shown = len < MOD_NAME ? len : MOD_NAME - 1;
+  out[k++] = '\'';
+  for (size_t i = 0; i < shown; i++) {
+    unsigned char c = (unsigned char)s[i];
+    const char *e = c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\r' ? "\\r"
+                  : c == '\'' ? "\\'" : c == '\\' ? "\\\\" : NULL;
+    if (e) {
+      memcpy(out + k, e, 2);
+      k += 2;
+    } else if (c < 0x20 || c >= 0x7f) {
+      static const char hex[] = "0123456789abcdef";
+      out[k++] = '\\';
+      out[k++] = 'x';
+      out[k++] = hex[c >> 4];
+      out[k++] = hex[c & 15];
+    } else {
+      out[k++] = (char)c;
+    }
+  }
+  if (shown < len) {
+    memcpy(out + k, "...", 3);
+    k += 3;
+  }
+  out[k++] = '\'';
+  out[k] = '\0';
+}
+
+/* r->obj names the object by the name it was given: "tower #3" (the part
+** from '#') or kind alone becomes "tower 'ar row'". [-0, +0] */
+static void name_obj(rd *r, const char *kind, const char *s, size_t len) {
+  char q[NAME_QUOTED];
+  quote_name(q, s, len);
+  char *hash = kind ? NULL : strchr(r->obj, '#');
+  if (kind) mod_fmt(r->obj, sizeof r->obj, "%s %s", kind, q);
+  else if (hash) mod_fmt(hash, sizeof r->obj - (size_t)(hash - r->obj), "%s", q);
+}
+
+/* Refuses s[0 .. len) unless it is a name (see above). field: NULL when it
+** is the object's own name (r->obj quotes it), else the field that refers
+** to a name, quoted after it. */
+static void check_name(rd *r, const char *field, const char *s, size_t len) {
+  char why[96];
+  if (len == 0) {
+    snprintf(why, sizeof why, "a name must not be empty");
+  } else if (len >= MOD_NAME) {
+    snprintf(why, sizeof why, "a name must be at most %d bytes long, got %zu", MOD_NAME - 1,
+             len);
+  } else {
+    size_t i = 0;
+    while (i < len && name_char((unsigned char)s[i])) i++;
+    if (i == len) return;
+    snprintf(why, sizeof why, "a name may hold only letters, digits, '_', '-' and '.'");
+  }
+  if (!field) rfail(r, "%s", why);
+  char q[NAME_QUOTED];
+  quote_name(q, s, len);
+  rfail(r, "%s%s %s: %s", r->prefix, field, q, why);
+}
+
+/* The string at the top as a name into out (char[MOD_NAME]). */
 static void read_name(rd *r, const mod_field *f, char *out) {
   size_t len;
   const char *s = lua_tolstring(r->L, -1, &len);
-  if (len == 0 || len >= MOD_NAME)
-    rfail(r, "%s%s must be 1 to %d bytes long, got %zu", r->prefix, f->name, MOD_NAME - 1, len);
-  for (size_t i = 0; i < len; i++)
-    if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
-      rfail(r, "%s%s must not contain control characters", r->prefix, f->name);
+  check_name(r, f->type == FT_NAME ? NULL : f->name, s, len);
   memcpy(out, s, len + 1);
 }
 
@@ -503,14 +582,21 @@ static int read_enum(rd *r, const mod_field *f, const char *choices) {
 
 static void read_fields(rd *r, int t, const mod_schema *s, void *rec);
 
-static int cmp_str(const void *a, const void *b) {
-  return strcmp(*(const char *const *)a, *(const char *const *)b);
+typedef struct str_key {
+  const char *s;
+  size_t len;
+} str_key;
+
+static int cmp_key(const void *a, const void *b) {
+  const str_key *x = a, *y = b;
+  int c = memcmp(x->s, y->s, x->len < y->len ? x->len : y->len);
+  return c ? c : (x->len > y->len) - (x->len < y->len);
 }
 
 static void read_resist(rd *r, const mod_field *f, resist_set *rs) {
   lua_State *L = r->L;
   int t = lua_gettop(L);
-  const char *keys[TD_RULES_MAX_DAMAGE_TYPES];
+  str_key keys[TD_RULES_MAX_DAMAGE_TYPES];
   int n = 0;
   lua_pushnil(L);
   while (lua_next(L, t)) {
@@ -519,20 +605,22 @@ static void read_resist(rd *r, const mod_field *f, resist_set *rs) {
       rfail(r, "%s keys must be damage type names, got a %s", f->name, luaL_typename(L, -1));
     if (n == TD_RULES_MAX_DAMAGE_TYPES)
       rfail(r, "%s has more than %d entries", f->name, TD_RULES_MAX_DAMAGE_TYPES);
-    keys[n++] = lua_tostring(L, -1); /* the table anchors its keys */
+    keys[n].s = lua_tolstring(L, -1, &keys[n].len); /* the table anchors its keys */
+    n++;
   }
-  qsort(keys, (size_t)n, sizeof *keys, cmp_str);
+  qsort(keys, (size_t)n, sizeof *keys, cmp_key);
   rs->n = 0;
   for (int i = 0; i < n; i++) {
-    if (strlen(keys[i]) >= MOD_NAME) rfail(r, "%s: '%s' is no damage type", f->name, keys[i]);
-    rawfield(L, t, keys[i]);
+    check_name(r, f->name, keys[i].s, keys[i].len); /* in key order, whatever pairs() does */
+    const char *key = keys[i].s;
+    rawfield(L, t, key);
     if (lua_type(L, -1) != LUA_TNUMBER)
-      rfail(r, "%s.%s must be a number, got %s", f->name, keys[i], luaL_typename(L, -1));
+      rfail(r, "%s.%s must be a number, got %s", f->name, key, luaL_typename(L, -1));
     double v = lua_tonumber(L, -1);
     if (!(v >= f->lo && v <= f->hi))
-      rfail(r, "%s.%s must be in %g .. %g, got %.14g", f->name, keys[i], f->lo, f->hi, v);
+      rfail(r, "%s.%s must be in %g .. %g, got %.14g", f->name, key, f->lo, f->hi, v);
     lua_pop(L, 1);
-    snprintf(rs->name[rs->n], MOD_NAME, "%s", keys[i]);
+    memcpy(rs->name[rs->n], key, keys[i].len + 1);
     rs->v[rs->n++] = (float)v;
   }
 }
@@ -555,13 +643,14 @@ static void read_effect(rd *r, const mod_field *f, td_effect *e) {
 ** FT_TARGET and FT_LEVELS are left to the caller. [-0, +0] */
 static void read_fields(rd *r, int t, const mod_schema *s, void *rec) {
   lua_State *L = r->L;
-  char *hash = strchr(r->obj, '#');
-  if (hash && !r->prefix[0] && s->fields[0].type == FT_NAME) {
-    /* name the object in every message, even one about a field before it */
-    size_t len;
-    if (rawfield(L, t, "name") == LUA_TSTRING && (lua_tolstring(L, -1, &len), len < MOD_NAME) &&
-        len > 0)
-      mod_fmt(hash, sizeof r->obj - (size_t)(hash - r->obj), "'%s'", lua_tostring(L, -1));
+  if (strchr(r->obj, '#') && !r->prefix[0] && s->fields[0].type == FT_NAME) {
+    /* name the object in every message, even one about a field before it
+    ** or about the name itself ("enemy #3" becomes "enemy 'runner'") */
+    if (rawfield(L, t, "name") == LUA_TSTRING) {
+      size_t len;
+      const char *name = lua_tolstring(L, -1, &len);
+      name_obj(r, NULL, name, len);
+    }
     lua_pop(L, 1);
   }
   check_unknown(r, t, s);
@@ -588,14 +677,7 @@ static void read_fields(rd *r, int t, const mod_schema *s, void *rec) {
     if (!ok)
       rfail(r, "%s%s must be %s, got %s", r->prefix, f->name, expect_text(f), lua_typename(L, ty));
     switch (f->type) {
-    case FT_NAME:
-      read_name(r, f, p);
-      if (strcmp(f->name, "name") == 0 && !r->prefix[0]) {
-        char *h = strchr(r->obj, '#'); /* "enemy #3" becomes "enemy 'runner'" */
-        if (h) mod_fmt(h, sizeof r->obj - (size_t)(h - r->obj), "'%s'", p);
-      }
-      break;
-    case FT_REF: read_name(r, f, p); break;
+    case FT_NAME: case FT_REF: read_name(r, f, p); break;
     case FT_INT: case FT_SPAWN: {
       int isint = 0;
       lua_Integer v = lua_tointegerx(L, -1, &isint);
@@ -665,8 +747,10 @@ int mod_l_damage_type(lua_State *L) {
   static const mod_field name_field = {"name", FT_NAME, 0, 0, 0, 0, NULL, NULL, 0, "string", ""};
   char name[MOD_NAME];
   lua_settop(L, 1);
+  size_t len;
+  const char *given = lua_tolstring(L, 1, &len);
+  name_obj(&r, "damage type", given, len);
   read_name(&r, &name_field, name);
-  snprintf(r.obj, sizeof r.obj, "damage type '%s'", name);
   for (int i = 0; i < b->ndamage; i++)
     if (strcmp(b->damage[i], name) == 0) rfail(&r, "declared twice (first at %s)", b->damage_where[i]);
   if (b->ndamage == TD_RULES_MAX_DAMAGE_TYPES)
@@ -716,10 +800,15 @@ static void read_level(rd *r, mod_build *b, size_t tower, size_t first, size_t k
   memset(lv, 0, sizeof *lv);
   /* name and from first (schema order), to know what to inherit; the
   ** level's name (or number) in every message, unknown fields included */
-  mod_fmt(r->obj, sizeof r->obj, "%s level #%zu", owner, k);
+  char kind[sizeof owner + 8];
+  mod_fmt(kind, sizeof kind, "%s level", owner);
+  mod_fmt(r->obj, sizeof r->obj, "%s #%zu", kind, k);
   rawfield(L, t, "name");
-  if (lua_type(L, -1) == LUA_TSTRING && lua_rawlen(L, -1) < MOD_NAME)
-    mod_fmt(r->obj, sizeof r->obj, "%s level '%s'", owner, lua_tostring(L, -1));
+  if (lua_type(L, -1) == LUA_TSTRING) {
+    size_t len;
+    const char *given = lua_tolstring(L, -1, &len);
+    name_obj(r, kind, given, len);
+  }
   check_unknown(r, t, &mod_level_schema);
   if (lua_isnil(L, -1)) rfail(r, "name is missing (a string)");
   if (lua_type(L, -1) != LUA_TSTRING) rfail(r, "name must be a string, got %s", luaL_typename(L, -1));

@@ -98,7 +98,7 @@ static const char intro[] =
     "td.enemy { name = \"runner\", health = 30, speed = 2.5, bounty = 2 }\n"
     "td.tower { name = \"arrow\", levels = {\n"
     "  { name = \"arrow\", cost = 50, range = 3, rate = 1.5, damage = 8 },\n"
-    "  { name = \"arrow+\", cost = 40, damage = 14 },            -- upgrades the level above\n"
+    "  { name = \"arrow_2\", cost = 40, damage = 14 },           -- upgrades the level above\n"
     "} }\n"
     "td.wave { { enemy = \"runner\", count = 8 } }\n"
     "local kills = 0\n"
@@ -114,6 +114,14 @@ static const char intro[] =
     "  one is close), a name that refers to nothing. The error names the file and line of\n"
     "  the declaration: `scripts/base/enemies.lua:12: enemy 'runner': speed must be > 0, got -1`.\n"
     "  Names (enemy types, damage types) may be used before they are declared.\n"
+    "- Every name (of a damage type, an enemy, a tower or a level, and every field that\n"
+    "  names one) is an identifier: 1 to %d bytes of ASCII letters, digits, `_`, `-` and\n"
+    "  `.`. Replays write tower types as words; commands, saves, scenarios and `td.*`\n"
+    "  functions look names up. Any other name is refused, quoted with the bytes outside\n"
+    "  printable ASCII escaped (`\\t`, `\\n`, `\\xc3`): `scripts/x/towers.lua:3: tower\n"
+    "  'ar row': a name may hold only letters, digits, '_', '-' and '.'`; the other two\n"
+    "  messages are `a name must not be empty` and `a name must be at most %d bytes long,\n"
+    "  got 40`.\n"
     "- Hot reload rebuilds the mod from its files in a fresh state: module-level variables\n"
     "  start over. A reload that fails leaves the running version in place and shows the\n"
     "  error.\n"
@@ -164,7 +172,7 @@ static void md_range(FILE *f, const mod_field *fd) {
     return;
   }
   if (fd->type == FT_NAME) {
-    fprintf(f, "1 .. %d bytes", MOD_NAME - 1);
+    fprintf(f, "1 .. %d bytes of letters, digits, `_`, `-`, `.`", MOD_NAME - 1);
     return;
   }
   if (fd->type != FT_INT && fd->type != FT_NUM && fd->type != FT_SPAWN) {
@@ -233,7 +241,7 @@ static const char *evf_doc(unsigned bit) {
 
 void td_mod_write_api_markdown(FILE *f, const td_mod_options *o) {
   fprintf(f, intro, TD_RULES_API_VERSION, TD_RULES_API_VERSION, TD_RULES_API_VERSION,
-          TD_MOD_DEFAULT_MEMORY >> 20, (unsigned long long)TD_MOD_DEFAULT_LOAD_INSTRUCTIONS,
+          MOD_NAME - 1, MOD_NAME - 1, TD_MOD_DEFAULT_MEMORY >> 20, (unsigned long long)TD_MOD_DEFAULT_LOAD_INSTRUCTIONS,
           (unsigned long long)TD_MOD_DEFAULT_CALL_INSTRUCTIONS);
   fputs("\n## Declarations (the data stage)\n\n"
         "Called while the mod loads; each takes one table (`td.damage_type` a name). The\n"

@@ -34,12 +34,14 @@
 /* ---- schemas (mod_data.c): the validator, the defaults and the docs ---- */
 
 typedef enum mod_field_type {
-  FT_NAME,    /* char[MOD_NAME]: 1..31 bytes, no control characters */
+  FT_NAME,    /* char[MOD_NAME]: an identifier (mod_data.c: 1 .. MOD_NAME - 1 bytes
+              ** of ASCII letters, digits, '_', '-', '.') */
   FT_INT,     /* int32_t in [lo, hi] */
   FT_NUM,     /* float in [lo, hi] (lo exclusive with FF_LO_OPEN) */
   FT_BOOL,    /* bool */
   FT_ENUM,    /* int-sized enum: index of the string in choices ("a|b|c") */
-  FT_REF,     /* char[MOD_NAME]: a name resolved later (choices: what it names) */
+  FT_REF,     /* char[MOD_NAME]: a name (as FT_NAME) resolved later (choices: what
+              ** it names) */
   FT_RESIST,  /* enemy resistances: { damage_type_name = share, ... } */
   FT_EFFECT,  /* a td_effect table (mod_effect_schema) */
   FT_TARGET,  /* a targeting mode name or a function */

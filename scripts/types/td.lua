@@ -112,7 +112,7 @@
 ---@field api_version integer
 td = {}
 
----Declares a damage type (at most 8). Towers deal one; enemies resist them by name.
+---Declares a damage type (at most 8). Towers deal one; enemies resist them by name. Like every name: ASCII letters, digits, `_`, `-` and `.` only.
 ---@param name string
 function td.damage_type(name) end
 
