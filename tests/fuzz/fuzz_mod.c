@@ -36,7 +36,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 
 static void play(void) {
   td_game_options o = {.map_path = map_path, .mod_dir = dir, .seed = 1,
-                       .mod_memory = MOD_MEMORY, .call_instructions = 200000};
+                       .mod_memory = MOD_MEMORY, .load_instructions = 2000000,
+                       .call_instructions = 200000};
   td_err err = {{0}};
   td_game *g = td_game_create(&o, &err);
   if (!g) { /* the rules may not fit the map (a spawn group's spawn) */
