@@ -1,12 +1,16 @@
 /*
 ** cmd_play.c: `td play [--map M] [--mod DIR] [--seed N] [--window WxH]
-** [--fullscreen] [--vsync] [--software] [--script FILE] [--frames N]`:
-** the game in an SDL2 window.
+** [--fullscreen] [--vsync] [--volume N] [--software] [--script FILE]
+** [--frames N]`: the game in an SDL2 window, with sound.
 **
 ** The loop: events -> td_client_event, the frame's real duration ->
 ** td_client_advance (which steps the simulation at its fixed 60 Hz tick
 ** through an accumulator), td_client_draw, present. The clock paces frames
 ** only; it never reaches the simulation.
+**
+** Sound: once the client runs, td play opens the default audio device
+** (render/audio.h) and lends it to the client; when none opens it says so
+** in one line and the game runs the same, silent.
 **
 ** --script FILE runs a scripted session instead of a person (the
 ** end-to-end test): every frame then lasts exactly 1/60 s of game time, and
@@ -21,6 +25,9 @@
 **   shot FILE                 saves the current frame as PNG
 **   mark NAME                 remembers the current frame
 **   expect KEY OP N           KEY gold|lives|wave|towers|enemies|tick, OP == != < > <= >=
+**                             (these need a game on), or volume|muted (the
+**                             audio's own, else the settings') or sounds |
+**                             sounds:NAME (started on the audio device)
 **   expect state playing|won|lost
 **   expect toast TEXT         the last message shown contains TEXT
 **   expect changed NAME REGION   the region differs from mark NAME (>= 0.5% of
@@ -39,7 +46,7 @@
 
 static const char usage[] =
   "usage: td play [--map FILE] [--mod DIR] [--seed N] [--difficulty D] [--window WxH] [--fullscreen]\n"
-  "               [--vsync] [--software] [--script FILE] [--frames N]\n"
+  "               [--vsync] [--volume N] [--software] [--script FILE] [--frames N]\n"
   "\n"
   "Plays the game in a window. Without --map it opens the main menu (maps from maps/).\n"
   "\n"
@@ -50,6 +57,7 @@ static const char usage[] =
   "  --window WxH    window size (default 1280x720)\n"
   "  --fullscreen    desktop fullscreen\n"
   "  --vsync         wait for the display's refresh\n"
+  "  --volume N      sound volume, 0..100 % (default 80; also in the settings, M mutes)\n"
   "  --software      SDL's software renderer\n"
   "  --script FILE   a scripted session (tests): input and checks, 1/60 s per frame\n"
   "  --frames N      quit after N frames\n"
@@ -63,6 +71,7 @@ typedef struct frame_mark {
 
 typedef struct session {
   td_client *c;
+  td_audio *audio;
   SDL_Renderer *ren;
   SDL_Window *win;
   int w, h;
@@ -242,6 +251,36 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       else printf("ok: %s %s %s (%.1f%% differ)\n", a, b, spec, f * 100);
       return ok ? 0 : 1;
     }
+    if (n == 4 && (!strcmp(a, "volume") || !strcmp(a, "muted") || !strncmp(a, "sounds", 6))) {
+      /* the sound: what the audio device has, not only what the settings say */
+      long long got;
+      td_client_settings set;
+      td_client_get_settings(s->c, &set);
+      int vol = set.volume;
+      bool muted = set.muted;
+      td_audio_get_volume(s->audio, &vol, &muted);
+      if (!strcmp(a, "volume")) got = vol;
+      else if (!strcmp(a, "muted")) got = muted;
+      else {
+        int which = -1; /* every sound */
+        if (strcmp(a, "sounds") != 0) {
+          which = !strncmp(a, "sounds:", 7) ? td_audio_sound_parse(a + 7) : -1;
+          if (which < 0) {
+            td_app_fail("%s:%d: unknown value '%s' (sounds or sounds:NAME, NAME click, arrow...)", file, ln, a);
+            return 2;
+          }
+        }
+        if (!s->audio) {
+          fprintf(stderr, "td: %s:%d: expect %s: no audio device\n", file, ln, a);
+          return 1;
+        }
+        got = (long long)td_audio_started(s->audio, which);
+      }
+      bool ok = compare(got, b, atoll(c3));
+      if (!ok) fprintf(stderr, "td: %s:%d: expect %s %s %s failed: %lld\n", file, ln, a, b, c3, got);
+      else printf("ok: %s %s %s (%lld)\n", a, b, c3, got);
+      return ok ? 0 : 1;
+    }
     if (!g) {
       fprintf(stderr, "td: %s:%d: no game on\n", file, ln);
       return 1;
@@ -309,7 +348,7 @@ static int run_script(session *s, const char *path) {
 
 int td_cmd_play(int argc, char **argv) {
   const char *map = NULL, *mod = NULL, *script = NULL;
-  uint64_t seed = 1, frames = 0;
+  uint64_t seed = 1, frames = 0, volume = 80;
   int ww = 1280, wh = 720;
   bool fullscreen = false, vsync = false, software = false;
   td_difficulty difficulty = TD_DIFFICULTY_NORMAL;
@@ -327,7 +366,7 @@ int td_cmd_play(int argc, char **argv) {
       software = true;
     } else if (!strcmp(a, "--map") || !strcmp(a, "--mod") || !strcmp(a, "--seed") ||
                !strcmp(a, "--window") || !strcmp(a, "--script") || !strcmp(a, "--frames") ||
-               !strcmp(a, "--difficulty")) {
+               !strcmp(a, "--difficulty") || !strcmp(a, "--volume")) {
       if (!has) return td_app_fail("play: %s needs a value (try td play --help)", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--map")) map = v;
@@ -341,6 +380,8 @@ int td_cmd_play(int argc, char **argv) {
         return td_app_fail("play: --frames: '%s' is not a number", v);
       else if (!strcmp(a, "--window") && parse_size(v, &ww, &wh) != 0)
         return td_app_fail("play: --window: '%s' is not WxH (320x240 .. 8192x8192)", v);
+      else if (!strcmp(a, "--volume") && (td_app_parse_u64(v, &volume) != 0 || volume > 100))
+        return td_app_fail("play: --volume: '%s' is not a number from 0 to 100", v);
     } else {
       return td_app_fail("play: unknown argument '%s' (try td play --help)", a);
     }
@@ -371,14 +412,20 @@ int td_cmd_play(int argc, char **argv) {
     .maps_dir = td_app_find_dir("maps", maps, sizeof maps),
     .map_path = map,
     .mod_dir = mod ? mod : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
-    .seed = seed, .difficulty = difficulty, .window_w = ww, .window_h = wh, .fullscreen = fullscreen, .vsync = vsync};
+    .seed = seed, .difficulty = difficulty, .window_w = ww, .window_h = wh, .fullscreen = fullscreen, .vsync = vsync,
+    .volume = (int)volume};
   td_err err = {{0}};
   td_client *c = td_client_create(ren, &o, &err);
   int status = 0;
   if (!c) {
     status = td_app_fail("%s", err.msg);
   } else {
-    session s = {.c = c, .ren = ren, .win = win};
+    /* sound, once the game is sure to run; without a device, silence */
+    char why[256];
+    td_audio *audio = td_audio_open((int)volume, false, why, sizeof why);
+    if (!audio) fprintf(stderr, "td: play: %s; playing without sound\n", why);
+    td_client_set_audio(c, audio);
+    session s = {.c = c, .audio = audio, .ren = ren, .win = win};
     if (script) {
       status = run_script(&s, script);
     } else {
@@ -400,6 +447,7 @@ int td_cmd_play(int argc, char **argv) {
       }
     }
     td_client_destroy(c);
+    td_audio_close(audio);
   }
   SDL_DestroyRenderer(ren);
   SDL_DestroyWindow(win);

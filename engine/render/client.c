@@ -24,7 +24,7 @@ enum screen { SCREEN_MENU, SCREEN_SETTINGS, SCREEN_GAME, SCREEN_OVER };
 
 enum action {
   A_NONE, A_MAP, A_START, A_SETTINGS, A_QUIT, A_BACK, A_WINSIZE, A_FULLSCREEN, A_VSYNC,
-  A_DIFFICULTY,
+  A_DIFFICULTY, A_VOLUME, A_VOLUME_SET, A_MUTE,
   A_BUILD, A_CALL, A_SPEED, A_PAUSE, A_MENU, A_RESUME, A_RESTART, A_MAINMENU, A_UPGRADE,
   A_SELL, A_TARGET, A_CLOSE_PANEL, A_ERR_CLOSE, A_ERR_COPY
 };
@@ -87,6 +87,7 @@ struct td_client {
   SDL_Rect r_gold, r_lives, r_wave, r_hud, r_build, r_panel, r_call;
   bool panel_shown;
   double frame_ms;
+  td_audio *audio;       /* borrowed; NULL: no sound */
 };
 
 static const SDL_Color WHITE = {255, 255, 255, 255};
@@ -131,11 +132,73 @@ static const char *base_name(const char *p) {
 
 static const td_world *world(const td_client *c) { return c->game ? td_game_world(c->game) : NULL; }
 
+static void sound(td_client *c, td_sound s, float gain);
+
 static void command(td_client *c, td_command cmd) {
   if (!c->game) return;
   td_err err = {{0}};
   cmd.tick = td_world_tick(td_game_world(c->game));
-  if (td_game_command(c->game, &cmd, &err) != 0) toast(c, true, "%s", err.msg);
+  if (td_game_command(c->game, &cmd, &err) != 0) {
+    toast(c, true, "%s", err.msg);
+    sound(c, TD_SOUND_REFUSED, 1);
+  }
+}
+
+/* ---- sound ------------------------------------------------------------------ */
+
+static void sound(td_client *c, td_sound s, float gain) { td_audio_play(c->audio, s, gain, 0); }
+
+/* A sound of the map at (x, y): panned by where it is on screen (never all
+** in one ear), and quieter when it is off screen. */
+static void sound_at(td_client *c, td_sound s, float gain, float x, float y) {
+  if (!c->audio) return;
+  float pan = 0;
+  if (c->cam_set && c->cam.vw > 0 && c->cam.vh > 0) {
+    float sx = td_camera_sx(&c->cam, x), sy = td_camera_sy(&c->cam, y);
+    float half = (float)c->cam.vw * 0.5f;
+    pan = (sx - (float)c->cam.vx - half) / half;
+    pan = 0.6f * (pan < -1 ? -1 : pan > 1 ? 1 : pan);
+    if (sx < (float)c->cam.vx || sx >= (float)(c->cam.vx + c->cam.vw) || sy < (float)c->cam.vy ||
+        sy >= (float)(c->cam.vy + c->cam.vh))
+      gain *= 0.4f;
+  }
+  td_audio_play(c->audio, s, gain, pan);
+}
+
+static void sound_at_base(td_client *c, td_sound s, int32_t base) {
+  const td_map *m = c->game ? td_game_map(c->game) : NULL;
+  if (!m || base < 0 || (size_t)base >= m->base_count) {
+    sound(c, s, 1);
+    return;
+  }
+  const td_tower_base *b = &m->bases[base];
+  sound_at(c, s, 1, (float)b->x + (float)b->w / 2, (float)b->y + (float)b->h / 2);
+}
+
+/* What a tower level sounds like when it fires, from what its shot does. */
+static td_sound fire_sound(const td_tower_level *lv) {
+  if (lv->shot == TD_SHOT_CHAIN) return TD_SOUND_ZAP;
+  if (lv->effect.kind == TD_EFFECT_SLOW) return TD_SOUND_FROST;
+  if (lv->shot == TD_SHOT_BALLISTIC) return TD_SOUND_CANNON;
+  if (lv->shot == TD_SHOT_HOMING) return TD_SOUND_FLAK;
+  return TD_SOUND_ARROW;
+}
+
+static void apply_volume(td_client *c) { td_audio_set_volume(c->audio, c->set.volume, c->set.muted); }
+
+static void set_volume(td_client *c, int v) {
+  c->set.volume = v < 0 ? 0 : v > 100 ? 100 : v;
+  apply_volume(c);
+}
+
+static void toggle_mute(td_client *c) {
+  c->set.muted = !c->set.muted;
+  apply_volume(c);
+  if (c->set.muted) toast(c, false, "Sound off (M)");
+  else {
+    toast(c, false, "Sound on: volume %d%% (M)", c->set.volume);
+    sound(c, TD_SOUND_CLICK, 1);
+  }
 }
 
 static void fit_camera(td_client *c) {
@@ -213,7 +276,8 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
   c->speed = 1;
   c->build_type = c->selected = c->hover = c->p_base = -1;
   c->set = (td_client_settings){o->window_w ? o->window_w : 1280, o->window_h ? o->window_h : 720,
-                                o->fullscreen, o->vsync};
+                                o->fullscreen, o->vsync, 0, o->muted};
+  c->set.volume = o->volume < 0 ? 0 : o->volume > 100 ? 100 : o->volume;
   c->screen = SCREEN_MENU;
   list_maps(c);
   if (o->map_path) {
@@ -296,48 +360,73 @@ bool td_client_settings_changed(td_client *c, td_client_settings *out) {
   return true;
 }
 
+void td_client_get_settings(const td_client *c, td_client_settings *out) { *out = c->set; }
+
+void td_client_set_audio(td_client *c, td_audio *a) {
+  c->audio = a;
+  apply_volume(c);
+}
+
 /* ---- stepping --------------------------------------------------------------- */
 
+/* The step's events: statistics, messages and sounds (read only). */
 static void consume_events(td_client *c) {
   const td_world *w = world(c);
+  const td_rules *r = td_game_rules(c->game);
   size_t n;
   const td_event *ev = td_world_events(w, &n);
   for (size_t i = 0; i < n; i++) {
     const td_event *e = &ev[i];
     switch (e->kind) {
+    case TD_EVENT_SPAWNED:
+      if (e->type >= 0 && (size_t)e->type < r->enemy_count && r->enemies[e->type].boss)
+        sound(c, TD_SOUND_BOSS, 1);
+      break;
+    case TD_EVENT_FIRED:
+      if (e->type >= 0 && (size_t)e->type < r->level_count)
+        sound_at(c, fire_sound(&r->levels[e->type]), 0.7f, e->x, e->y);
+      break;
     case TD_EVENT_KILLED:
       c->st.kills++;
       c->st.gold_earned += (int32_t)e->amount;
+      sound_at(c, TD_SOUND_KILL, 0.8f, e->x, e->y);
       break;
     case TD_EVENT_LEAKED:
       c->st.leaks++;
       c->st.lives_lost += (int32_t)e->amount;
+      sound(c, TD_SOUND_LEAK, 1);
       break;
     case TD_EVENT_PLACED:
       c->st.built++;
       c->st.gold_spent += (int32_t)e->amount;
+      sound_at_base(c, TD_SOUND_BUILD, e->base);
       break;
     case TD_EVENT_UPGRADED:
       c->st.upgrades++;
       c->st.gold_spent += (int32_t)e->amount;
+      sound(c, TD_SOUND_UPGRADE, 1);
       break;
     case TD_EVENT_SOLD:
       c->st.sold++;
       c->st.gold_earned += (int32_t)e->amount;
+      sound_at_base(c, TD_SOUND_SELL, e->base);
       break;
     case TD_EVENT_WAVE_STARTED:
       if (e->amount > 0) toast(c, false, "Wave %d called early: +%d gold", e->wave, (int)e->amount);
       else toast(c, false, "Wave %d", e->wave);
+      sound(c, TD_SOUND_WAVE, 1);
       break;
     case TD_EVENT_REFUSED: {
       char msg[200];
       td_world_refusal_message(w, e, msg, sizeof msg);
       toast(c, true, "Refused: %s", msg);
+      sound(c, TD_SOUND_REFUSED, 1);
       break;
     }
     case TD_EVENT_WON:
     case TD_EVENT_LOST:
       c->over_at = c->time + 1.5;
+      sound(c, e->kind == TD_EVENT_WON ? TD_SOUND_VICTORY : TD_SOUND_DEFEAT, 1);
       break;
     default:
       break;
@@ -520,11 +609,18 @@ static void click_world(td_client *c, int x, int y) {
   td_place_check pc;
   if (!td_world_check_place(td_game_world(c->game), b, c->build_type, &pc)) {
     toast(c, true, "Cannot build here: %s", pc.text);
+    sound(c, TD_SOUND_REFUSED, 1);
     return;
   }
   command(c, (td_command){.kind = TD_COMMAND_PLACE, .base = b, .tower_type = c->build_type});
   if (!(SDL_GetModState() & KMOD_SHIFT)) c->build_type = -1; /* shift: keep building */
   c->p_base = -1;
+}
+
+/* The volume one step of 10 up (dir > 0) or down from v, on the steps. */
+static int volume_step(int v, int dir) {
+  int k = dir > 0 ? v / 10 + 1 : (v + 9) / 10 - 1;
+  return k < 0 ? 0 : k > 10 ? 100 : k * 10;
 }
 
 static void do_action(td_client *c, const td_ui_button *b) {
@@ -555,6 +651,9 @@ static void do_action(td_client *c, const td_ui_button *b) {
                     : c->difficulty == TD_DIFFICULTY_NORMAL ? TD_DIFFICULTY_HARD
                                                             : TD_DIFFICULTY_EASY;
     break;
+  case A_VOLUME: set_volume(c, volume_step(c->set.volume, b->arg)); break;
+  case A_VOLUME_SET: set_volume(c, td_ui_slider_level(b, c->mx, 10)); break;
+  case A_MUTE: toggle_mute(c); break;
   case A_BUILD: select_build(c, b->arg); break;
   case A_CALL: call_wave(c); break;
   case A_SPEED: c->speed = b->arg; set_pause(c, false); break;
@@ -586,7 +685,14 @@ static void layout(td_client *c);
 static bool click_button(td_client *c, int x, int y) {
   for (int i = c->nbtn - 1; i >= 0; i--)
     if (td_ui_hit(&c->btn[i].r, x, y)) {
-      if (c->btn[i].enabled) do_action(c, &c->btn[i]);
+      td_ui_button b = c->btn[i];
+      if (!b.enabled) {
+        sound(c, TD_SOUND_REFUSED, 0.6f);
+        return true;
+      }
+      /* the click after the action: a volume change is heard at once */
+      do_action(c, &b);
+      if (b.action != A_MUTE) sound(c, TD_SOUND_CLICK, 1);
       return true;
     }
   return false;
@@ -600,8 +706,15 @@ static bool in_hud(const td_client *c, int x, int y) {
 static void key_down(td_client *c, const SDL_KeyboardEvent *k) {
   SDL_Keycode sym = k->keysym.sym;
   bool ctrl = (k->keysym.mod & KMOD_CTRL) != 0;
+  if (sym == SDLK_m && !ctrl) { /* mute, on every screen */
+    toggle_mute(c);
+    return;
+  }
   if (c->screen != SCREEN_GAME) {
-    if (sym == SDLK_ESCAPE) {
+    if (c->screen == SCREEN_SETTINGS && (sym == SDLK_LEFT || sym == SDLK_RIGHT)) {
+      set_volume(c, volume_step(c->set.volume, sym == SDLK_RIGHT ? 1 : -1));
+      sound(c, TD_SOUND_CLICK, 1);
+    } else if (sym == SDLK_ESCAPE) {
       if (c->screen == SCREEN_SETTINGS) c->screen = c->game ? SCREEN_GAME : SCREEN_MENU;
       else if (c->screen == SCREEN_OVER) {
         end_game(c);
@@ -612,8 +725,10 @@ static void key_down(td_client *c, const SDL_KeyboardEvent *k) {
       do_action(c, &b);
     } else if (c->screen == SCREEN_MENU && sym == SDLK_DOWN && c->nmaps) {
       c->map_sel = (c->map_sel + 1) % c->nmaps;
+      sound(c, TD_SOUND_CLICK, 1);
     } else if (c->screen == SCREEN_MENU && sym == SDLK_UP && c->nmaps) {
       c->map_sel = (c->map_sel + c->nmaps - 1) % c->nmaps;
+      sound(c, TD_SOUND_CLICK, 1);
     }
     return;
   }
@@ -627,6 +742,7 @@ static void key_down(td_client *c, const SDL_KeyboardEvent *k) {
   }
   if (sym >= SDLK_1 && sym <= SDLK_9) {
     select_build(c, (int32_t)(sym - SDLK_1));
+    sound(c, TD_SOUND_CLICK, 1);
     return;
   }
   switch (sym) {
@@ -781,18 +897,32 @@ static void layout_menu(td_client *c) {
 }
 
 static void layout_settings(td_client *c) {
-  int cx = c->w / 2, y = c->h / 2 - 90;
+  int cx = c->w / 2, y = c->h / 2 - 130;
   char s[64];
+  td_ui_button *b;
   snprintf(s, sizeof s, "Window: %dx%d", c->set.window_w, c->set.window_h);
   add_button(c, cx - 200, y, 400, 40, A_WINSIZE, 0, s);
   snprintf(s, sizeof s, "Fullscreen: %s", c->set.fullscreen ? "on" : "off");
-  add_button(c, cx - 200, y + 50, 400, 40, A_FULLSCREEN, 0, s);
+  add_button(c, cx - 200, y + 46, 400, 40, A_FULLSCREEN, 0, s);
   snprintf(s, sizeof s, "VSync: %s", c->set.vsync ? "on" : "off");
-  add_button(c, cx - 200, y + 100, 400, 40, A_VSYNC, 0, s);
+  add_button(c, cx - 200, y + 92, 400, 40, A_VSYNC, 0, s);
   snprintf(s, sizeof s, "Difficulty: %s%s", td_difficulty_name(c->difficulty),
            c->game ? " (next game)" : "");
-  add_button(c, cx - 200, y + 150, 400, 40, A_DIFFICULTY, 0, s);
-  add_button(c, cx - 200, y + 220, 400, 40, A_BACK, 0, "Back");
+  add_button(c, cx - 200, y + 138, 400, 40, A_DIFFICULTY, 0, s);
+  /* volume: - [slider] +, steps of 10 % (Left/Right too) */
+  add_button(c, cx - 200, y + 184, 44, 40, A_VOLUME, -1, "-");
+  snprintf(s, sizeof s, "Volume: %d%%", c->set.volume);
+  b = add_button(c, cx - 150, y + 184, 300, 40, A_VOLUME_SET, 0, s);
+  if (b) {
+    b->slider = true;
+    b->level = c->set.volume;
+    b->enabled = true;
+  }
+  add_button(c, cx + 156, y + 184, 44, 40, A_VOLUME, 1, "+");
+  snprintf(s, sizeof s, "Sound: %s%s", c->set.muted ? "muted" : "on", c->audio ? "" : " (no audio device)");
+  b = add_button(c, cx - 200, y + 230, 400, 40, A_MUTE, 0, s);
+  if (b) snprintf(b->key, sizeof b->key, "M");
+  add_button(c, cx - 200, y + 290, 400, 40, A_BACK, 0, "Back");
 }
 
 static void layout_game(td_client *c) {

@@ -11,6 +11,15 @@
 ** (td_game_command) stamped with the current tick; the client never
 ** changes the world otherwise.
 **
+** Sound. Given a td_audio (td_client_set_audio; td play gives one, td shot
+** none), the client plays the effects of audio.h from the world's events
+** as it reads them after each tick (a tower firing, by its shot: arrow,
+** cannon, frost, zap, flak; kills, leaks, building, selling, upgrades,
+** refusals, waves, a boss's arrival, victory, defeat) and from its own UI
+** (button clicks, refusals it makes itself). Sounds of the map are panned
+** by where they are on screen and quieter off screen. Audio only reads
+** the events: the game is the same with sound, without, or muted.
+**
 ** Time. td_client_advance runs the simulation at its fixed tick
 ** (TD_WORLD_TICK_HZ) whatever the frame rate: an accumulator of real time
 ** times the game speed (1x, 2x, 4x), at most 8 x speed ticks per call (a
@@ -19,11 +28,12 @@
 **
 ** Screens: the main menu (maps from the maps directory, start, settings,
 ** quit), settings (window size, fullscreen, vsync: the app applies them,
-** td_client_settings), the game (Esc: the pause menu), and victory/defeat
-** with the game's statistics.
+** td_client_settings; difficulty; volume in steps of 10 % and mute, which
+** the client applies to its audio; M mutes on every screen), the game
+** (Esc: the pause menu), and victory/defeat with the game's statistics.
 **
 ** Memory: the client owns its game, scene, atlas and batch; it borrows the
-** renderer, which must outlive it. Determinism: the game it drives is
+** renderer and the audio, which must outlive it. Determinism: the game it drives is
 ** stepped only by td_game_step in whole ticks; the client reads the clock
 ** only through what the app passes to td_client_advance.
 */
@@ -35,6 +45,7 @@
 #include <stdint.h>
 
 #include "game/game.h"
+#include "render/audio.h"
 #include "render/scene.h"
 
 typedef struct td_client td_client;
@@ -48,6 +59,8 @@ typedef struct td_client_options {
   td_difficulty difficulty; /* the settings' initial value (0: normal) */
   int window_w, window_h;  /* the settings' initial values */
   bool fullscreen, vsync;
+  int volume;              /* 0..100 % (td play's default is 80; a zeroed struct: 0) */
+  bool muted;
   SDL_Surface *surface;    /* offscreen: the renderer's target, drawn straight
                               into (td_batch_set_surface); NULL: a window */
 } td_client_options;
@@ -55,6 +68,8 @@ typedef struct td_client_options {
 typedef struct td_client_settings {
   int window_w, window_h;
   bool fullscreen, vsync;
+  int volume;              /* 0..100 % */
+  bool muted;
 } td_client_settings;
 
 /* NULL with err set (assets missing, the map or the mod failed to load). */
@@ -75,8 +90,14 @@ void td_client_draw(td_client *c, int w, int h);
 
 bool td_client_quit(const td_client *c);
 td_game *td_client_game(const td_client *c);          /* NULL outside a game */
-/* Settings changed by the player since the last call: true and *out. */
+/* The window's settings changed by the player since the last call: true
+** and *out (volume and mute do not count: the client applies them). */
 bool td_client_settings_changed(td_client *c, td_client_settings *out);
+/* The settings now, volume and mute included. */
+void td_client_get_settings(const td_client *c, td_client_settings *out);
+/* The audio to play sounds on (borrowed; NULL: none), set to the client's
+** volume and mute at once. */
+void td_client_set_audio(td_client *c, td_audio *a);
 
 void td_client_set_overlay(td_client *c, td_overlay o, bool on);
 /* Where a base's centre is on screen (after the last draw's layout). */

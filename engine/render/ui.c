@@ -3,6 +3,8 @@
 */
 #include "render/ui.h"
 
+#define SLIDER_PAD 10 /* the slider's bar, from the button's sides */
+
 bool td_ui_hit(const SDL_Rect *r, int x, int y) {
   return x >= r->x && y >= r->y && x < r->x + r->w && y < r->y + r->h;
 }
@@ -35,7 +37,16 @@ void td_ui_button_draw(td_batch *b, const td_ui_button *bt, bool hover) {
     tx = x + h + 4;
   }
   float lh = (float)(8 * sc), sh = bt->sub[0] ? 10.0f : 0.0f;
-  float ty = y + (h - lh - (bt->sub[0] ? sh + 2 : 0)) / 2;
+  float ty = y + (h - lh - (bt->sub[0] ? sh + 2 : 0)) / 2 - (bt->slider ? 4.0f : 0.0f);
+  if (bt->slider) {
+    /* the bar: a track along the bottom, filled to the level, with a knob */
+    float bx = x + SLIDER_PAD, bw = w - 2 * SLIDER_PAD, by = y + h - 10;
+    int lv = bt->level < 0 ? 0 : bt->level > 100 ? 100 : bt->level;
+    float fw = bw * (float)lv / 100.0f;
+    td_batch_rect(b, bx, by, bw, 4, td_color(24, 26, 36, 255));
+    td_batch_rect(b, bx, by, fw, 4, bt->enabled ? td_color(255, 205, 60, 255) : td_color(120, 120, 120, 255));
+    td_batch_rect(b, bx + fw - 2, by - 2, 4, 8, td_color(240, 240, 240, 255));
+  }
   if (bt->label[0] && !bt->icon && bt->icon_kind == 0 && !bt->sub[0]) {
     /* a plain button: centred */
     float tw = (float)td_text_width(bt->label, sc);
@@ -48,4 +59,15 @@ void td_ui_button_draw(td_batch *b, const td_ui_button *bt, bool hover) {
   if (bt->key[0])
     td_batch_text(b, x + w - 6 * (float)SDL_strlen(bt->key) - 3, y + 3, 1, bt->key,
                   td_color(180, 180, 200, 255), false);
+}
+
+int td_ui_slider_level(const td_ui_button *bt, int x, int step) {
+  int w = bt->r.w - 2 * SLIDER_PAD;
+  if (w <= 0 || step <= 0) return bt->level;
+  int at = x - bt->r.x - SLIDER_PAD;
+  if (at < 0) at = 0;
+  if (at > w) at = w;
+  int v = (at * 100 + w / 2) / w;    /* 0..100, rounded */
+  v = (v + step / 2) / step * step; /* to the nearest step */
+  return v > 100 ? 100 : v;
 }

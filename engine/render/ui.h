@@ -25,11 +25,16 @@ typedef struct td_ui_button {
   int icon_arg;
   bool enabled, active;  /* active: a toggle that is on */
   int scale;             /* text scale (1 or 2) */
+  bool slider;           /* a level bar under the label, filled `level` % */
+  int level;             /* 0 .. 100 */
 } td_ui_button;
 
 bool td_ui_hit(const SDL_Rect *r, int x, int y);
 void td_ui_panel(td_batch *b, float x, float y, float w, float h);
-/* Draws the button's frame and text; the icon (when icon_kind is 0). */
+/* Draws the button's frame and text; the icon (when icon_kind is 0); a
+** slider's bar. */
 void td_ui_button_draw(td_batch *b, const td_ui_button *bt, bool hover);
+/* The level (0..100, in steps of `step`) a click at x on a slider picks. */
+int td_ui_slider_level(const td_ui_button *bt, int x, int step);
 
 #endif

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # td play end to end: the real game loop under SDL's dummy video driver
-# (software renderer), driven by a script of clicks and keys, checked by
-# the world's state and by the pixels of the frames.
+# (software renderer) and dummy audio driver, driven by a script of clicks
+# and keys, checked by the world's state, the pixels of the frames and the
+# sounds started on the audio device.
 set -u
 source "$(dirname "$0")/harness.bash"
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
@@ -24,6 +25,7 @@ click base 9
 wait 3
 expect towers == 1
 expect gold < 200
+expect sounds:build == 1
 move 5 300
 wait 2
 mark built
@@ -42,6 +44,7 @@ key n
 wait 90
 expect wave == 1
 expect enemies > 0
+expect sounds:wave == 1
 expect changed before_wave wave
 expect changed before_wave 100,60,1080,560
 # speed 4x, then pause with Space: the tick still counts but nothing moves
@@ -54,6 +57,13 @@ mark paused
 wait 30
 expect same paused 0,60,1280,560
 key Space
+# M mutes and unmutes, in the game too
+key M
+expect muted == 1
+expect toast Sound off
+key M
+expect muted == 0
+expect volume == 80
 # Esc closes the tower's panel, a second Esc opens the pause menu; Resume closes it
 key Escape
 key Escape
@@ -132,6 +142,51 @@ expect state playing
 SCRIPT
 "$td" play --software --script "$tmp/hard.txt" >"$tmp/out" 2>"$tmp/err"
 check $? "hard from the settings: $(cat "$tmp/err")"
+# the volume: --volume, then the settings' - [slider] + and Sound (mute),
+# checked on the audio device; M mutes on the settings screen too
+cat >"$tmp/volume.txt" <<SCRIPT
+wait 2
+expect volume == 50
+expect muted == 0
+click button Settings
+wait 1
+click button +
+wait 1
+expect volume == 60
+click button -
+click button -
+click button -
+wait 1
+expect volume == 30
+key Right
+expect volume == 40
+mark vol40
+# the slider's middle is 50 %: its bar changes
+click button Volume
+wait 1
+expect volume == 50
+expect changed vol40 440,414,400,40
+click button Sound
+wait 1
+expect muted == 1
+shot $tmp/settings-volume.png
+key M
+expect muted == 0
+expect sounds:click >= 1
+click button Back
+wait 1
+click button Start
+wait 5
+expect volume == 50
+expect state playing
+SCRIPT
+"$td" play --software --volume 50 --script "$tmp/volume.txt" >"$tmp/out" 2>"$tmp/err"
+check $? "volume in the settings: $(cat "$tmp/err") $(tail -3 "$tmp/out")"
+printf 'wait 2\nexpect sounds:nope > 0\n' >"$tmp/badsound.txt"
+expect "bad sound name" 2 "unknown value 'sounds:nope'" -- \
+  "$td" play --software --script "$tmp/badsound.txt"
+expect "bad volume" 2 "play: --volume: '150' is not a number from 0 to 100" -- "$td" play --volume 150
+
 expect "bad difficulty" 2 "play: --difficulty: expected normal, easy or hard, got 'nope'" -- \
   "$td" play --difficulty nope
 
