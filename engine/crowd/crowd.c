@@ -140,8 +140,9 @@ typedef struct cellbox {
 
 /* The flyers' fan of rays (seed 003): a centre ray, then +-20, +-40 and
 ** +-60 degrees; cosines and sines are taken once, at creation. */
-#define RAYS TD_CROWD_RAYS
-static const float ray_angles[RAYS] = {0.0f, 0.349f, -0.349f, 0.698f, -0.698f, 1.047f, -1.047f};
+#define FAN_RAYS 7
+static const float ray_angles[FAN_RAYS] = {0.0f, 0.349f, -0.349f, 0.698f, -0.698f, 1.047f, -1.047f};
+
 
 struct td_crowd {
   const td_route *route;
@@ -192,7 +193,7 @@ struct td_crowd {
   double bx0, by0, bx1, by1; /* the graph's bounding box */
   float gx0, gy0, cell, inv_cell;
   float reach;             /* the widest symmetric interaction (metrics' min_gap) */
-  float ray_cos[RAYS], ray_sin[RAYS];
+  float ray_cos[FAN_RAYS], ray_sin[FAN_RAYS];
   int32_t gw, gh;
   size_t n_grid;
   uint64_t grid_tick;      /* the tick whose start it was sorted at (UINT64_MAX: none) */
@@ -431,7 +432,7 @@ td_crowd *td_crowd_create(const td_route *route, const td_crowd_params *params,
   if (!(c->p.cohesion >= 0.0f)) c->p.cohesion = 0.0f;
   if (!(c->p.margin >= 0.0f)) c->p.margin = 0.0f;
   c->dt = (float)params->dt;
-  for (int a = 0; a < RAYS; a++) {
+  for (int a = 0; a < FAN_RAYS; a++) {
     c->ray_cos[a] = cosf(ray_angles[a]);
     c->ray_sin[a] = sinf(ray_angles[a]);
   }
@@ -1152,17 +1153,26 @@ static void fly_heading(const td_crowd *c, size_t i, float tx, float ty, float *
   }
 }
 
+/* What a flyer's rays found (see cast_fan): the weights of the hits on the
+** fan's left side, its right side and its centre ray, and whether the ray
+** toward the goal hits an obstacle before the goal. */
+typedef struct fan_hits {
+  float left, right, centre;
+  bool goal_blocked;
+} fan_hits;
+
 /* The fan of rays (seed 003) of flyer i along heading h: rays at +-20,
 ** +-40, +-60 degrees and a centre ray, cast from one radius behind the
 ** agent, speed + 3 radii long; a hit at fraction f of the length weighs
-** (1 - f), more for rays nearer the centre. Sums the weights of the left
-** side, the right side and the centre ray; with `rays`, also each ray. */
-static void cast_fan(const td_crowd *c, size_t i, float hx, float hy, float speed,
-                     td_crowd_ray *rays, float *left, float *right, float *centre) {
+** (1 - f), more for rays nearer the centre. Then a ray toward the goal (t,
+** at distance gd), as long, or to the goal when that is nearer: blocked
+** when it hits before. With `rays`, each ray (the fan's, then the goal's). */
+static fan_hits cast_fan(const td_crowd *c, size_t i, float hx, float hy, float tx, float ty,
+                         float gd, float speed, td_crowd_ray *rays) {
   float len = speed * 1.0f + 3.0f * c->radius[i];
   float ox = c->x[i] - hx * c->radius[i], oy = c->y[i] - hy * c->radius[i];
-  *left = *right = *centre = 0.0f;
-  for (int a = 0; a < RAYS; a++) {
+  fan_hits f = {0.0f, 0.0f, 0.0f, false};
+  for (int a = 0; a < FAN_RAYS; a++) {
     float cs = c->ray_cos[a], sn = c->ray_sin[a];
     float dx = hx * cs - hy * sn, dy = hx * sn + hy * cs;
     float hit = INFINITY;
@@ -1173,14 +1183,77 @@ static void cast_fan(const td_crowd *c, size_t i, float hx, float hy, float spee
     if (rays) rays[a] = (td_crowd_ray){ox, oy, dx, dy, len, hit < len ? hit : INFINITY};
     if (!(hit < len)) continue;
     float w = (1.0f - hit / len) * (1.2f - fabsf(ray_angles[a]));
-    if (a == 0) *centre = w;
-    else if (ray_angles[a] > 0.0f) *left += w;  /* counter-clockwise side */
-    else *right += w;
+    if (a == 0) f.centre = w;
+    else if (ray_angles[a] > 0.0f) f.left += w; /* counter-clockwise side */
+    else f.right += w;
   }
+  /* the goal's ray, from the agent's centre */
+  float glen = gd < len ? gd : len, hit = INFINITY;
+  for (size_t o = 0; o < c->obs_n; o++) {
+    float h = ray_rect(c->x[i], c->y[i], tx, ty, c->obs + 4 * o, c->radius[i]);
+    if (h < hit) hit = h;
+  }
+  f.goal_blocked = hit < glen;
+  if (rays) rays[FAN_RAYS] = (td_crowd_ray){c->x[i], c->y[i], tx, ty, len, hit < len ? hit : INFINITY};
+  return f;
+}
+
+/* The point nearest (x, y) on the obstacles grown by r: *mx, *my, the unit
+** direction from it to (x, y) (away from the obstacle), and the distance
+** (0 inside one; INFINITY: no obstacle). Continuous in (x, y): round a
+** corner the direction turns smoothly. */
+static float obstacle_near(const td_crowd *c, float x, float y, float r, float *mx, float *my) {
+  float best = INFINITY;
+  *mx = *my = 0.0f;
+  for (size_t o = 0; o < c->obs_n; o++) {
+    const float *rc = c->obs + 4 * o;
+    float x0 = rc[0] - r, y0 = rc[1] - r, x1 = rc[0] + rc[2] + r, y1 = rc[1] + rc[3] + r;
+    float qx = x < x0 ? x0 : x > x1 ? x1 : x, qy = y < y0 ? y0 : y > y1 ? y1 : y;
+    float d = len2(x - qx, y - qy);
+    if (d < best) {
+      best = d;
+      if (d > 1e-6f) {
+        *mx = (x - qx) / d;
+        *my = (y - qy) / d;
+      } else { /* inside: out through the nearest side */
+        float side[4] = {x - x0, x1 - x, y - y0, y1 - y}; /* left, right, bottom, top */
+        static const float out[4][2] = {{-1.0f, 0.0f}, {1.0f, 0.0f}, {0.0f, -1.0f}, {0.0f, 1.0f}};
+        int k = 0;
+        for (int e = 1; e < 4; e++)
+          if (side[e] < side[k]) k = e;
+        *mx = out[k][0];
+        *my = out[k][1];
+      }
+    }
+  }
+  return best;
+}
+
+/* Whether (x, y) lies in an obstacle grown by r. */
+static bool in_obstacle(const td_crowd *c, float x, float y, float r) {
+  for (size_t o = 0; o < c->obs_n; o++) {
+    const float *rc = c->obs + 4 * o;
+    if (x > rc[0] - r && x < rc[0] + rc[2] + r && y > rc[1] - r && y < rc[1] + rc[3] + r)
+      return true;
+  }
+  return false;
 }
 
 /* Desired velocity of a flyer: towards the nearest goal, bent by its fan
-** of rays (cast_fan); *gd: the distance to that goal. */
+** of rays (cast_fan); *gd: the distance to that goal.
+**
+** While the ray toward the goal is clear it heads for the goal, pushed off
+** an obstacle closer than two radii (both continuous in its position).
+** While that ray is blocked it goes round: along the nearest obstacle's
+** boundary (perpendicular to the direction from the nearest point, kept
+** about a radius off it), on the side it already turns to: the side its
+** heading is on relative to the goal (heading straight at the goal, the
+** fan's freer side). So along a wall it slides, round a corner it turns
+** smoothly, and it turns to the goal only once the goal's ray is clear.
+** (The fan alone took the goal's direction whenever its rays were clear,
+** turned back into the wall each time and zig-zagged along it.) The side
+** is the heading's: no state of its own. A goal inside an obstacle has no
+** way round: there the fan steers as before (and zig-zags at its wall). */
 static void fly_desire(const td_crowd *c, size_t i, float *wx, float *wy, float *gd) {
   float gx, gy;
   *gd = fly_goal(c, i, &gx, &gy);
@@ -1197,17 +1270,37 @@ static void fly_desire(const td_crowd *c, size_t i, float *wx, float *wy, float 
     *wy = ty * speed;
     return;
   }
-  float hx, hy, left, right, centre;
+  float hx, hy, r = c->radius[i];
   fly_heading(c, i, tx, ty, &hx, &hy);
-  cast_fan(c, i, hx, hy, speed, NULL, &left, &right, &centre);
-  /* turn away from the heavier side; a centre hit picks the freer side */
-  float turn = right - left;
-  if (centre > 0.0f) turn += (left > right ? -1.0f : 1.0f) * centre;
-  float nx = -hy, ny = hx;
-  float dx = tx + nx * turn * 2.0f, dy = ty + ny * turn * 2.0f;
-  if (left + right + centre > 0.0f) { /* obstacles ahead: trust the fan */
-    dx = hx + nx * turn * 2.0f;
-    dy = hy + ny * turn * 2.0f;
+  fan_hits f = cast_fan(c, i, hx, hy, tx, ty, *gd, speed, NULL);
+  float nx = -hy, ny = hx, dx, dy;
+  if (in_obstacle(c, gx, gy, r)) {
+    /* no way round: the fan alone (seed 003) */
+    float turn = f.right - f.left;
+    if (f.centre > 0.0f) turn += (f.left > f.right ? -1.0f : 1.0f) * f.centre;
+    dx = tx + nx * turn * 2.0f;
+    dy = ty + ny * turn * 2.0f;
+    if (f.left + f.right + f.centre > 0.0f) {
+      dx = hx + nx * turn * 2.0f;
+      dy = hy + ny * turn * 2.0f;
+    }
+  } else {
+    float mx, my, d = obstacle_near(c, c->x[i], c->y[i], r, &mx, &my);
+    if (!f.goal_blocked) { /* to the goal, off a near obstacle */
+      float push = d < 2.0f * r ? (2.0f * r - d) / (2.0f * r) : 0.0f;
+      dx = tx + mx * push;
+      dy = ty + my * push;
+    } else {
+      /* going round on the left (the obstacle on our right) when the goal
+      ** is to the right of the heading */
+      float gs = nx * tx + ny * ty;
+      bool left = gs < -0.05f ? true : gs > 0.05f ? false : f.left <= f.right;
+      float ux = left ? my : -my, uy = left ? -mx : mx; /* along the boundary */
+      float k = (r - d) / r; /* keep a radius off */
+      k = k < -0.25f ? -0.25f : k > 1.0f ? 1.0f : k;
+      dx = ux + mx * k;
+      dy = uy + my * k;
+    }
   }
   float dl = len2(dx, dy);
   *wx = dl > 1e-6f ? dx / dl * speed : 0.0f;
@@ -1364,40 +1457,67 @@ static inline __m128 abs4(__m128 v) {
 }
 #endif
 
-/* Appends to nb (from np) the agents of the cell order [lo, hi) in region g,
-** but agent i; returns the new end. nb has room for hi - lo + 4 more. */
-static HOT_INLINE size_t list_run(const td_crowd *c, const shape *h, const region *g, int32_t i,
-                                  int32_t lo, int32_t hi, int32_t *nb, size_t np) {
+/* A region's tests, set up once per agent for list_run (with SIMD4, each
+** number four times). */
+typedef struct region_test {
+#if SIMD4
+  __m128 gx, gy, rc2, mid, half, side;
+  __m128 dx[MAX_DIRS], dy[MAX_DIRS];
+  __m128i self;
+#else
+  int unused;
+#endif
+} region_test;
+
+static HOT_INLINE void region_test_of(const shape *h, const region *g, int32_t i,
+                                      region_test *rt) {
+#if SIMD4
+  rt->gx = _mm_set1_ps(g->x);
+  rt->gy = _mm_set1_ps(g->y);
+  rt->rc2 = _mm_set1_ps(g->rc2);
+  rt->mid = _mm_set1_ps(h->mid);
+  rt->half = _mm_set1_ps(h->half);
+  rt->side = _mm_set1_ps(h->side);
+  for (int d = 0; d < g->nd; d++) {
+    rt->dx[d] = _mm_set1_ps(g->dx[d]);
+    rt->dy[d] = _mm_set1_ps(g->dy[d]);
+  }
+  rt->self = _mm_set1_epi32(i);
+#else
+  (void)h;
+  (void)g;
+  (void)i;
+  rt->unused = 0;
+#endif
+}
+
+/* Appends to nb (from np) the agents of the cell order [lo, hi) in region g
+** (its tests rt), but agent i; returns the new end. nb has room for hi - lo
+** + 4 more. */
+static HOT_INLINE size_t list_run(const td_crowd *c, const shape *h, const region *g,
+                                  const region_test *rt, int32_t i, int32_t lo, int32_t hi,
+                                  int32_t *nb, size_t np) {
   const float *sx = c->s_x, *sy = c->s_y;
   const int32_t *order = c->order;
 #if SIMD4
   /* four at a time: the columns have SPARE elements after the last */
-  const __m128 gx = _mm_set1_ps(g->x), gy = _mm_set1_ps(g->y), rc2 = _mm_set1_ps(g->rc2);
-  const __m128 mid = _mm_set1_ps(h->mid), half = _mm_set1_ps(h->half), side = _mm_set1_ps(h->side);
-  __m128 dx[MAX_DIRS], dy[MAX_DIRS];
-  for (int d = 0; d < MAX_DIRS; d++) { /* agent_region sets them all */
-    dx[d] = _mm_set1_ps(g->dx[d]);
-    dy[d] = _mm_set1_ps(g->dy[d]);
-  }
-  const __m128i self = _mm_set1_epi32(i);
+  (void)h;
+  (void)i;
   const int nd = g->nd;
   for (int32_t kk = lo; kk < hi; kk += 4) {
-    __m128 rx = _mm_sub_ps(_mm_loadu_ps(sx + kk), gx), ry = _mm_sub_ps(_mm_loadu_ps(sy + kk), gy);
-    __m128 in = _mm_cmplt_ps(_mm_add_ps(_mm_mul_ps(rx, rx), _mm_mul_ps(ry, ry)), rc2);
-    if (nd == 1) { /* most agents */
-      __m128 a = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(rx, dx[0]), _mm_mul_ps(ry, dy[0])), mid);
-      __m128 s = _mm_sub_ps(_mm_mul_ps(ry, dx[0]), _mm_mul_ps(rx, dy[0]));
-      in = _mm_or_ps(in, _mm_and_ps(_mm_cmple_ps(abs4(a), half), _mm_cmplt_ps(abs4(s), side)));
-    } else {
-      for (int d = 0; d < nd; d++) {
-        __m128 a = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(rx, dx[d]), _mm_mul_ps(ry, dy[d])), mid);
-        __m128 s = _mm_sub_ps(_mm_mul_ps(ry, dx[d]), _mm_mul_ps(rx, dy[d]));
-        in = _mm_or_ps(in, _mm_and_ps(_mm_cmple_ps(abs4(a), half), _mm_cmplt_ps(abs4(s), side)));
-      }
+    __m128 rx = _mm_sub_ps(_mm_loadu_ps(sx + kk), rt->gx);
+    __m128 ry = _mm_sub_ps(_mm_loadu_ps(sy + kk), rt->gy);
+    __m128 in = _mm_cmplt_ps(_mm_add_ps(_mm_mul_ps(rx, rx), _mm_mul_ps(ry, ry)), rt->rc2);
+    for (int d = 0; d < nd; d++) { /* most agents: one */
+      __m128 a = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(rx, rt->dx[d]), _mm_mul_ps(ry, rt->dy[d])),
+                            rt->mid);
+      __m128 s = _mm_sub_ps(_mm_mul_ps(ry, rt->dx[d]), _mm_mul_ps(rx, rt->dy[d]));
+      in = _mm_or_ps(in, _mm_and_ps(_mm_cmple_ps(abs4(a), rt->half),
+                                    _mm_cmplt_ps(abs4(s), rt->side)));
     }
     __m128i j4 = _mm_loadu_si128((const __m128i *)(const void *)(order + kk));
     unsigned m = (unsigned)_mm_movemask_ps(in) &
-                 ~(unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(j4, self)));
+                 ~(unsigned)_mm_movemask_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(j4, rt->self)));
     int32_t left = hi - kk;
     m &= left >= 4 ? 15u : (1u << left) - 1u;
     const int8_t *ln = mask_lanes[m];
@@ -1408,6 +1528,7 @@ static HOT_INLINE size_t list_run(const td_crowd *c, const shape *h, const regio
     np += (size_t)mask_count[m];
   }
 #else
+  (void)rt;
   for (int32_t kk = lo; kk < hi; kk++) {
     int32_t j = order[kk];
     nb[np] = j;
@@ -1439,6 +1560,8 @@ static int make_lists(td_crowd *c) {
     region g;
     agent_region(c, i, &h, true, &g);
     cellbox box = region_box(c, &h, &g);
+    region_test rt;
+    region_test_of(&h, &g, (int32_t)i, &rt);
     for (int32_t row = box.y0; row <= box.y1; row++) {
       int32_t lo, hi;
       row_run(c, &box, row, &lo, &hi);
@@ -1449,7 +1572,7 @@ static int make_lists(td_crowd *c) {
         if (!p) return -1;
         c->nb = p;
       }
-      np = list_run(c, &h, &g, (int32_t)i, lo, hi, c->nb, np);
+      np = list_run(c, &h, &g, &rt, (int32_t)i, lo, hi, c->nb, np);
     }
     c->nb_cnt[i] = (int32_t)np - c->nb_beg[i];
   }
@@ -2295,13 +2418,13 @@ bool td_crowd_view(const td_crowd *c, size_t i, td_agent_view *out) {
 int td_crowd_flyer_rays(const td_crowd *c, size_t i, td_crowd_ray out[TD_CROWD_RAYS]) {
   if (i >= c->used || c->state[i] != TD_AGENT_FLY) return 0;
   float gx, gy;
-  fly_goal(c, i, &gx, &gy);
+  float gd = fly_goal(c, i, &gx, &gy);
   float tx = gx - c->x[i], ty = gy - c->y[i], tl = len2(tx, ty);
   if (tl < 1e-6f) return 0;
-  float hx, hy, left, right, centre;
+  float hx, hy;
   fly_heading(c, i, tx / tl, ty / tl, &hx, &hy);
-  cast_fan(c, i, hx, hy, c->max_speed[i], out, &left, &right, &centre);
-  return RAYS;
+  cast_fan(c, i, hx, hy, tx / tl, ty / tl, gd, c->max_speed[i], out);
+  return TD_CROWD_RAYS;
 }
 
 bool td_crowd_grid_info(const td_crowd *c, td_crowd_grid *out) {

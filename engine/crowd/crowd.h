@@ -24,7 +24,8 @@
 ** Flyers ignore the graph: they head for the nearest goal and steer around
 ** rectangular obstacles with a fan of rays (seed 003): left and right
 ** sectors and a centre ray, cast from a little behind the agent; a closer hit
-** steers harder; the turn rate is limited.
+** steers harder; the turn rate is limited. While a ray toward the goal is
+** blocked they go round on the side they turned to, and slide along a wall.
 **
 ** Arrival at a goal is a leak: the agent is listed in the tick's leaks and
 ** leaves the crowd at the end of the tick. Agents are addressed by handles
@@ -181,12 +182,13 @@ td_agent td_crowd_handle(const td_crowd *c, size_t slot);
 
 /* For debug overlays (read-only; they change nothing). */
 
-/* Flyer `slot`'s fan of rays as its next step would cast them (at its
-** current position and heading, against the current obstacles): origin,
-** unit direction, length, and the distance to the first obstacle hit along
-** it (INFINITY: none within the length). Returns TD_CROWD_RAYS, or 0 when
-** the slot holds no flyer or the flyer is on its goal. */
-#define TD_CROWD_RAYS 7
+/* Flyer `slot`'s rays as its next step would cast them (at its current
+** position and heading, against the current obstacles): the fan's seven
+** (the centre ray first), then the ray toward its goal; each an origin,
+** a unit direction, a length, and the distance to the first obstacle hit
+** along it (INFINITY: none within the length). Returns TD_CROWD_RAYS, or
+** 0 when the slot holds no flyer or the flyer is on its goal. */
+#define TD_CROWD_RAYS 8
 typedef struct td_crowd_ray {
   float ox, oy, dx, dy, len, hit;
 } td_crowd_ray;

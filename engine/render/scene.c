@@ -931,8 +931,9 @@ static void draw_overlays_over(td_scene *s, td_batch *b, const td_world *w, cons
         }
       }
       if (p->overlay[TD_OVERLAY_FLYERS] && v.state == TD_AGENT_FLY) {
-        /* the fan the flyer's next step casts: each ray to its length, red
-        ** up to a hit (a dot where it hits), the centre ray white */
+        /* the rays the flyer's next step casts: each to its length, red up
+        ** to a hit (a dot where it hits); the fan's centre ray white, the
+        ** last one (toward the goal) gold */
         td_crowd_ray rays[TD_CROWD_RAYS];
         int nr = td_crowd_flyer_rays(cr, i, rays);
         for (int k = 0; k < nr; k++) {
@@ -940,7 +941,9 @@ static void draw_overlays_over(td_scene *s, td_batch *b, const td_world *w, cons
           float x0 = td_camera_sx(cam, ry->ox), y0 = td_camera_sy(cam, ry->oy);
           float hit = isfinite(ry->hit) ? ry->hit : ry->len;
           float hx = td_camera_sx(cam, ry->ox + ry->dx * hit), hy = td_camera_sy(cam, ry->oy + ry->dy * hit);
-          SDL_Color clear = k == 0 ? td_color(255, 255, 255, 200) : td_color(120, 230, 255, 150);
+          SDL_Color clear = k == 0                  ? td_color(255, 255, 255, 200)
+                            : k == TD_CROWD_RAYS - 1 ? td_color(255, 210, 80, 200)
+                                                     : td_color(120, 230, 255, 150);
           if (isfinite(ry->hit)) {
             td_batch_line(b, x0, y0, hx, hy, 1, td_color(255, 80, 60, 220));
             td_batch_line(b, hx, hy, td_camera_sx(cam, ry->ox + ry->dx * ry->len),
