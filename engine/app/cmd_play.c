@@ -34,12 +34,22 @@
 **   expect same NAME REGION      its pixels) / does not; REGION: gold, lives,
 **                             wave, hud, build, panel, call, base ID, or X,Y,W,H
 ** The status is 1 when an expectation failed, 2 for a bad script.
+**
+** Settings: the settings screen's choices (window size, fullscreen, vsync,
+** volume, mute) are kept in $XDG_CONFIG_HOME/td/settings.txt (else
+** ~/.config/td/settings.txt), read at start (the command line's options win
+** over them) and written when td play ends, through a temporary file and a
+** rename. A line the reader does not take is named (file:line) in one
+** warning and skipped; a file that cannot be written is a warning too: the
+** game never fails over its settings.
 */
+#define _POSIX_C_SOURCE 200809L /* mkdir */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "app/cmds.h"
 #include "app/play.h"
@@ -62,7 +72,90 @@ static const char usage[] =
   "  --script FILE   a scripted session (tests): input and checks, 1/60 s per frame\n"
   "  --frames N      quit after N frames\n"
   "\n"
+  "The settings screen's choices are kept in $XDG_CONFIG_HOME/td/settings.txt\n"
+  "(else ~/.config/td/settings.txt); options given here win over them.\n"
   "Controls: docs/game.md.\n";
+
+/* ---- settings kept between runs ------------------------------------------ */
+
+/* The settings file's path into buf, and its directory's length (the path
+** up to its last '/'); false when neither $XDG_CONFIG_HOME nor $HOME is set. */
+static bool settings_path(char *buf, size_t n, size_t *dir_len) {
+  const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
+  int k;
+  if (xdg && *xdg) k = snprintf(buf, n, "%s/td/settings.txt", xdg);
+  else if (home && *home) k = snprintf(buf, n, "%s/.config/td/settings.txt", home);
+  else return false;
+  if (k < 0 || (size_t)k >= n) return false;
+  *dir_len = (size_t)k - strlen("/settings.txt");
+  return true;
+}
+
+/* Reads the file's `key value` lines over *st; true when it exists. */
+static bool settings_read(const char *path, td_client_settings *st) {
+  FILE *f = fopen(path, "r");
+  if (!f) return false;
+  char line[256];
+  for (int ln = 1; fgets(line, sizeof line, f); ln++) {
+    char key[32];
+    int a = 0, b = 0;
+    char extra;
+    if (line[0] == '#' || line[0] == '\n') continue;
+    bool ok = sscanf(line, "%31s", key) == 1;
+    if (ok && !strcmp(key, "window"))
+      ok = sscanf(line, "%*s %dx%d %c", &a, &b, &extra) == 2 && a >= 320 && b >= 240 &&
+           a <= 8192 && b <= 8192;
+    else if (ok && (!strcmp(key, "fullscreen") || !strcmp(key, "vsync") || !strcmp(key, "muted")))
+      ok = sscanf(line, "%*s %d %c", &a, &extra) == 1 && (a == 0 || a == 1);
+    else if (ok && !strcmp(key, "volume"))
+      ok = sscanf(line, "%*s %d %c", &a, &extra) == 1 && a >= 0 && a <= 100;
+    else
+      ok = false;
+    if (!ok) {
+      line[strcspn(line, "\r\n")] = '\0';
+      fprintf(stderr, "td: play: %s:%d: '%.60s' is not a setting (window WxH, fullscreen 0|1, "
+                      "vsync 0|1, volume 0..100, muted 0|1); skipped\n", path, ln, line);
+      continue;
+    }
+    if (!strcmp(key, "window")) st->window_w = a, st->window_h = b;
+    else if (!strcmp(key, "fullscreen")) st->fullscreen = a;
+    else if (!strcmp(key, "vsync")) st->vsync = a;
+    else if (!strcmp(key, "muted")) st->muted = a;
+    else st->volume = a;
+  }
+  fclose(f);
+  return true;
+}
+
+/* Writes st to path (its directory made when missing) through path.tmp and
+** a rename: a crash leaves the old file or the new one. */
+static void settings_write(const char *path, size_t dir_len, const td_client_settings *st) {
+  char dir[1024], tmp[1100];
+  if (dir_len >= sizeof dir) return;
+  memcpy(dir, path, dir_len);
+  dir[dir_len] = '\0';
+  for (char *p = dir + 1; *p; p++) /* each level, like mkdir -p */
+    if (*p == '/') {
+      *p = '\0';
+      mkdir(dir, 0755);
+      *p = '/';
+    }
+  mkdir(dir, 0755);
+  snprintf(tmp, sizeof tmp, "%s.tmp", path);
+  FILE *f = fopen(tmp, "w");
+  bool ok = f != NULL;
+  if (f) {
+    ok = fprintf(f, "# td play's settings (written by td play; docs/game.md)\n"
+                    "window %dx%d\nfullscreen %d\nvsync %d\nvolume %d\nmuted %d\n",
+                 st->window_w, st->window_h, st->fullscreen, st->vsync, st->volume,
+                 st->muted) > 0;
+    ok = fclose(f) == 0 && ok;
+  }
+  if (!ok || rename(tmp, path) != 0) {
+    fprintf(stderr, "td: play: cannot save the settings to %s: %s\n", path, strerror(errno));
+    remove(tmp);
+  }
+}
 
 typedef struct frame_mark {
   char name[256];
@@ -350,7 +443,8 @@ int td_cmd_play(int argc, char **argv) {
   const char *map = NULL, *mod = NULL, *script = NULL;
   uint64_t seed = 1, frames = 0, volume = 80;
   int ww = 1280, wh = 720;
-  bool fullscreen = false, vsync = false, software = false;
+  bool fullscreen = false, vsync = false, software = false, muted = false;
+  bool window_set = false, volume_set = false;
   td_difficulty difficulty = TD_DIFFICULTY_NORMAL;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
@@ -382,9 +476,23 @@ int td_cmd_play(int argc, char **argv) {
         return td_app_fail("play: --window: '%s' is not WxH (320x240 .. 8192x8192)", v);
       else if (!strcmp(a, "--volume") && (td_app_parse_u64(v, &volume) != 0 || volume > 100))
         return td_app_fail("play: --volume: '%s' is not a number from 0 to 100", v);
+      window_set |= !strcmp(a, "--window");
+      volume_set |= !strcmp(a, "--volume");
     } else {
       return td_app_fail("play: unknown argument '%s' (try td play --help)", a);
     }
+  }
+  /* the kept settings, under the command line's */
+  char spath[1024];
+  size_t sdir = 0;
+  bool keep = settings_path(spath, sizeof spath, &sdir);
+  td_client_settings kept = {ww, wh, false, false, (int)volume, false};
+  if (keep && settings_read(spath, &kept)) {
+    if (!window_set) ww = kept.window_w, wh = kept.window_h;
+    fullscreen |= kept.fullscreen;
+    vsync |= kept.vsync;
+    if (!volume_set) volume = (uint64_t)kept.volume;
+    muted = kept.muted && !volume_set;
   }
   if (SDL_Init(SDL_INIT_VIDEO) != 0) return td_app_fail("play: SDL: %s", SDL_GetError());
   SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "nearest");
@@ -413,7 +521,7 @@ int td_cmd_play(int argc, char **argv) {
     .map_path = map,
     .mod_dir = mod ? mod : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
     .seed = seed, .difficulty = difficulty, .window_w = ww, .window_h = wh, .fullscreen = fullscreen, .vsync = vsync,
-    .volume = (int)volume};
+    .volume = (int)volume, .muted = muted};
   td_err err = {{0}};
   td_client *c = td_client_create(ren, &o, &err);
   int status = 0;
@@ -422,7 +530,7 @@ int td_cmd_play(int argc, char **argv) {
   } else {
     /* sound, once the game is sure to run; without a device, silence */
     char why[256];
-    td_audio *audio = td_audio_open((int)volume, false, why, sizeof why);
+    td_audio *audio = td_audio_open((int)volume, muted, why, sizeof why);
     if (!audio) fprintf(stderr, "td: play: %s; playing without sound\n", why);
     td_client_set_audio(c, audio);
     session s = {.c = c, .audio = audio, .ren = ren, .win = win};
@@ -445,6 +553,11 @@ int td_cmd_play(int argc, char **argv) {
           if (spent < 1.0 / 120) SDL_Delay((Uint32)((1.0 / 120 - spent) * 1000));
         }
       }
+    }
+    if (keep) {
+      td_client_settings now;
+      td_client_get_settings(c, &now);
+      settings_write(spath, sdir, &now);
     }
     td_client_destroy(c);
     td_audio_close(audio);

@@ -6,6 +6,8 @@
 set -u
 source "$(dirname "$0")/harness.bash"
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
+# td play keeps its settings here: the test's own, never the user's
+export XDG_CONFIG_HOME="$tmp/config"
 
 cat >"$tmp/session.txt" <<SCRIPT
 # the first map, at rest
@@ -182,6 +184,33 @@ expect state playing
 SCRIPT
 "$td" play --software --volume 50 --script "$tmp/volume.txt" >"$tmp/out" 2>"$tmp/err"
 check $? "volume in the settings: $(cat "$tmp/err") $(tail -3 "$tmp/out")"
+# the settings are kept: written when td play ends, read at the next start
+conf="$tmp/config/td/settings.txt"
+grep -qx 'volume 50' "$conf"; check $? "settings kept: $(cat "$conf" 2>&1)"
+grep -qx 'window 1280x720' "$conf"; check $? "settings kept the window: $(cat "$conf" 2>&1)"
+printf 'wait 2\nexpect volume == 50\nexpect muted == 0\n' >"$tmp/kept.txt"
+"$td" play --software --script "$tmp/kept.txt" >"$tmp/out" 2>"$tmp/err"
+check $? "the kept volume is read back: $(cat "$tmp/err") $(tail -3 "$tmp/out")"
+printf '# by hand\nvolume 20\nmuted 1\n' >"$conf"
+printf 'wait 2\nexpect volume == 20\nexpect muted == 1\n' >"$tmp/kept.txt"
+"$td" play --software --script "$tmp/kept.txt" >"$tmp/out" 2>"$tmp/err"
+check $? "a hand-written settings file: $(cat "$tmp/err") $(tail -3 "$tmp/out")"
+printf 'wait 2\nexpect volume == 70\nexpect muted == 0\n' >"$tmp/kept.txt"
+"$td" play --software --volume 70 --script "$tmp/kept.txt" >"$tmp/out" 2>"$tmp/err"
+check $? "--volume wins over the kept settings: $(cat "$tmp/err") $(tail -3 "$tmp/out")"
+# a bad line is named and skipped; the rest is taken, the game runs
+printf 'volume 40\nvolume loud\nwindow 10x10\n' >"$conf"
+printf 'wait 2\nexpect volume == 40\n' >"$tmp/kept.txt"
+"$td" play --software --script "$tmp/kept.txt" >"$tmp/out" 2>"$tmp/err"
+check $? "bad settings lines: the game runs: $(cat "$tmp/err") $(tail -3 "$tmp/out")"
+grep -qF "settings.txt:2: 'volume loud' is not a setting" "$tmp/err"; check $? "bad line 2 named: $(cat "$tmp/err")"
+grep -qF "settings.txt:3: 'window 10x10' is not a setting" "$tmp/err"; check $? "bad line 3 named: $(cat "$tmp/err")"
+grep -qx 'volume 40' "$conf" && ! grep -q loud "$conf"; check $? "rewritten clean: $(cat "$conf")"
+# a settings directory that cannot be written: a warning, the game runs
+mkdir -p "$tmp/ro" && printf 'x' >"$tmp/ro/td" # a file where the directory should be
+XDG_CONFIG_HOME="$tmp/ro" "$td" play --software --frames 2 >"$tmp/out" 2>"$tmp/err"
+check $? "unwritable settings: the game still ends well: $(cat "$tmp/err")"
+grep -qF "cannot save the settings to $tmp/ro/td/settings.txt" "$tmp/err"; check $? "unwritable settings named: $(cat "$tmp/err")"
 printf 'wait 2\nexpect sounds:nope > 0\n' >"$tmp/badsound.txt"
 expect "bad sound name" 2 "unknown value 'sounds:nope'" -- \
   "$td" play --software --script "$tmp/badsound.txt"
