@@ -1097,8 +1097,18 @@ static inline float limit(float vx, float vy, float vl, float ex, float ey, floa
 
 /* Distance along a ray (ox, oy) + t (dx, dy) to a rectangle grown by r, or
 ** INFINITY. */
+/* Obstacle rc (x, y, w, h) grown by r on every side: x0 y0 x1 y1. */
+static inline void grown(const float *rc, float r, float b[4]) {
+  b[0] = rc[0] - r;
+  b[1] = rc[1] - r;
+  b[2] = rc[0] + rc[2] + r;
+  b[3] = rc[1] + rc[3] + r;
+}
+
 static float ray_rect(float ox, float oy, float dx, float dy, const float *rc, float r) {
-  float x0 = rc[0] - r, y0 = rc[1] - r, x1 = rc[0] + rc[2] + r, y1 = rc[1] + rc[3] + r;
+  float b[4];
+  grown(rc, r, b);
+  float x0 = b[0], y0 = b[1], x1 = b[2], y1 = b[3];
   float tmin = 0.0f, tmax = INFINITY;
   float o[2] = {ox, oy}, d[2] = {dx, dy}, lo[2] = {x0, y0}, hi[2] = {x1, y1};
   for (int a = 0; a < 2; a++) {
@@ -1153,6 +1163,16 @@ static void fly_heading(const td_crowd *c, size_t i, float tx, float ty, float *
   }
 }
 
+/* Distance along a ray to the first obstacle (grown by r), or INFINITY. */
+static float ray_hit(const td_crowd *c, float ox, float oy, float dx, float dy, float r) {
+  float hit = INFINITY;
+  for (size_t o = 0; o < c->obs_n; o++) {
+    float h = ray_rect(ox, oy, dx, dy, c->obs + 4 * o, r);
+    if (h < hit) hit = h;
+  }
+  return hit;
+}
+
 /* What a flyer's rays found (see cast_fan): the weights of the hits on the
 ** fan's left side, its right side and its centre ray, and whether the ray
 ** toward the goal hits an obstacle before the goal. */
@@ -1175,11 +1195,7 @@ static fan_hits cast_fan(const td_crowd *c, size_t i, float hx, float hy, float 
   for (int a = 0; a < FAN_RAYS; a++) {
     float cs = c->ray_cos[a], sn = c->ray_sin[a];
     float dx = hx * cs - hy * sn, dy = hx * sn + hy * cs;
-    float hit = INFINITY;
-    for (size_t o = 0; o < c->obs_n; o++) {
-      float h = ray_rect(ox, oy, dx, dy, c->obs + 4 * o, c->radius[i]);
-      if (h < hit) hit = h;
-    }
+    float hit = ray_hit(c, ox, oy, dx, dy, c->radius[i]);
     if (rays) rays[a] = (td_crowd_ray){ox, oy, dx, dy, len, hit < len ? hit : INFINITY};
     if (!(hit < len)) continue;
     float w = (1.0f - hit / len) * (1.2f - fabsf(ray_angles[a]));
@@ -1188,11 +1204,7 @@ static fan_hits cast_fan(const td_crowd *c, size_t i, float hx, float hy, float 
     else f.right += w;
   }
   /* the goal's ray, from the agent's centre */
-  float glen = gd < len ? gd : len, hit = INFINITY;
-  for (size_t o = 0; o < c->obs_n; o++) {
-    float h = ray_rect(c->x[i], c->y[i], tx, ty, c->obs + 4 * o, c->radius[i]);
-    if (h < hit) hit = h;
-  }
+  float glen = gd < len ? gd : len, hit = ray_hit(c, c->x[i], c->y[i], tx, ty, c->radius[i]);
   f.goal_blocked = hit < glen;
   if (rays) rays[FAN_RAYS] = (td_crowd_ray){c->x[i], c->y[i], tx, ty, len, hit < len ? hit : INFINITY};
   return f;
@@ -1207,7 +1219,9 @@ static float obstacle_near(const td_crowd *c, float x, float y, float r, float *
   *mx = *my = 0.0f;
   for (size_t o = 0; o < c->obs_n; o++) {
     const float *rc = c->obs + 4 * o;
-    float x0 = rc[0] - r, y0 = rc[1] - r, x1 = rc[0] + rc[2] + r, y1 = rc[1] + rc[3] + r;
+    float b[4];
+    grown(rc, r, b);
+    float x0 = b[0], y0 = b[1], x1 = b[2], y1 = b[3];
     float qx = x < x0 ? x0 : x > x1 ? x1 : x, qy = y < y0 ? y0 : y > y1 ? y1 : y;
     float d = len2(x - qx, y - qy);
     if (d < best) {
@@ -1233,8 +1247,9 @@ static float obstacle_near(const td_crowd *c, float x, float y, float r, float *
 static bool in_obstacle(const td_crowd *c, float x, float y, float r) {
   for (size_t o = 0; o < c->obs_n; o++) {
     const float *rc = c->obs + 4 * o;
-    if (x > rc[0] - r && x < rc[0] + rc[2] + r && y > rc[1] - r && y < rc[1] + rc[3] + r)
-      return true;
+    float b[4];
+    grown(rc, r, b);
+    if (x > b[0] && x < b[2] && y > b[1] && y < b[3]) return true;
   }
   return false;
 }
