@@ -14,12 +14,14 @@
 **      sort the agents into a grid of cells and make them again (Verlet
 **      lists: each agent's list holds every agent its tests can reach
 **      before some agent has moved half the skin, see make_lists);
-**   3. in slot order, one pass: each agent scans its list (the wave-mate
+**   3. in slot order, the scans: each agent scans its list (the wave-mate
 **      ahead to follow, slower agents to pass, the soft push, the pairs
-**      close enough to overlap after the move), steers with what it found
-**      and moves. The scan reads the others as they were at the start of
-**      the tick: the positions and velocities are double-buffered (the
-**      pass writes the next tick's, swapped after);
+**      close enough to overlap after the move), four walkers at a time in
+**      the lanes of a vector where SIMD allows (see scan_four); then, in
+**      slot order, each agent steers with what its scan found and moves.
+**      The scans read the others as they were at the start of the tick:
+**      the positions and velocities are double-buffered (the steering
+**      writes the next tick's, swapped after);
 **   4. the overlapping pairs pushed apart (Jacobi: corrections from the
 **      positions before each iteration, until nothing overlaps), over the
 **      close pairs the scan listed;
@@ -224,6 +226,7 @@ struct td_crowd {
   uint64_t nb_made;        /* how many times they were made (statistics) */
 
   float *xn, *yn, *vxn, *vyn; /* the steering pass with neighbours writes here (see moves) */
+  nbres *nbr;              /* what each agent's scan found, for its steering */
   float *s_cxy;            /* projection: corrections, by visit */
   int32_t *pl_end;         /* close pairs of active agent a: pl[pl_end[a-1] .. pl_end[a]) */
   int32_t *active;         /* agents (slots) with a close pair, in slot order */
@@ -328,7 +331,7 @@ typedef struct column {
   size_t elem;
 } column;
 
-#define MAX_COLUMNS 56
+#define MAX_COLUMNS 60
 
 /* The per-agent arrays, in one table so that they grow together. */
 static size_t columns(td_crowd *c, column *out) {
@@ -354,7 +357,7 @@ static size_t columns(td_crowd *c, column *out) {
     {(void **)&c->s_x, sizeof(float)},       {(void **)&c->s_y, sizeof(float)},
     {(void **)&c->xn, sizeof(float)},        {(void **)&c->yn, sizeof(float)},
     {(void **)&c->vxn, sizeof(float)},       {(void **)&c->vyn, sizeof(float)},
-    {(void **)&c->s_cxy, 2 * sizeof(float)},
+    {(void **)&c->s_cxy, 2 * sizeof(float)}, {(void **)&c->nbr, sizeof(nbres)},
     {(void **)&c->dirx, sizeof(float)},      {(void **)&c->diry, sizeof(float)},
     {(void **)&c->x0, sizeof(float)},        {(void **)&c->y0, sizeof(float)},
     {(void **)&c->wp, sizeof(uint8_t)},
@@ -1864,6 +1867,101 @@ static HOT_INLINE nbres scan_agent(td_crowd *c, size_t i, const bounds *b, const
                  .py = (float)s.py * (1.0f / PUSH_ONE)};
 }
 
+#if SIMD4
+/* Four walkers' scans at once, slots i .. i + 3 from their lists: lane l
+** scans agent i + l, one candidate of each list a step. This is the common
+** case only: candidates outside every test, and wave-mates on the same
+** segment to follow. An agent that meets anything else (a close pair, a
+** push, an agent to pass, a mate on another segment) is marked, and the
+** caller scans it again with scan_agent, in slot order: the others list no
+** close pairs, so the pairs keep their order. The vector steps are
+** scan_list's and walk_pair's tests, term by term in the same order, so the
+** follow caps have the same bits. Returns the mask of the agents marked;
+** the others' results go to out[0 .. 4).
+**
+** One agent at a time, a scan is a chain of dependent loads, tests and
+** arithmetic that the steering then waits on; four in the lanes of one
+** vector take the time of about one. */
+static HOT_INLINE unsigned scan_four(const td_crowd *c, size_t i, const bounds *b, nbres *out) {
+  const float *x = c->x, *y = c->y;
+  const __m128 xi = _mm_loadu_ps(x + i), yi = _mm_loadu_ps(y + i);
+  const __m128 dx = _mm_loadu_ps(c->dirx + i), dy = _mm_loadu_ps(c->diry + i);
+  const __m128 zero = _mm_setzero_ps(), ndy = _mm_sub_ps(zero, dy);
+  const __m128 ri = _mm_loadu_ps(c->radius + i);
+  const __m128 ms9 = _mm_mul_ps(_mm_set1_ps(0.9f), _mm_loadu_ps(c->max_speed + i));
+  const __m128i grp = _mm_loadu_si128((const __m128i *)(const void *)(c->group + i));
+  const __m128i from = _mm_loadu_si128((const __m128i *)(const void *)(c->from + i));
+  const __m128i to = _mm_loadu_si128((const __m128i *)(const void *)(c->to + i));
+  const __m128i walk = _mm_set1_epi32(TD_AGENT_WALK), stun = _mm_set1_epi32(TD_AGENT_STUNNED);
+  const __m128 pl2 = c->pl_ok ? b->v_pl2 : b->v_noside;
+  const __m128 three = _mm_set1_ps(3.0f), side13 = _mm_set1_ps(1.3f);
+  const __m128 near = _mm_set1_ps(1.25f), four = _mm_set1_ps(4.0f);
+  int32_t beg[4], cnt[4];
+  memcpy(beg, c->nb_beg + i, sizeof beg);
+  memcpy(cnt, c->nb_cnt + i, sizeof cnt);
+  const __m128i cnt4 = _mm_loadu_si128((const __m128i *)(const void *)cnt);
+  int32_t most = cnt[0] > cnt[1] ? cnt[0] : cnt[1], most2 = cnt[2] > cnt[3] ? cnt[2] : cnt[3];
+  most = most > most2 ? most : most2;
+  const int32_t *nb = c->nb;
+  __m128 follow = _mm_set1_ps(INFINITY), marked = zero;
+  for (int32_t k = 0; k < most; k++) {
+    /* a lane past its list's end reads nb[0] (it exists) and tests nothing */
+    __m128 valid = _mm_castsi128_ps(_mm_cmpgt_epi32(cnt4, _mm_set1_epi32(k)));
+    int32_t j0 = nb[k < cnt[0] ? beg[0] + k : 0], j1 = nb[k < cnt[1] ? beg[1] + k : 0];
+    int32_t j2 = nb[k < cnt[2] ? beg[2] + k : 0], j3 = nb[k < cnt[3] ? beg[3] + k : 0];
+    __m128 rx = _mm_sub_ps(_mm_setr_ps(x[j0], x[j1], x[j2], x[j3]), xi);
+    __m128 ry = _mm_sub_ps(_mm_setr_ps(y[j0], y[j1], y[j2], y[j3]), yi);
+    __m128 d2 = _mm_add_ps(_mm_mul_ps(rx, rx), _mm_mul_ps(ry, ry));
+    __m128 a = _mm_add_ps(_mm_mul_ps(rx, dx), _mm_mul_ps(ry, dy));
+    __m128 sd = _mm_add_ps(_mm_mul_ps(rx, ndy), _mm_mul_ps(ry, dx)), asd = abs4(sd);
+    __m128 win = _mm_and_ps(_mm_and_ps(_mm_cmplt_ps(asd, b->v_side), valid),
+                            _mm_and_ps(_mm_cmpgt_ps(a, b->v_back), _mm_cmple_ps(a, b->v_ahead)));
+    __m128 close = _mm_or_ps(_mm_cmple_ps(d2, b->v_sep2), _mm_cmplt_ps(d2, pl2));
+    marked = _mm_or_ps(marked, _mm_and_ps(close, valid));
+    if (!_mm_movemask_ps(win)) continue;
+    /* walk_pair, in the lanes of the window */
+    __m128i st = _mm_setr_epi32(c->state[j0], c->state[j1], c->state[j2], c->state[j3]);
+    __m128 reach = _mm_add_ps(ri, _mm_setr_ps(c->radius[j0], c->radius[j1], c->radius[j2],
+                                                c->radius[j3]));
+    __m128 stwalk = _mm_castsi128_ps(_mm_cmpeq_epi32(st, walk));
+    __m128 onfoot = _mm_or_ps(stwalk, _mm_castsi128_ps(_mm_cmpeq_epi32(st, stun)));
+    __m128 far = _mm_mul_ps(three, reach);
+    __m128 inpass = _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(a, _mm_sub_ps(zero, reach)),
+                                          _mm_cmple_ps(a, far)),
+                               _mm_cmplt_ps(asd, _mm_mul_ps(side13, reach)));
+    __m128 w = _mm_and_ps(win, _mm_and_ps(onfoot, inpass));
+    __m128 vj = _mm_add_ps(
+        _mm_mul_ps(_mm_setr_ps(c->vx[j0], c->vx[j1], c->vx[j2], c->vx[j3]), dx),
+        _mm_mul_ps(_mm_setr_ps(c->vy[j0], c->vy[j1], c->vy[j2], c->vy[j3]), dy));
+    __m128i gj = _mm_setr_epi32(c->group[j0], c->group[j1], c->group[j2], c->group[j3]);
+    __m128 msj = _mm_setr_ps(c->max_speed[j0], c->max_speed[j1], c->max_speed[j2],
+                             c->max_speed[j3]);
+    __m128 mate = _mm_and_ps(_mm_and_ps(_mm_castsi128_ps(_mm_cmpeq_epi32(gj, grp)), stwalk),
+                             _mm_cmpge_ps(msj, ms9));
+    __m128i fj = _mm_setr_epi32(c->from[j0], c->from[j1], c->from[j2], c->from[j3]);
+    __m128i tj = _mm_setr_epi32(c->to[j0], c->to[j1], c->to[j2], c->to[j3]);
+    __m128 same = _mm_castsi128_ps(
+        _mm_and_si128(_mm_cmpeq_epi32(fj, from), _mm_cmpeq_epi32(tj, to)));
+    /* a mate on another segment, or an agent to pass (not faster): scalar */
+    __m128 other = _mm_or_ps(_mm_andnot_ps(same, mate),
+                             _mm_andnot_ps(_mm_or_ps(mate, _mm_cmpgt_ps(vj, ms9)), w));
+    marked = _mm_or_ps(marked, _mm_and_ps(w, other));
+    /* follow: a mate on our segment, in the window of following */
+    __m128 fol = _mm_and_ps(_mm_and_ps(w, _mm_and_ps(mate, same)),
+                            _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(a, zero), _mm_cmple_ps(a, far)),
+                                       _mm_cmplt_ps(asd, reach)));
+    __m128 cap = _mm_add_ps(vj, _mm_mul_ps(_mm_sub_ps(a, _mm_mul_ps(near, reach)), four));
+    __m128 take = _mm_and_ps(fol, _mm_cmplt_ps(cap, follow));
+    cap = _mm_andnot_ps(_mm_cmplt_ps(cap, zero), cap); /* below 0: 0 */
+    follow = _mm_or_ps(_mm_and_ps(take, cap), _mm_andnot_ps(take, follow));
+  }
+  float f[4];
+  _mm_storeu_ps(f, follow);
+  for (int l = 0; l < 4; l++) out[l] = (nbres){.follow = f[l], .shift = 0.0f, .px = 0.0f, .py = 0.0f};
+  return (unsigned)_mm_movemask_ps(marked);
+}
+#endif
+
 /* The wish of a walker: pure pursuit of a point ahead on its lane (shifted
 ** by `shift` to pass), bent around the corner at the lane's miter point,
 ** as a direction (*ex, *ey) of length *el; cohesion and the follow cap set
@@ -2302,14 +2400,31 @@ void td_crowd_step(td_crowd *c) {
     }
     float moved = 0.0f; /* the largest move, |dx| + |dy|, for the projection */
     float far2 = 0.0f;  /* the largest squared distance from where the lists were made */
+    /* the scans, then the steering: each agent's a short chain of its own */
+    for (size_t i = 0; i < c->used;) {
+#if SIMD4
+      uint32_t st4;
+      memcpy(&st4, c->state + i, sizeof st4); /* the column has SPARE bytes after the last */
+      if (lists && i + 4 <= c->used && st4 == 0x01010101u * TD_AGENT_WALK) {
+        unsigned again = scan_four(c, i, &b, c->nbr + i);
+        for (; again; again &= again - 1) {
+          size_t q = i + (size_t)__builtin_ctz(again);
+          c->nbr[q] = scan_agent(c, q, &b, &h, lists, &pp);
+        }
+        i += 4;
+        continue;
+      }
+#endif
+      if (c->state[i] != TD_AGENT_FREE) c->nbr[i] = scan_agent(c, i, &b, &h, lists, &pp);
+      i++;
+    }
     for (size_t i = 0; i < c->used; i++) {
       if (c->state[i] == TD_AGENT_FREE) { /* kept as they were (saves hold them) */
         stay(c, i, to);
         continue;
       }
-      nbres res = scan_agent(c, i, &b, &h, lists, &pp);
       const corner *k;
-      float prog = steer_agent(c, i, &res, &k, to);
+      float prog = steer_agent(c, i, &c->nbr[i], &k, to);
       if (!isnan(prog)) run_add(c, &run, c->group[i], prog);
       /* at its segment's end (a walker), or a flyer that arrived */
       c->wp[i] = k ? at_end(c, i, k, to.x[i], to.y[i]) : c->state[i] == TD_AGENT_LEAKED;
