@@ -177,8 +177,8 @@ static void rules_make(td_rules *r) {
   l[L_GUN] = level("gun", T_GUN, -1, 50, TD_SHOT_INSTANT, 10);
   l[L_GUN].children[0] = L_GUN_A;
   l[L_GUN].children[1] = L_GUN_B;
-  l[L_GUN_A] = level("gun+", T_GUN, L_GUN, 40, TD_SHOT_INSTANT, 20);
-  l[L_GUN_B] = level("gun*", T_GUN, L_GUN, 60, TD_SHOT_INSTANT, 30);
+  l[L_GUN_A] = level("gun.a", T_GUN, L_GUN, 40, TD_SHOT_INSTANT, 20);
+  l[L_GUN_B] = level("gun.b", T_GUN, L_GUN, 60, TD_SHOT_INSTANT, 30);
   l[L_AURA] = level("aura", T_AURA, -1, 30, TD_SHOT_INSTANT, 0);
   l[L_AURA].rate = 0;
   l[L_AURA].range = 4;
@@ -454,9 +454,9 @@ static void test_upgrade_tree_and_refund(void **state) {
   assert_int_equal(tv.level, L_GUN_B);
   assert_int_equal(tv.depth, 1);
   assert_int_equal(tv.spent, 110);
-  /* gun* has no children */
+  /* gun.b has no children */
   cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 2, .upgrade = 0});
-  /* 90 gold: a second gun (50) then an upgrade to gun* (60) is too much */
+  /* 90 gold: a second gun (50) then an upgrade to gun.b (60) is too much */
   place(w, 4, T_GUN);
   cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 4, .upgrade = 1});
   step(w);
@@ -1566,6 +1566,33 @@ static void test_create_refusals(void **state) {
   assert_null(td_world_create(&f.map, &f.rules, 1, &err));
   assert_string_equal(err.msg, "world: the map's tile_w must be > 0");
   f.map.tile_w = TILE;
+  /* names are identifiers, for rules built in C too (the mod loader says
+  ** which file and line; here the object's number) */
+  snprintf(f.rules.towers[0].name, TD_RULES_NAME_MAX, "ar row");
+  assert_null(td_world_create(&f.map, &f.rules, 1, &err));
+  assert_string_equal(err.msg,
+                      "tower 1: a name may hold only letters, digits, '_', '-' and '.'");
+  snprintf(f.rules.towers[0].name, TD_RULES_NAME_MAX, "gun");
+  f.rules.enemies[1].name[0] = '\0';
+  assert_null(td_world_create(&f.map, &f.rules, 1, &err));
+  assert_string_equal(err.msg, "enemy 2: no name");
+  memset(f.rules.enemies[1].name, 'x', TD_RULES_NAME_MAX);
+  assert_null(td_world_create(&f.map, &f.rules, 1, &err));
+  assert_string_equal(err.msg, "enemy 2: its name has no terminating zero");
+  snprintf(f.rules.enemies[1].name, TD_RULES_NAME_MAX, "runner-2.b_");
+  snprintf(f.rules.damage_types[1], TD_RULES_NAME_MAX, "fire\n");
+  assert_null(td_world_create(&f.map, &f.rules, 1, &err));
+  assert_string_equal(err.msg,
+                      "damage type 2: a name may hold only letters, digits, '_', '-' and '.'");
+  snprintf(f.rules.damage_types[1], TD_RULES_NAME_MAX, "fire");
+  snprintf(f.rules.levels[0].name, TD_RULES_NAME_MAX, "l\xc3\xa9vel");
+  assert_null(td_world_create(&f.map, &f.rules, 1, &err));
+  assert_string_equal(err.msg,
+                      "tower level 1: a name may hold only letters, digits, '_', '-' and '.'");
+  snprintf(f.rules.levels[0].name, TD_RULES_NAME_MAX, "level-1");
+  td_world *w = td_world_create(&f.map, &f.rules, 1, &err);
+  if (!w) fail_msg("%s", err.msg);
+  td_world_destroy(w);
   fixture_free(&f);
 }
 

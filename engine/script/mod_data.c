@@ -481,12 +481,8 @@ static void check_range(rd *r, const mod_field *f, double v) {
 ** of a line split on blanks, commands, saves, scenarios and the td.*
 ** functions look names up, events and messages quote them. So a name is 1
 ** to MOD_NAME - 1 bytes (the engine's name buffers: TD_RULES_NAME_MAX with
-** its zero) of ASCII letters, digits, '_', '-' and '.' (no locale: <ctype.h>
-** would let more through). */
-static bool name_char(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-         c == '_' || c == '-' || c == '.';
-}
+** its zero) of ASCII letters, digits, '_', '-' and '.' (td_rules_name_char,
+** which td_rules_validate applies too, to rules built in C). */
 
 /* A name as given, quoted for a message: at most MOD_NAME - 1 bytes of it
 ** (then "..."), each byte outside printable ASCII, the quote and the
@@ -544,7 +540,7 @@ static void check_name(rd *r, const char *field, const char *s, size_t len) {
              len);
   } else {
     size_t i = 0;
-    while (i < len && name_char((unsigned char)s[i])) i++;
+    while (i < len && td_rules_name_char((unsigned char)s[i])) i++;
     if (i == len) return;
     snprintf(why, sizeof why, "a name may hold only letters, digits, '_', '-' and '.'");
   }

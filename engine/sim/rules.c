@@ -17,8 +17,22 @@ void td_rules_free(td_rules *r) {
 /* A finite number in [lo, hi]. */
 static bool in(float v, float lo, float hi) { return isfinite(v) && v >= lo && v <= hi; }
 
-static bool named(const char *name) {
-  return name[0] != '\0' && memchr(name, '\0', TD_RULES_NAME_MAX) != NULL;
+bool td_rules_name_char(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+         c == '_' || c == '-' || c == '.';
+}
+
+/* What is wrong with a name (see td_rules_name_char), or NULL. Rules read
+** by the mod loader never get here with a bad one (it names the file and
+** line); rules built in C do. */
+static const char *name_fault(const char *name) {
+  const char *end = memchr(name, '\0', TD_RULES_NAME_MAX);
+  if (!end) return "its name has no terminating zero";
+  if (end == name) return "no name";
+  for (const char *p = name; p < end; p++)
+    if (!td_rules_name_char((unsigned char)*p))
+      return "a name may hold only letters, digits, '_', '-' and '.'";
+  return NULL;
 }
 
 static int check_enemy(const td_rules *r, size_t i, td_err *err) {
@@ -125,13 +139,15 @@ int td_rules_validate(const td_rules *r, td_err *err) {
   if (r->damage_type_count < 1 || r->damage_type_count > TD_RULES_MAX_DAMAGE_TYPES)
     return td_err_set(err, "rules: between 1 and %d damage types", TD_RULES_MAX_DAMAGE_TYPES);
   for (int32_t t = 0; t < r->damage_type_count; t++) {
-    if (!named(r->damage_types[t])) return td_err_set(err, "damage type %d: no name", (int)t + 1);
+    const char *bad = name_fault(r->damage_types[t]);
+    if (bad) return td_err_set(err, "damage type %d: %s", (int)t + 1, bad);
     for (int32_t u = 0; u < t; u++)
       if (strcmp(r->damage_types[t], r->damage_types[u]) == 0)
         return td_err_set(err, "damage type '%s': declared twice", r->damage_types[t]);
   }
   for (size_t i = 0; i < r->enemy_count; i++) {
-    if (!named(r->enemies[i].name)) return td_err_set(err, "enemy %zu: no name", i + 1);
+    const char *bad = name_fault(r->enemies[i].name);
+    if (bad) return td_err_set(err, "enemy %zu: %s", i + 1, bad);
     for (size_t j = 0; j < i; j++)
       if (strcmp(r->enemies[i].name, r->enemies[j].name) == 0)
         return td_err_set(err, "enemy '%s': declared twice", r->enemies[i].name);
@@ -139,7 +155,8 @@ int td_rules_validate(const td_rules *r, td_err *err) {
   }
   for (size_t i = 0; i < r->tower_count; i++) {
     const td_tower_type *t = &r->towers[i];
-    if (!named(t->name)) return td_err_set(err, "tower %zu: no name", i + 1);
+    const char *bad = name_fault(t->name);
+    if (bad) return td_err_set(err, "tower %zu: %s", i + 1, bad);
     for (size_t j = 0; j < i; j++)
       if (strcmp(t->name, r->towers[j].name) == 0)
         return td_err_set(err, "tower '%s': declared twice", t->name);
@@ -151,7 +168,8 @@ int td_rules_validate(const td_rules *r, td_err *err) {
       return td_err_set(err, "tower '%s': bad default targeting mode", t->name);
   }
   for (size_t i = 0; i < r->level_count; i++) {
-    if (!named(r->levels[i].name)) return td_err_set(err, "tower level %zu: no name", i + 1);
+    const char *bad = name_fault(r->levels[i].name);
+    if (bad) return td_err_set(err, "tower level %zu: %s", i + 1, bad);
     if (check_level(r, i, err)) return -1;
     if (r->levels[i].parent == -1 && r->towers[r->levels[i].tower].root != (int32_t)i)
       return td_err_set(err, "tower level '%s': a second root", r->levels[i].name);

@@ -166,10 +166,17 @@ typedef struct td_rules {
 void td_rules_free(td_rules *r);
 
 /* Checks what the types cannot say: every index in range, every level's
-** parent and children agree, no cycle, names unique per kind, numbers in
-** the ranges above. 0, or -1 with err naming the object ("enemy 'runner':
-** speed must be > 0"). */
+** parent and children agree, no cycle, names unique per kind and each an
+** identifier (td_rules_name_char), numbers in the ranges above. 0, or -1
+** with err naming the object ("enemy 'runner': speed must be > 0"; a bad
+** name by its index: "tower 2: a name may hold only ..."). */
 int td_rules_validate(const td_rules *r, td_err *err);
+
+/* Whether c may be part of a name (of a damage type, enemy, tower or tower
+** level): ASCII letters, digits, '_', '-' and '.', no locale. A name is 1
+** to TD_RULES_NAME_MAX - 1 of them, so that replays and messages can write
+** it as one word. */
+bool td_rules_name_char(unsigned char c);
 
 /* The spawn groups of wave n (1-based; n > wave_count in endless mode):
 ** writes the indices of the groups that spawn to out (at most group_count)
