@@ -14,12 +14,13 @@
 **      sort the agents into a grid of cells and make them again (Verlet
 **      lists: each agent's list holds every agent its tests can reach
 **      before some agent has moved half the skin, see make_lists);
-**   3. in slot order, one pass: each agent scans its list (the wave-mate
-**      ahead to follow, slower agents to pass, the soft push, the pairs
-**      close enough to overlap after the move), steers with what it found
-**      and moves. The scan reads the others as they were at the start of
-**      the tick: the positions and velocities are double-buffered (the
-**      pass writes the next tick's, swapped after);
+**   3. in slot order, two passes: each agent scans its list (the
+**      wave-mate ahead to follow, slower agents to pass, the soft push, the
+**      pairs close enough to overlap after the move) into nb_res; then each
+**      steers with what it found and moves. The scan reads the others as
+**      they were at the start of the tick: the positions and velocities
+**      are double-buffered (the steering writes the next tick's, swapped
+**      after). Apart, each pass is a tighter loop than the two fused;
 **   4. the overlapping pairs pushed apart (Jacobi: corrections from the
 **      positions before each iteration, until nothing overlaps), over the
 **      close pairs the scan listed;
@@ -224,6 +225,7 @@ struct td_crowd {
   uint64_t nb_made;        /* how many times they were made (statistics) */
 
   float *xn, *yn, *vxn, *vyn; /* the steering pass with neighbours writes here (see moves) */
+  nbres *nb_res;           /* what each agent's scan found, for the steering pass */
   float *s_cxy;            /* projection: corrections, by visit */
   int32_t *pl_end;         /* close pairs of active agent a: pl[pl_end[a-1] .. pl_end[a]) */
   int32_t *active;         /* agents (slots) with a close pair, in slot order */
@@ -328,7 +330,7 @@ typedef struct column {
   size_t elem;
 } column;
 
-#define MAX_COLUMNS 56
+#define MAX_COLUMNS 64
 
 /* The per-agent arrays, in one table so that they grow together. */
 static size_t columns(td_crowd *c, column *out) {
@@ -354,6 +356,7 @@ static size_t columns(td_crowd *c, column *out) {
     {(void **)&c->s_x, sizeof(float)},       {(void **)&c->s_y, sizeof(float)},
     {(void **)&c->xn, sizeof(float)},        {(void **)&c->yn, sizeof(float)},
     {(void **)&c->vxn, sizeof(float)},       {(void **)&c->vyn, sizeof(float)},
+    {(void **)&c->nb_res, sizeof(nbres)},
     {(void **)&c->s_cxy, 2 * sizeof(float)},
     {(void **)&c->dirx, sizeof(float)},      {(void **)&c->diry, sizeof(float)},
     {(void **)&c->x0, sizeof(float)},        {(void **)&c->y0, sizeof(float)},
@@ -2288,8 +2291,9 @@ void td_crowd_step(td_crowd *c) {
       lists = make_lists(c) == 0;
     }
     /* in slot order, where the columns stream: each agent's scan reads
-    ** the others as they were at the start of the tick (x, y, vx, vy),
-    ** and its steering writes the next tick's (xn, ...), swapped after */
+    ** the others as they were at the start of the tick (x, y, vx, vy) and
+    ** keeps what it found in nb_res; then the steering writes the next
+    ** tick's (xn, ...), swapped after */
     bounds b = bounds_of(c);
     shape h = shape_of(&b, 0.0f); /* the grid's, without lists */
     pairs pp = {.np = 0, .na = 0};
@@ -2302,14 +2306,15 @@ void td_crowd_step(td_crowd *c) {
     }
     float moved = 0.0f; /* the largest move, |dx| + |dy|, for the projection */
     float far2 = 0.0f;  /* the largest squared distance from where the lists were made */
+    for (size_t i = 0; i < c->used; i++)
+      if (c->state[i] != TD_AGENT_FREE) c->nb_res[i] = scan_agent(c, i, &b, &h, lists, &pp);
     for (size_t i = 0; i < c->used; i++) {
       if (c->state[i] == TD_AGENT_FREE) { /* kept as they were (saves hold them) */
         stay(c, i, to);
         continue;
       }
-      nbres res = scan_agent(c, i, &b, &h, lists, &pp);
       const corner *k;
-      float prog = steer_agent(c, i, &res, &k, to);
+      float prog = steer_agent(c, i, &c->nb_res[i], &k, to);
       if (!isnan(prog)) run_add(c, &run, c->group[i], prog);
       /* at its segment's end (a walker), or a flyer that arrived */
       c->wp[i] = k ? at_end(c, i, k, to.x[i], to.y[i]) : c->state[i] == TD_AGENT_LEAKED;
