@@ -17,8 +17,9 @@
 **   3. in slot order, the scans: each agent scans its list (the wave-mate
 **      ahead to follow, slower agents to pass, the soft push, the pairs
 **      close enough to overlap after the move), four walkers at a time in
-**      the lanes of a vector where SIMD allows (see scan_four); then, in
-**      slot order, each agent steers with what its scan found and moves.
+**      the lanes of a vector where SIMD allows (see scan_four), into nb_res;
+**      then, in slot order, each agent steers with what its scan found and
+**      moves, four walkers at a time where SIMD allows (steer_walk4).
 **      The scans read the others as they were at the start of the tick:
 **      the positions and velocities are double-buffered (the steering
 **      writes the next tick's, swapped after);
@@ -226,7 +227,7 @@ struct td_crowd {
   uint64_t nb_made;        /* how many times they were made (statistics) */
 
   float *xn, *yn, *vxn, *vyn; /* the steering pass with neighbours writes here (see moves) */
-  nbres *nbr;              /* what each agent's scan found, for its steering */
+  nbres *nb_res;           /* what each agent's scan found, for the steering pass */
   float *s_cxy;            /* projection: corrections, by visit */
   int32_t *pl_end;         /* close pairs of active agent a: pl[pl_end[a-1] .. pl_end[a]) */
   int32_t *active;         /* agents (slots) with a close pair, in slot order */
@@ -331,7 +332,7 @@ typedef struct column {
   size_t elem;
 } column;
 
-#define MAX_COLUMNS 60
+#define MAX_COLUMNS 64
 
 /* The per-agent arrays, in one table so that they grow together. */
 static size_t columns(td_crowd *c, column *out) {
@@ -357,7 +358,8 @@ static size_t columns(td_crowd *c, column *out) {
     {(void **)&c->s_x, sizeof(float)},       {(void **)&c->s_y, sizeof(float)},
     {(void **)&c->xn, sizeof(float)},        {(void **)&c->yn, sizeof(float)},
     {(void **)&c->vxn, sizeof(float)},       {(void **)&c->vyn, sizeof(float)},
-    {(void **)&c->s_cxy, 2 * sizeof(float)}, {(void **)&c->nbr, sizeof(nbres)},
+    {(void **)&c->nb_res, sizeof(nbres)},
+    {(void **)&c->s_cxy, 2 * sizeof(float)},
     {(void **)&c->dirx, sizeof(float)},      {(void **)&c->diry, sizeof(float)},
     {(void **)&c->x0, sizeof(float)},        {(void **)&c->y0, sizeof(float)},
     {(void **)&c->wp, sizeof(uint8_t)},
@@ -2079,6 +2081,173 @@ static inline bool at_end(const td_crowd *c, size_t i, const corner *k, float x,
   return past >= 0.0f;
 }
 
+#if SIMD4
+/* ---- four walkers at a time ----------------------------------------------
+**
+** Walkers (most agents, in runs of consecutive slots: waves) are steered
+** four at a time: walk_desire, limit and the move of steer_agent, with the
+** same operations in the same order on four lanes (SSE2's are exact like
+** the scalar ones), so the same bits. A branch becomes both its sides and
+** a choice by mask (pick4), with the scalar comparisons (a NAN compares
+** false), never _mm_min_ps or _mm_max_ps. */
+
+/* Lanes of m set take a, the others b. */
+static inline __m128 pick4(__m128 m, __m128 a, __m128 b) {
+  return _mm_or_ps(_mm_and_ps(m, a), _mm_andnot_ps(m, b));
+}
+
+/* Four consecutive rows of four floats, at byte offset `off` of p[0 .. 3],
+** as four columns: *f0 holds the first float of each, and so on. */
+static HOT_INLINE void rows4(const void *const p[4], size_t off, __m128 *f0, __m128 *f1,
+                             __m128 *f2, __m128 *f3) {
+  __m128 r0 = _mm_loadu_ps((const float *)((const char *)p[0] + off));
+  __m128 r1 = _mm_loadu_ps((const float *)((const char *)p[1] + off));
+  __m128 r2 = _mm_loadu_ps((const float *)((const char *)p[2] + off));
+  __m128 r3 = _mm_loadu_ps((const float *)((const char *)p[3] + off));
+  _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+  *f0 = r0;
+  *f1 = r1;
+  *f2 = r2;
+  *f3 = r3;
+}
+
+/* rows4 reads a corner's fields from `last` to md as six rows of four. */
+_Static_assert(offsetof(corner, a) == 0 && offsetof(corner, last) == 8 && offsetof(corner, left) == 12 &&
+                   offsetof(corner, ax) == 16 && offsetof(corner, dx) == 32 &&
+                   offsetof(corner, ny) == 48 && offsetof(corner, my) == 64 &&
+                   offsetof(corner, mox) == 80 && offsetof(corner, md) == 92,
+               "corner's layout (see steer_walk4)");
+_Static_assert(sizeof(nbres) == 4 * sizeof(float) && offsetof(nbres, follow) == 0 &&
+                   offsetof(nbres, shift) == 4 && offsetof(nbres, px) == 8,
+               "nbres's layout (see steer_walk4)");
+
+/* Whether slots i .. i + 3 (all used) are walkers whose corners are in the
+** table: steer_walk4 takes them. */
+static inline bool walk4(const td_crowd *c, size_t i) {
+  uint32_t s;
+  memcpy(&s, c->state + i, sizeof s);
+  return s == TD_AGENT_WALK * 0x01010101u && c->ktab[i] != KC_NONE &&
+         c->ktab[i + 1] != KC_NONE && c->ktab[i + 2] != KC_NONE && c->ktab[i + 3] != KC_NONE;
+}
+
+/* steer_agent for the four walkers i .. i + 3 (see walk4): res, what their
+** scans found (four in a row; NULL: no neighbours). Returns which are at
+** their segment's end after the move (at_end), bit l for agent i + l. */
+static HOT_INLINE unsigned steer_walk4(td_crowd *c, size_t i, const nbres *res, moves to) {
+  const __m128 zero = _mm_setzero_ps(), tiny = _mm_set1_ps(1e-6f);
+  const void *kp[4] = {&c->kc[c->ktab[i]], &c->kc[c->ktab[i + 1]], &c->kc[c->ktab[i + 2]],
+                       &c->kc[c->ktab[i + 3]]};
+  __m128 lastf, left, ax, ay, bx, by, dx, dy, nx, ny, d2x, d2y, tx, ty, mox, moy, ml, md, skip;
+  rows4(kp, offsetof(corner, a), &skip, &skip, &lastf, &left); /* skip: fields not needed */
+  rows4(kp, offsetof(corner, ax), &ax, &ay, &bx, &by);
+  rows4(kp, offsetof(corner, dx), &dx, &dy, &skip, &nx);
+  rows4(kp, offsetof(corner, ny), &ny, &d2x, &d2y, &skip);
+  rows4(kp, offsetof(corner, my), &skip, &skip, &tx, &ty);
+  rows4(kp, offsetof(corner, mox), &mox, &moy, &ml, &md);
+  /* the bool's byte (the others are padding) */
+  __m128 last = _mm_castsi128_ps(_mm_cmpgt_epi32(
+      _mm_and_si128(_mm_castps_si128(lastf), _mm_set1_epi32(0xFF)), _mm_setzero_si128()));
+  __m128 follow = _mm_set1_ps(INFINITY), shift = zero, px = zero, py = zero;
+  if (res) {
+    const void *rp[4] = {res, res + 1, res + 2, res + 3};
+    rows4(rp, 0, &follow, &shift, &px, &py);
+  }
+
+  /* walk_desire: the pursuit point, on the lane or past its miter point */
+  __m128 x = _mm_loadu_ps(c->x + i), y = _mm_loadu_ps(c->y + i);
+  __m128 max_speed = _mm_loadu_ps(c->max_speed + i), speed = max_speed;
+  __m128 lane = _mm_add_ps(_mm_loadu_ps(c->lane + i), shift);
+  __m128 rx = _mm_sub_ps(x, ax), ry = _mm_sub_ps(y, ay);
+  __m128 t = _mm_add_ps(_mm_mul_ps(rx, dx), _mm_mul_ps(ry, dy));
+  __m128 tc = _mm_add_ps(t, _mm_loadu_ps(c->look + i));
+  __m128 tb = _mm_add_ps(ml, _mm_mul_ps(md, lane)), past = _mm_sub_ps(tc, tb);
+  __m128 on_lane = _mm_or_ps(_mm_cmple_ps(tc, tb), last);
+  __m128 ex = pick4(on_lane, _mm_sub_ps(_mm_add_ps(_mm_mul_ps(nx, lane), _mm_mul_ps(dx, tc)), rx),
+                    _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_sub_ps(bx, ax), _mm_mul_ps(mox, lane)),
+                                          _mm_mul_ps(d2x, past)),
+                               rx));
+  __m128 ey = pick4(on_lane, _mm_sub_ps(_mm_add_ps(_mm_mul_ps(ny, lane), _mm_mul_ps(dy, tc)), ry),
+                    _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_sub_ps(by, ay), _mm_mul_ps(moy, lane)),
+                                          _mm_mul_ps(d2y, past)),
+                               ry));
+  /* cohesion (the group's mean and use, gathered) */
+  __m128 prog = _mm_loadu_ps(c->prog + i);
+  if (c->p.cohesion > 0.0f) {
+    const int32_t *g = c->group + i;
+    __m128 mean = _mm_setr_ps(c->g_mean[g[0]], c->g_mean[g[1]], c->g_mean[g[2]], c->g_mean[g[3]]);
+    __m128i use = _mm_setr_epi32(c->g_use[g[0]], c->g_use[g[1]], c->g_use[g[2]], c->g_use[g[3]]);
+    __m128 behind = _mm_sub_ps(prog, mean);
+    __m128 on = _mm_and_ps(_mm_castsi128_ps(_mm_cmpgt_epi32(use, _mm_setzero_si128())),
+                           _mm_cmpord_ps(behind, behind));
+    __m128 f = _mm_add_ps(_mm_set1_ps(1.0f), _mm_mul_ps(_mm_loadu_ps(c->coh + i), behind));
+    f = pick4(_mm_cmplt_ps(f, _mm_set1_ps(0.7f)), _mm_set1_ps(0.7f),
+              pick4(_mm_cmpgt_ps(f, _mm_set1_ps(1.15f)), _mm_set1_ps(1.15f), f));
+    speed = pick4(on, _mm_mul_ps(speed, f), speed);
+  }
+  prog = _mm_sub_ps(_mm_add_ps(left, _mm_loadu_ps(c->prog_a + i)),
+                    _mm_mul_ps(_mm_loadu_ps(c->prog_b + i), t));
+  _mm_storeu_ps(c->prog + i, prog);
+  speed = pick4(_mm_cmpgt_ps(speed, follow), follow, speed);
+  __m128 el = _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(ex, ex), _mm_mul_ps(ey, ey))), ws = speed;
+
+  if (res) { /* the push joins the wish */
+    __m128 push = _mm_or_ps(_mm_cmpneq_ps(px, zero), _mm_cmpneq_ps(py, zero));
+    if (_mm_movemask_ps(push)) {
+      __m128 f = pick4(_mm_cmpgt_ps(el, tiny), _mm_div_ps(ws, el), zero);
+      __m128 pex = _mm_add_ps(_mm_mul_ps(ex, f), _mm_mul_ps(px, max_speed));
+      __m128 pey = _mm_add_ps(_mm_mul_ps(ey, f), _mm_mul_ps(py, max_speed));
+      __m128 pel = _mm_sqrt_ps(_mm_add_ps(_mm_mul_ps(pex, pex), _mm_mul_ps(pey, pey)));
+      ex = pick4(push, pex, ex);
+      ey = pick4(push, pey, ey);
+      el = pick4(push, pel, el);
+      ws = pick4(push, pel, ws);
+    }
+  }
+
+  /* limit: the speed towards the wish within max_dv, the turn within the
+  ** limit (or straight at the wish; or no wish: the heading kept) */
+  __m128 vx = _mm_loadu_ps(c->vx + i), vy = _mm_loadu_ps(c->vy + i);
+  __m128 vl = _mm_loadu_ps(c->speed + i), dv = _mm_loadu_ps(c->dv + i);
+  __m128 cs = _mm_loadu_ps(c->turn_cos + i), sn = _mm_loadu_ps(c->turn_sin + i);
+  __m128 wl = _mm_and_ps(_mm_and_ps(_mm_cmpgt_ps(el, tiny), _mm_cmpgt_ps(ws, zero)), ws);
+  __m128 up = _mm_add_ps(vl, dv), down = _mm_sub_ps(vl, dv);
+  __m128 sp = pick4(_mm_cmpgt_ps(wl, up), up, pick4(_mm_cmplt_ps(wl, down), down, wl));
+  sp = pick4(_mm_cmplt_ps(sp, zero), zero, sp);
+  __m128 wish = _mm_cmpgt_ps(wl, zero), moving = _mm_cmpgt_ps(vl, tiny);
+  __m128 turn = _mm_and_ps(_mm_and_ps(wish, moving),
+                           _mm_cmplt_ps(_mm_add_ps(_mm_mul_ps(vx, ex), _mm_mul_ps(vy, ey)),
+                                        _mm_mul_ps(cs, _mm_mul_ps(vl, el))));
+  /* the turn's sine, signed by v x e */
+  __m128 cross = _mm_sub_ps(_mm_mul_ps(vx, ey), _mm_mul_ps(vy, ex));
+  __m128 s = _mm_xor_ps(sn, _mm_and_ps(cross, _mm_set1_ps(-0.0f)));
+  __m128 fv = _mm_div_ps(sp, vl), fe = _mm_div_ps(sp, el);
+  __m128 ox = pick4(turn, _mm_mul_ps(_mm_sub_ps(_mm_mul_ps(vx, cs), _mm_mul_ps(vy, s)), fv),
+                    pick4(wish, _mm_mul_ps(ex, fe), pick4(moving, _mm_mul_ps(vx, fv), zero)));
+  __m128 oy = pick4(turn, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(vx, s), _mm_mul_ps(vy, cs)), fv),
+                    pick4(wish, _mm_mul_ps(ey, fe), pick4(moving, _mm_mul_ps(vy, fv), zero)));
+  speed = _mm_and_ps(_mm_or_ps(wish, moving), sp);
+
+  /* the move */
+  __m128 dt = _mm_set1_ps(c->dt);
+  __m128 nxp = _mm_add_ps(x, _mm_mul_ps(ox, dt)), nyp = _mm_add_ps(y, _mm_mul_ps(oy, dt));
+  _mm_storeu_ps(to.vx + i, ox);
+  _mm_storeu_ps(to.vy + i, oy);
+  _mm_storeu_ps(c->speed + i, speed);
+  _mm_storeu_ps(to.x + i, nxp);
+  _mm_storeu_ps(to.y + i, nyp);
+  _mm_storeu_ps(c->travelled + i,
+                _mm_add_ps(_mm_loadu_ps(c->travelled + i), _mm_mul_ps(speed, dt)));
+
+  /* at_end */
+  __m128 qx = _mm_sub_ps(nxp, bx), qy = _mm_sub_ps(nyp, by);
+  __m128 end = pick4(last,
+                     _mm_add_ps(_mm_add_ps(_mm_mul_ps(qx, dx), _mm_mul_ps(qy, dy)),
+                                _mm_loadu_ps(c->radius + i)),
+                     _mm_add_ps(_mm_mul_ps(qx, tx), _mm_mul_ps(qy, ty)));
+  return (unsigned)_mm_movemask_ps(_mm_cmpge_ps(end, zero));
+}
+#endif
+
 static HOT_INLINE void waypoint_agent(td_crowd *c, size_t i, const corner *k) {
   const int32_t *next = c->next;
   /* a stranded agent waits for td_crowd_route_changed, which knows
@@ -2386,8 +2555,9 @@ void td_crowd_step(td_crowd *c) {
       lists = make_lists(c) == 0;
     }
     /* in slot order, where the columns stream: each agent's scan reads
-    ** the others as they were at the start of the tick (x, y, vx, vy),
-    ** and its steering writes the next tick's (xn, ...), swapped after */
+    ** the others as they were at the start of the tick (x, y, vx, vy) and
+    ** keeps what it found in nb_res; then the steering writes the next
+    ** tick's (xn, ...), swapped after */
     bounds b = bounds_of(c);
     shape h = shape_of(&b, 0.0f); /* the grid's, without lists */
     pairs pp = {.np = 0, .na = 0};
@@ -2406,25 +2576,49 @@ void td_crowd_step(td_crowd *c) {
       uint32_t st4;
       memcpy(&st4, c->state + i, sizeof st4); /* the column has SPARE bytes after the last */
       if (lists && i + 4 <= c->used && st4 == 0x01010101u * TD_AGENT_WALK) {
-        unsigned again = scan_four(c, i, &b, c->nbr + i);
+        unsigned again = scan_four(c, i, &b, c->nb_res + i);
         for (; again; again &= again - 1) {
           size_t q = i + (size_t)__builtin_ctz(again);
-          c->nbr[q] = scan_agent(c, q, &b, &h, lists, &pp);
+          c->nb_res[q] = scan_agent(c, q, &b, &h, lists, &pp);
         }
         i += 4;
         continue;
       }
 #endif
-      if (c->state[i] != TD_AGENT_FREE) c->nbr[i] = scan_agent(c, i, &b, &h, lists, &pp);
+      if (c->state[i] != TD_AGENT_FREE) c->nb_res[i] = scan_agent(c, i, &b, &h, lists, &pp);
       i++;
     }
-    for (size_t i = 0; i < c->used; i++) {
+#if SIMD4
+    /* the same maxima, lane by lane (of values >= 0 or NAN: any order) */
+    __m128 moved4 = _mm_setzero_ps(), far4 = _mm_setzero_ps();
+#endif
+    for (size_t i = 0; i < c->used;) {
+#if SIMD4
+      if (i + 4 <= c->used && walk4(c, i)) {
+        unsigned ends = steer_walk4(c, i, c->nb_res + i, to);
+        for (size_t q = i; q < i + 4; q++) {
+          if (!isnan(c->prog[q])) run_add(c, &run, c->group[q], c->prog[q]);
+          c->wp[q] = (uint8_t)(ends >> (q - i) & 1u);
+        }
+        __m128 nxp = _mm_loadu_ps(to.x + i), nyp = _mm_loadu_ps(to.y + i);
+        __m128 m = _mm_add_ps(abs4(_mm_sub_ps(nxp, _mm_loadu_ps(c->x + i))),
+                              abs4(_mm_sub_ps(nyp, _mm_loadu_ps(c->y + i))));
+        moved4 = pick4(_mm_cmpgt_ps(m, moved4), m, moved4);
+        __m128 fx = _mm_sub_ps(nxp, _mm_loadu_ps(c->x0 + i));
+        __m128 fy = _mm_sub_ps(nyp, _mm_loadu_ps(c->y0 + i));
+        __m128 f2 = _mm_add_ps(_mm_mul_ps(fx, fx), _mm_mul_ps(fy, fy));
+        far4 = pick4(_mm_cmpgt_ps(f2, far4), f2, far4);
+        i += 4;
+        continue;
+      }
+#endif
       if (c->state[i] == TD_AGENT_FREE) { /* kept as they were (saves hold them) */
         stay(c, i, to);
+        i++;
         continue;
       }
       const corner *k;
-      float prog = steer_agent(c, i, &c->nbr[i], &k, to);
+      float prog = steer_agent(c, i, &c->nb_res[i], &k, to);
       if (!isnan(prog)) run_add(c, &run, c->group[i], prog);
       /* at its segment's end (a walker), or a flyer that arrived */
       c->wp[i] = k ? at_end(c, i, k, to.x[i], to.y[i]) : c->state[i] == TD_AGENT_LEAKED;
@@ -2432,7 +2626,17 @@ void td_crowd_step(td_crowd *c) {
       if (m > moved) moved = m;
       float fx = to.x[i] - c->x0[i], fy = to.y[i] - c->y0[i], f2 = fx * fx + fy * fy;
       if (f2 > far2) far2 = f2;
+      i++;
     }
+#if SIMD4
+    float lm[4], lf[4];
+    _mm_storeu_ps(lm, moved4);
+    _mm_storeu_ps(lf, far4);
+    for (int l = 0; l < 4; l++) {
+      if (lm[l] > moved) moved = lm[l];
+      if (lf[l] > far2) far2 = lf[l];
+    }
+#endif
     c->pl_len = c->pl_ok ? pp.np : 0;
     c->n_active = c->pl_ok ? pp.na : 0;
     c->xn = c->x;
@@ -2463,13 +2667,30 @@ void td_crowd_step(td_crowd *c) {
   } else { /* no neighbours: one pass */
     c->nb_ok = false; /* agents move untracked */
     moves here = {c->x, c->y, c->vx, c->vy};
-    for (size_t i = 0; i < c->used; i++) {
-      if (free_finished(c, i) == TD_AGENT_FREE) continue;
-      const corner *k;
-      float prog = steer_agent(c, i, NULL, &k, here);
-      if (!isnan(prog)) run_add(c, &run, c->group[i], prog);
-      waypoint_agent(c, i, k);
-      if (c->state[i] == TD_AGENT_LEAKED) note_leak(c, i);
+    for (size_t i = 0; i < c->used;) {
+#if SIMD4
+      /* four walkers (nothing to free), then their waypoints in order: an
+      ** agent's waypoint changes no other's steering */
+      if (i + 4 <= c->used && walk4(c, i)) {
+        unsigned ends = steer_walk4(c, i, NULL, here);
+        for (size_t q = i; q < i + 4; q++) {
+          if (!isnan(c->prog[q])) run_add(c, &run, c->group[q], c->prog[q]);
+          if (!(ends >> (q - i) & 1u)) continue; /* waypoint_agent's first test */
+          waypoint_agent(c, q, NULL);
+          if (c->state[q] == TD_AGENT_LEAKED) note_leak(c, q);
+        }
+        i += 4;
+        continue;
+      }
+#endif
+      if (free_finished(c, i) != TD_AGENT_FREE) {
+        const corner *k;
+        float prog = steer_agent(c, i, NULL, &k, here);
+        if (!isnan(prog)) run_add(c, &run, c->group[i], prog);
+        waypoint_agent(c, i, k);
+        if (c->state[i] == TD_AGENT_LEAKED) note_leak(c, i);
+      }
+      i++;
     }
   }
   run_flush(c, &run);
