@@ -2024,13 +2024,11 @@ _Static_assert(sizeof(nbres) == 4 * sizeof(float) && offsetof(nbres, follow) == 
                    offsetof(nbres, shift) == 4 && offsetof(nbres, px) == 8,
                "nbres's layout (see steer_walk4)");
 
-/* Whether slots i .. i + 3 (all used) are walkers whose corners are in the
-** table: steer_walk4 takes them. */
+/* Whether slots i .. i + 3 (all used) are walkers. */
 static inline bool walk4(const td_crowd *c, size_t i) {
   uint32_t s;
   memcpy(&s, c->state + i, sizeof s);
-  return s == TD_AGENT_WALK * 0x01010101u && c->ktab[i] != KC_NONE &&
-         c->ktab[i + 1] != KC_NONE && c->ktab[i + 2] != KC_NONE && c->ktab[i + 3] != KC_NONE;
+  return s == TD_AGENT_WALK * 0x01010101u;
 }
 
 /* The corners of four walkers, field by field (lane l: agent i + l), and
@@ -2038,15 +2036,17 @@ static inline bool walk4(const td_crowd *c, size_t i) {
 typedef struct corner4 {
   __m128 last;            /* a mask */
   __m128 left, ax, ay, bx, by, dx, dy, nx, ny, d2x, d2y, tx, ty, mox, moy, ml, md;
+  __m128 abx, aby;        /* b - a */
   uint32_t id;
 } corner4;
 
-/* The corners of walkers i .. i + 3 into *k. Mostly the four (a wave) and
-** the four before share one: *k holds it already. */
-static HOT_INLINE void corners4(const td_crowd *c, size_t i, corner4 *k) {
+/* The corners of walkers i .. i + 3 into *k; false if one is not in the
+** table (then steer_agent takes them). Mostly the four (a wave) and the
+** four before share one: *k holds it already. */
+static HOT_INLINE bool corners4(const td_crowd *c, size_t i, corner4 *k) {
   const uint32_t *q = c->ktab + i;
   if (q[0] == q[1] && q[0] == q[2] && q[0] == q[3]) {
-    if (k->id == q[0]) return;
+    if (k->id == q[0] || q[0] == KC_NONE) return q[0] != KC_NONE;
     const corner *o = &c->kc[q[0]];
     k->id = q[0];
     k->last = _mm_castsi128_ps(_mm_set1_epi32(o->last ? -1 : 0));
@@ -2055,6 +2055,8 @@ static HOT_INLINE void corners4(const td_crowd *c, size_t i, corner4 *k) {
     k->ay = _mm_set1_ps(o->ay);
     k->bx = _mm_set1_ps(o->bx);
     k->by = _mm_set1_ps(o->by);
+    k->abx = _mm_sub_ps(k->bx, k->ax);
+    k->aby = _mm_sub_ps(k->by, k->ay);
     k->dx = _mm_set1_ps(o->dx);
     k->dy = _mm_set1_ps(o->dy);
     k->nx = _mm_set1_ps(o->nx);
@@ -2067,13 +2069,16 @@ static HOT_INLINE void corners4(const td_crowd *c, size_t i, corner4 *k) {
     k->moy = _mm_set1_ps(o->moy);
     k->ml = _mm_set1_ps(o->ml);
     k->md = _mm_set1_ps(o->md);
-    return;
+    return true;
   }
+  if (q[0] == KC_NONE || q[1] == KC_NONE || q[2] == KC_NONE || q[3] == KC_NONE) return false;
   const void *kp[4] = {&c->kc[q[0]], &c->kc[q[1]], &c->kc[q[2]], &c->kc[q[3]]};
   __m128 last, skip; /* skip: fields not needed */
   k->id = KC_NONE;
   rows4(kp, offsetof(corner, a), &skip, &skip, &last, &k->left);
   rows4(kp, offsetof(corner, ax), &k->ax, &k->ay, &k->bx, &k->by);
+  k->abx = _mm_sub_ps(k->bx, k->ax);
+  k->aby = _mm_sub_ps(k->by, k->ay);
   rows4(kp, offsetof(corner, dx), &k->dx, &k->dy, &skip, &k->nx);
   rows4(kp, offsetof(corner, ny), &k->ny, &k->d2x, &k->d2y, &skip);
   rows4(kp, offsetof(corner, my), &skip, &skip, &k->tx, &k->ty);
@@ -2081,6 +2086,26 @@ static HOT_INLINE void corners4(const td_crowd *c, size_t i, corner4 *k) {
   /* the bool's byte (the others are padding) */
   k->last = _mm_castsi128_ps(_mm_cmpgt_epi32(
       _mm_and_si128(_mm_castps_si128(last), _mm_set1_epi32(0xFF)), _mm_setzero_si128()));
+  return true;
+}
+
+/* run_add for walkers i .. i + 3 (their progress skipped when NAN), in
+** slot order: mostly all four add to the run as it is. */
+static HOT_INLINE void run_add4(td_crowd *c, group_run *r, size_t i) {
+  const float *p = c->prog + i;
+  __m128 pv = _mm_loadu_ps(p);
+  __m128i same = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(c->group + i)),
+                                 _mm_set1_epi32(r->g));
+  if (_mm_movemask_ps(_mm_and_ps(_mm_castsi128_ps(same), _mm_cmpord_ps(pv, pv))) == 15) {
+    r->sum += (double)p[0];
+    r->sum += (double)p[1];
+    r->sum += (double)p[2];
+    r->sum += (double)p[3];
+    r->n += 4;
+    return;
+  }
+  for (size_t q = 0; q < 4; q++)
+    if (!isnan(p[q])) run_add(c, r, c->group[i + q], p[q]);
 }
 
 /* steer_agent for the four walkers i .. i + 3 (see walk4), whose corners
@@ -2106,11 +2131,11 @@ static HOT_INLINE unsigned steer_walk4(td_crowd *c, size_t i, const corner4 *k, 
   __m128 tb = _mm_add_ps(k->ml, _mm_mul_ps(k->md, lane)), past = _mm_sub_ps(tc, tb);
   __m128 on_lane = _mm_or_ps(_mm_cmple_ps(tc, tb), k->last);
   __m128 ex = pick4(on_lane, _mm_sub_ps(_mm_add_ps(_mm_mul_ps(k->nx, lane), _mm_mul_ps(k->dx, tc)), rx),
-                    _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_sub_ps(k->bx, k->ax), _mm_mul_ps(k->mox, lane)),
+                    _mm_sub_ps(_mm_add_ps(_mm_add_ps(k->abx, _mm_mul_ps(k->mox, lane)),
                                           _mm_mul_ps(k->d2x, past)),
                                rx));
   __m128 ey = pick4(on_lane, _mm_sub_ps(_mm_add_ps(_mm_mul_ps(k->ny, lane), _mm_mul_ps(k->dy, tc)), ry),
-                    _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_sub_ps(k->by, k->ay), _mm_mul_ps(k->moy, lane)),
+                    _mm_sub_ps(_mm_add_ps(_mm_add_ps(k->aby, _mm_mul_ps(k->moy, lane)),
                                           _mm_mul_ps(k->d2y, past)),
                                ry));
   /* cohesion (the group's mean and use, gathered) */
@@ -2522,13 +2547,11 @@ void td_crowd_step(td_crowd *c) {
 #endif
     for (size_t i = 0; i < c->used;) {
 #if SIMD4
-      if (i + 4 <= c->used && walk4(c, i)) {
-        corners4(c, i, &k4);
+      if (i + 4 <= c->used && walk4(c, i) && corners4(c, i, &k4)) {
         unsigned ends = steer_walk4(c, i, &k4, c->nb_res + i, to);
-        for (size_t q = i; q < i + 4; q++) {
-          if (!isnan(c->prog[q])) run_add(c, &run, c->group[q], c->prog[q]);
-          c->wp[q] = (uint8_t)(ends >> (q - i) & 1u);
-        }
+        run_add4(c, &run, i);
+        uint32_t marks = (ends * 0x204081u) & 0x01010101u; /* bit l to byte l (little-endian) */
+        memcpy(c->wp + i, &marks, sizeof marks);
         __m128 nxp = _mm_loadu_ps(to.x + i), nyp = _mm_loadu_ps(to.y + i);
         __m128 m = _mm_add_ps(abs4(_mm_sub_ps(nxp, _mm_loadu_ps(c->x + i))),
                               abs4(_mm_sub_ps(nyp, _mm_loadu_ps(c->y + i))));
@@ -2603,11 +2626,10 @@ void td_crowd_step(td_crowd *c) {
 #if SIMD4
       /* four walkers (nothing to free), then their waypoints in order: an
       ** agent's waypoint changes no other's steering */
-      if (i + 4 <= c->used && walk4(c, i)) {
-        corners4(c, i, &k4);
+      if (i + 4 <= c->used && walk4(c, i) && corners4(c, i, &k4)) {
         unsigned ends = steer_walk4(c, i, &k4, NULL, here);
-        for (size_t q = i; q < i + 4; q++) {
-          if (!isnan(c->prog[q])) run_add(c, &run, c->group[q], c->prog[q]);
+        run_add4(c, &run, i);
+        for (size_t q = i; ends && q < i + 4; q++) {
           if (!(ends >> (q - i) & 1u)) continue; /* waypoint_agent's first test */
           waypoint_agent(c, q, NULL);
           if (c->state[q] == TD_AGENT_LEAKED) note_leak(c, q);
