@@ -5,7 +5,8 @@
 ** A tick without neighbours (separation and metrics off) is one pass over
 ** the agents in slot order: free the slots of agents that finished last
 ** tick, steer (pure pursuit on the lane, cohesion, turn and acceleration
-** limits), move, take next[] at waypoints, list the leaks.
+** limits), move, take next[] at waypoints, list the leaks. Four walkers in
+** a row are steered at once (steer_walk4), then take their waypoints.
 **
 ** A tick with neighbours:
 **   1. in slot order: free the finished slots;
@@ -20,7 +21,8 @@
 **      steers with what it found and moves. The scan reads the others as
 **      they were at the start of the tick: the positions and velocities
 **      are double-buffered (the steering writes the next tick's, swapped
-**      after). Apart, each pass is a tighter loop than the two fused;
+**      after). Apart, each pass is a tighter loop than the two fused,
+**      and the steering takes four walkers at a time (steer_walk4);
 **   4. the overlapping pairs pushed apart (Jacobi: corrections from the
 **      positions before each iteration, until nothing overlaps), over the
 **      close pairs the scan listed;
@@ -56,7 +58,9 @@
 /* The neighbour scans' loose tests run on four candidates at once with SSE2
 ** (every x86-64 has it), elsewhere one at a time: they only choose what
 ** the exact tests (scalar, the same everywhere) look at, so both give the
-** same bits (-DTD_CROWD_NO_SIMD builds the other way, to check that). */
+** same bits (-DTD_CROWD_NO_SIMD builds the other way, to check that). The
+** steering of walkers too (steer_walk4): the same IEEE operations in the
+** same order as the scalar steer_agent, on four lanes. */
 #if defined(__SSE2__) && defined(__GNUC__) && !defined(TD_CROWD_NO_SIMD)
 #include <emmintrin.h>
 #define SIMD4 1
@@ -2014,9 +2018,11 @@ static HOT_INLINE void rows4(const void *const p[4], size_t off, __m128 *f0, __m
   *f3 = r3;
 }
 
-/* rows4 reads a corner's fields from `last` to md as six rows of four. */
-_Static_assert(offsetof(corner, a) == 0 && offsetof(corner, last) == 8 && offsetof(corner, left) == 12 &&
-                   offsetof(corner, ax) == 16 && offsetof(corner, dx) == 32 &&
+/* corners4 reads a corner as six rows of four (a, b, last, left; ax, ay,
+** bx, by; ...; mox, moy, ml, md), and the scans' results as one. */
+_Static_assert(offsetof(corner, a) == 0 && offsetof(corner, last) == 8 &&
+                   offsetof(corner, left) == 12 && offsetof(corner, ax) == 16 &&
+                   offsetof(corner, dx) == 32 &&
                    offsetof(corner, ny) == 48 && offsetof(corner, my) == 64 &&
                    offsetof(corner, mox) == 80 && offsetof(corner, md) == 92,
                "corner's layout (see steer_walk4)");
@@ -2130,14 +2136,12 @@ static HOT_INLINE unsigned steer_walk4(td_crowd *c, size_t i, const corner4 *k, 
   __m128 tc = _mm_add_ps(t, _mm_loadu_ps(c->look + i));
   __m128 tb = _mm_add_ps(k->ml, _mm_mul_ps(k->md, lane)), past = _mm_sub_ps(tc, tb);
   __m128 on_lane = _mm_or_ps(_mm_cmple_ps(tc, tb), k->last);
-  __m128 ex = pick4(on_lane, _mm_sub_ps(_mm_add_ps(_mm_mul_ps(k->nx, lane), _mm_mul_ps(k->dx, tc)), rx),
-                    _mm_sub_ps(_mm_add_ps(_mm_add_ps(k->abx, _mm_mul_ps(k->mox, lane)),
-                                          _mm_mul_ps(k->d2x, past)),
-                               rx));
-  __m128 ey = pick4(on_lane, _mm_sub_ps(_mm_add_ps(_mm_mul_ps(k->ny, lane), _mm_mul_ps(k->dy, tc)), ry),
-                    _mm_sub_ps(_mm_add_ps(_mm_add_ps(k->aby, _mm_mul_ps(k->moy, lane)),
-                                          _mm_mul_ps(k->d2y, past)),
-                               ry));
+  __m128 ex_on = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(k->nx, lane), _mm_mul_ps(k->dx, tc)), rx);
+  __m128 ey_on = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(k->ny, lane), _mm_mul_ps(k->dy, tc)), ry);
+  __m128 ex_past = _mm_add_ps(_mm_add_ps(k->abx, _mm_mul_ps(k->mox, lane)), _mm_mul_ps(k->d2x, past));
+  __m128 ey_past = _mm_add_ps(_mm_add_ps(k->aby, _mm_mul_ps(k->moy, lane)), _mm_mul_ps(k->d2y, past));
+  __m128 ex = pick4(on_lane, ex_on, _mm_sub_ps(ex_past, rx));
+  __m128 ey = pick4(on_lane, ey_on, _mm_sub_ps(ey_past, ry));
   /* cohesion (the group's mean and use, gathered) */
   __m128 prog = _mm_loadu_ps(c->prog + i);
   if (c->p.cohesion > 0.0f) {
@@ -2185,7 +2189,7 @@ static HOT_INLINE unsigned steer_walk4(td_crowd *c, size_t i, const corner4 *k, 
   __m128 turn = _mm_and_ps(_mm_and_ps(wish, moving),
                            _mm_cmplt_ps(_mm_add_ps(_mm_mul_ps(vx, ex), _mm_mul_ps(vy, ey)),
                                         _mm_mul_ps(cs, _mm_mul_ps(vl, el))));
-  /* the turn's sine, signed k->by v x e */
+  /* the turn's sine, signed by v x e */
   __m128 cross = _mm_sub_ps(_mm_mul_ps(vx, ey), _mm_mul_ps(vy, ex));
   __m128 s = _mm_xor_ps(sn, _mm_and_ps(cross, _mm_set1_ps(-0.0f)));
   __m128 fv = _mm_div_ps(sp, vl), fe = _mm_div_ps(sp, el);
