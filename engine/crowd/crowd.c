@@ -5,7 +5,8 @@
 ** A tick without neighbours (separation and metrics off) is one pass over
 ** the agents in slot order: free the slots of agents that finished last
 ** tick, steer (pure pursuit on the lane, cohesion, turn and acceleration
-** limits), move, take next[] at waypoints, list the leaks.
+** limits), move, take next[] at waypoints, list the leaks. Four walkers in
+** a row are steered at once (steer_walk4), then take their waypoints.
 **
 ** A tick with neighbours:
 **   1. in slot order: free the finished slots;
@@ -55,10 +56,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The neighbour scans' loose tests run on four candidates at once with SSE2
-** (every x86-64 has it), elsewhere one at a time: they only choose what
-** the exact tests (scalar, the same everywhere) look at, so both give the
-** same bits (-DTD_CROWD_NO_SIMD builds the other way, to check that). */
+/* With SSE2 (every x86-64 has it) the loose tests of the neighbour scans
+** and of the list build run on four candidates at once, and walkers are
+** scanned (scan_four) and steered (steer_walk4) four at a time; elsewhere
+** one at a time. The loose tests only choose what the exact ones look at;
+** the rest are the scalar code's IEEE operations in the same order on four
+** lanes. So both give the same bits (-DTD_CROWD_NO_SIMD builds the other
+** way, to check that). */
 #if defined(__SSE2__) && defined(__GNUC__) && !defined(TD_CROWD_NO_SIMD)
 #include <emmintrin.h>
 #define SIMD4 1
@@ -2111,9 +2115,11 @@ static HOT_INLINE void rows4(const void *const p[4], size_t off, __m128 *f0, __m
   *f3 = r3;
 }
 
-/* rows4 reads a corner's fields from `last` to md as six rows of four. */
-_Static_assert(offsetof(corner, a) == 0 && offsetof(corner, last) == 8 && offsetof(corner, left) == 12 &&
-                   offsetof(corner, ax) == 16 && offsetof(corner, dx) == 32 &&
+/* corners4 reads a corner as six rows of four (a, b, last, left; ax, ay,
+** bx, by; ...; mox, moy, ml, md), and the scans' results as one. */
+_Static_assert(offsetof(corner, a) == 0 && offsetof(corner, last) == 8 &&
+                   offsetof(corner, left) == 12 && offsetof(corner, ax) == 16 &&
+                   offsetof(corner, dx) == 32 &&
                    offsetof(corner, ny) == 48 && offsetof(corner, my) == 64 &&
                    offsetof(corner, mox) == 80 && offsetof(corner, md) == 92,
                "corner's layout (see steer_walk4)");
@@ -2121,32 +2127,97 @@ _Static_assert(sizeof(nbres) == 4 * sizeof(float) && offsetof(nbres, follow) == 
                    offsetof(nbres, shift) == 4 && offsetof(nbres, px) == 8,
                "nbres's layout (see steer_walk4)");
 
-/* Whether slots i .. i + 3 (all used) are walkers whose corners are in the
-** table: steer_walk4 takes them. */
+/* Whether slots i .. i + 3 (all used) are walkers. */
 static inline bool walk4(const td_crowd *c, size_t i) {
   uint32_t s;
   memcpy(&s, c->state + i, sizeof s);
-  return s == TD_AGENT_WALK * 0x01010101u && c->ktab[i] != KC_NONE &&
-         c->ktab[i + 1] != KC_NONE && c->ktab[i + 2] != KC_NONE && c->ktab[i + 3] != KC_NONE;
+  return s == TD_AGENT_WALK * 0x01010101u;
 }
 
-/* steer_agent for the four walkers i .. i + 3 (see walk4): res, what their
-** scans found (four in a row; NULL: no neighbours). Returns which are at
-** their segment's end after the move (at_end), bit l for agent i + l. */
-static HOT_INLINE unsigned steer_walk4(td_crowd *c, size_t i, const nbres *res, moves to) {
-  const __m128 zero = _mm_setzero_ps(), tiny = _mm_set1_ps(1e-6f);
-  const void *kp[4] = {&c->kc[c->ktab[i]], &c->kc[c->ktab[i + 1]], &c->kc[c->ktab[i + 2]],
-                       &c->kc[c->ktab[i + 3]]};
-  __m128 lastf, left, ax, ay, bx, by, dx, dy, nx, ny, d2x, d2y, tx, ty, mox, moy, ml, md, skip;
-  rows4(kp, offsetof(corner, a), &skip, &skip, &lastf, &left); /* skip: fields not needed */
-  rows4(kp, offsetof(corner, ax), &ax, &ay, &bx, &by);
-  rows4(kp, offsetof(corner, dx), &dx, &dy, &skip, &nx);
-  rows4(kp, offsetof(corner, ny), &ny, &d2x, &d2y, &skip);
-  rows4(kp, offsetof(corner, my), &skip, &skip, &tx, &ty);
-  rows4(kp, offsetof(corner, mox), &mox, &moy, &ml, &md);
+/* The corners of four walkers, field by field (lane l: agent i + l), and
+** which corner all four share (KC_NONE: not one). */
+typedef struct corner4 {
+  __m128 last;            /* a mask */
+  __m128 left, ax, ay, bx, by, dx, dy, nx, ny, d2x, d2y, tx, ty, mox, moy, ml, md;
+  __m128 abx, aby;        /* b - a */
+  uint32_t id;
+} corner4;
+
+/* The corners of walkers i .. i + 3 into *k; false if one is not in the
+** table (then steer_agent takes them). Mostly the four (a wave) and the
+** four before share one: *k holds it already. */
+static HOT_INLINE bool corners4(const td_crowd *c, size_t i, corner4 *k) {
+  const uint32_t *q = c->ktab + i;
+  if (q[0] == q[1] && q[0] == q[2] && q[0] == q[3]) {
+    if (k->id == q[0] || q[0] == KC_NONE) return q[0] != KC_NONE;
+    const corner *o = &c->kc[q[0]];
+    k->id = q[0];
+    k->last = _mm_castsi128_ps(_mm_set1_epi32(o->last ? -1 : 0));
+    k->left = _mm_set1_ps(o->left);
+    k->ax = _mm_set1_ps(o->ax);
+    k->ay = _mm_set1_ps(o->ay);
+    k->bx = _mm_set1_ps(o->bx);
+    k->by = _mm_set1_ps(o->by);
+    k->abx = _mm_sub_ps(k->bx, k->ax);
+    k->aby = _mm_sub_ps(k->by, k->ay);
+    k->dx = _mm_set1_ps(o->dx);
+    k->dy = _mm_set1_ps(o->dy);
+    k->nx = _mm_set1_ps(o->nx);
+    k->ny = _mm_set1_ps(o->ny);
+    k->d2x = _mm_set1_ps(o->d2x);
+    k->d2y = _mm_set1_ps(o->d2y);
+    k->tx = _mm_set1_ps(o->tx);
+    k->ty = _mm_set1_ps(o->ty);
+    k->mox = _mm_set1_ps(o->mox);
+    k->moy = _mm_set1_ps(o->moy);
+    k->ml = _mm_set1_ps(o->ml);
+    k->md = _mm_set1_ps(o->md);
+    return true;
+  }
+  if (q[0] == KC_NONE || q[1] == KC_NONE || q[2] == KC_NONE || q[3] == KC_NONE) return false;
+  const void *kp[4] = {&c->kc[q[0]], &c->kc[q[1]], &c->kc[q[2]], &c->kc[q[3]]};
+  __m128 last, skip; /* skip: fields not needed */
+  k->id = KC_NONE;
+  rows4(kp, offsetof(corner, a), &skip, &skip, &last, &k->left);
+  rows4(kp, offsetof(corner, ax), &k->ax, &k->ay, &k->bx, &k->by);
+  k->abx = _mm_sub_ps(k->bx, k->ax);
+  k->aby = _mm_sub_ps(k->by, k->ay);
+  rows4(kp, offsetof(corner, dx), &k->dx, &k->dy, &skip, &k->nx);
+  rows4(kp, offsetof(corner, ny), &k->ny, &k->d2x, &k->d2y, &skip);
+  rows4(kp, offsetof(corner, my), &skip, &skip, &k->tx, &k->ty);
+  rows4(kp, offsetof(corner, mox), &k->mox, &k->moy, &k->ml, &k->md);
   /* the bool's byte (the others are padding) */
-  __m128 last = _mm_castsi128_ps(_mm_cmpgt_epi32(
-      _mm_and_si128(_mm_castps_si128(lastf), _mm_set1_epi32(0xFF)), _mm_setzero_si128()));
+  k->last = _mm_castsi128_ps(_mm_cmpgt_epi32(
+      _mm_and_si128(_mm_castps_si128(last), _mm_set1_epi32(0xFF)), _mm_setzero_si128()));
+  return true;
+}
+
+/* run_add for walkers i .. i + 3 (their progress skipped when NAN), in
+** slot order: mostly all four add to the run as it is. */
+static HOT_INLINE void run_add4(td_crowd *c, group_run *r, size_t i) {
+  const float *p = c->prog + i;
+  __m128 pv = _mm_loadu_ps(p);
+  __m128i same = _mm_cmpeq_epi32(_mm_loadu_si128((const __m128i *)(c->group + i)),
+                                 _mm_set1_epi32(r->g));
+  if (_mm_movemask_ps(_mm_and_ps(_mm_castsi128_ps(same), _mm_cmpord_ps(pv, pv))) == 15) {
+    r->sum += (double)p[0];
+    r->sum += (double)p[1];
+    r->sum += (double)p[2];
+    r->sum += (double)p[3];
+    r->n += 4;
+    return;
+  }
+  for (size_t q = 0; q < 4; q++)
+    if (!isnan(p[q])) run_add(c, r, c->group[i + q], p[q]);
+}
+
+/* steer_agent for the four walkers i .. i + 3 (see walk4), whose corners
+** are *k (see corners4): res, what their scans found (four in a row; NULL:
+** no neighbours). Returns which are at their segment's end after the move
+** (at_end), bit l for agent i + l. */
+static HOT_INLINE unsigned steer_walk4(td_crowd *c, size_t i, const corner4 *k, const nbres *res,
+                                       moves to) {
+  const __m128 zero = _mm_setzero_ps(), tiny = _mm_set1_ps(1e-6f);
   __m128 follow = _mm_set1_ps(INFINITY), shift = zero, px = zero, py = zero;
   if (res) {
     const void *rp[4] = {res, res + 1, res + 2, res + 3};
@@ -2157,19 +2228,17 @@ static HOT_INLINE unsigned steer_walk4(td_crowd *c, size_t i, const nbres *res, 
   __m128 x = _mm_loadu_ps(c->x + i), y = _mm_loadu_ps(c->y + i);
   __m128 max_speed = _mm_loadu_ps(c->max_speed + i), speed = max_speed;
   __m128 lane = _mm_add_ps(_mm_loadu_ps(c->lane + i), shift);
-  __m128 rx = _mm_sub_ps(x, ax), ry = _mm_sub_ps(y, ay);
-  __m128 t = _mm_add_ps(_mm_mul_ps(rx, dx), _mm_mul_ps(ry, dy));
+  __m128 rx = _mm_sub_ps(x, k->ax), ry = _mm_sub_ps(y, k->ay);
+  __m128 t = _mm_add_ps(_mm_mul_ps(rx, k->dx), _mm_mul_ps(ry, k->dy));
   __m128 tc = _mm_add_ps(t, _mm_loadu_ps(c->look + i));
-  __m128 tb = _mm_add_ps(ml, _mm_mul_ps(md, lane)), past = _mm_sub_ps(tc, tb);
-  __m128 on_lane = _mm_or_ps(_mm_cmple_ps(tc, tb), last);
-  __m128 ex = pick4(on_lane, _mm_sub_ps(_mm_add_ps(_mm_mul_ps(nx, lane), _mm_mul_ps(dx, tc)), rx),
-                    _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_sub_ps(bx, ax), _mm_mul_ps(mox, lane)),
-                                          _mm_mul_ps(d2x, past)),
-                               rx));
-  __m128 ey = pick4(on_lane, _mm_sub_ps(_mm_add_ps(_mm_mul_ps(ny, lane), _mm_mul_ps(dy, tc)), ry),
-                    _mm_sub_ps(_mm_add_ps(_mm_add_ps(_mm_sub_ps(by, ay), _mm_mul_ps(moy, lane)),
-                                          _mm_mul_ps(d2y, past)),
-                               ry));
+  __m128 tb = _mm_add_ps(k->ml, _mm_mul_ps(k->md, lane)), past = _mm_sub_ps(tc, tb);
+  __m128 on_lane = _mm_or_ps(_mm_cmple_ps(tc, tb), k->last);
+  __m128 ex_on = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(k->nx, lane), _mm_mul_ps(k->dx, tc)), rx);
+  __m128 ey_on = _mm_sub_ps(_mm_add_ps(_mm_mul_ps(k->ny, lane), _mm_mul_ps(k->dy, tc)), ry);
+  __m128 ex_past = _mm_add_ps(_mm_add_ps(k->abx, _mm_mul_ps(k->mox, lane)), _mm_mul_ps(k->d2x, past));
+  __m128 ey_past = _mm_add_ps(_mm_add_ps(k->aby, _mm_mul_ps(k->moy, lane)), _mm_mul_ps(k->d2y, past));
+  __m128 ex = pick4(on_lane, ex_on, _mm_sub_ps(ex_past, rx));
+  __m128 ey = pick4(on_lane, ey_on, _mm_sub_ps(ey_past, ry));
   /* cohesion (the group's mean and use, gathered) */
   __m128 prog = _mm_loadu_ps(c->prog + i);
   if (c->p.cohesion > 0.0f) {
@@ -2184,7 +2253,7 @@ static HOT_INLINE unsigned steer_walk4(td_crowd *c, size_t i, const nbres *res, 
               pick4(_mm_cmpgt_ps(f, _mm_set1_ps(1.15f)), _mm_set1_ps(1.15f), f));
     speed = pick4(on, _mm_mul_ps(speed, f), speed);
   }
-  prog = _mm_sub_ps(_mm_add_ps(left, _mm_loadu_ps(c->prog_a + i)),
+  prog = _mm_sub_ps(_mm_add_ps(k->left, _mm_loadu_ps(c->prog_a + i)),
                     _mm_mul_ps(_mm_loadu_ps(c->prog_b + i), t));
   _mm_storeu_ps(c->prog + i, prog);
   speed = pick4(_mm_cmpgt_ps(speed, follow), follow, speed);
@@ -2239,11 +2308,11 @@ static HOT_INLINE unsigned steer_walk4(td_crowd *c, size_t i, const nbres *res, 
                 _mm_add_ps(_mm_loadu_ps(c->travelled + i), _mm_mul_ps(speed, dt)));
 
   /* at_end */
-  __m128 qx = _mm_sub_ps(nxp, bx), qy = _mm_sub_ps(nyp, by);
-  __m128 end = pick4(last,
-                     _mm_add_ps(_mm_add_ps(_mm_mul_ps(qx, dx), _mm_mul_ps(qy, dy)),
+  __m128 qx = _mm_sub_ps(nxp, k->bx), qy = _mm_sub_ps(nyp, k->by);
+  __m128 end = pick4(k->last,
+                     _mm_add_ps(_mm_add_ps(_mm_mul_ps(qx, k->dx), _mm_mul_ps(qy, k->dy)),
                                 _mm_loadu_ps(c->radius + i)),
-                     _mm_add_ps(_mm_mul_ps(qx, tx), _mm_mul_ps(qy, ty)));
+                     _mm_add_ps(_mm_mul_ps(qx, k->tx), _mm_mul_ps(qy, k->ty)));
   return (unsigned)_mm_movemask_ps(_mm_cmpge_ps(end, zero));
 }
 #endif
@@ -2591,15 +2660,15 @@ void td_crowd_step(td_crowd *c) {
 #if SIMD4
     /* the same maxima, lane by lane (of values >= 0 or NAN: any order) */
     __m128 moved4 = _mm_setzero_ps(), far4 = _mm_setzero_ps();
+    corner4 k4 = {.id = KC_NONE};
 #endif
     for (size_t i = 0; i < c->used;) {
 #if SIMD4
-      if (i + 4 <= c->used && walk4(c, i)) {
-        unsigned ends = steer_walk4(c, i, c->nb_res + i, to);
-        for (size_t q = i; q < i + 4; q++) {
-          if (!isnan(c->prog[q])) run_add(c, &run, c->group[q], c->prog[q]);
-          c->wp[q] = (uint8_t)(ends >> (q - i) & 1u);
-        }
+      if (i + 4 <= c->used && walk4(c, i) && corners4(c, i, &k4)) {
+        unsigned ends = steer_walk4(c, i, &k4, c->nb_res + i, to);
+        run_add4(c, &run, i);
+        uint32_t marks = (ends * 0x204081u) & 0x01010101u; /* bit l to byte l (little-endian) */
+        memcpy(c->wp + i, &marks, sizeof marks);
         __m128 nxp = _mm_loadu_ps(to.x + i), nyp = _mm_loadu_ps(to.y + i);
         __m128 m = _mm_add_ps(abs4(_mm_sub_ps(nxp, _mm_loadu_ps(c->x + i))),
                               abs4(_mm_sub_ps(nyp, _mm_loadu_ps(c->y + i))));
@@ -2667,14 +2736,17 @@ void td_crowd_step(td_crowd *c) {
   } else { /* no neighbours: one pass */
     c->nb_ok = false; /* agents move untracked */
     moves here = {c->x, c->y, c->vx, c->vy};
+#if SIMD4
+    corner4 k4 = {.id = KC_NONE};
+#endif
     for (size_t i = 0; i < c->used;) {
 #if SIMD4
       /* four walkers (nothing to free), then their waypoints in order: an
       ** agent's waypoint changes no other's steering */
-      if (i + 4 <= c->used && walk4(c, i)) {
-        unsigned ends = steer_walk4(c, i, NULL, here);
-        for (size_t q = i; q < i + 4; q++) {
-          if (!isnan(c->prog[q])) run_add(c, &run, c->group[q], c->prog[q]);
+      if (i + 4 <= c->used && walk4(c, i) && corners4(c, i, &k4)) {
+        unsigned ends = steer_walk4(c, i, &k4, NULL, here);
+        run_add4(c, &run, i);
+        for (size_t q = i; ends && q < i + 4; q++) {
           if (!(ends >> (q - i) & 1u)) continue; /* waypoint_agent's first test */
           waypoint_agent(c, q, NULL);
           if (c->state[q] == TD_AGENT_LEAKED) note_leak(c, q);
