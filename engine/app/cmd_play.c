@@ -22,12 +22,14 @@
 **   rclick X Y                right button
 **   move X Y | move base ID   the mouse
 **   wheel N                   N notches (negative: out)
+**   resize WxH                the window, as a player dragging its edge
 **   shot FILE                 saves the current frame as PNG
 **   mark NAME                 remembers the current frame
 **   expect KEY OP N           KEY gold|lives|wave|towers|enemies|tick, OP == != < > <= >=
 **                             (these need a game on), or volume|muted (the
 **                             audio's own, else the settings') or sounds |
-**                             sounds:NAME (started on the audio device)
+**                             sounds:NAME (started on the audio device), or
+**                             window_w|window_h (the window's size now)
 **   expect state playing|won|lost
 **   expect toast TEXT         the last message shown contains TEXT
 **   expect changed NAME REGION   the region differs from mark NAME (>= 0.5% of
@@ -36,12 +38,14 @@
 ** The status is 1 when an expectation failed, 2 for a bad script.
 **
 ** Settings: the settings screen's choices (window size, fullscreen, vsync,
-** volume, mute) are kept in $XDG_CONFIG_HOME/td/settings.txt (else
+** volume, mute, difficulty) are kept in $XDG_CONFIG_HOME/td/settings.txt (else
 ** ~/.config/td/settings.txt), read at start (the command line's options win
 ** over them) and written when td play ends, through a temporary file and a
 ** rename. A line the reader does not take is named (file:line) in one
 ** warning and skipped; a file that cannot be written is a warning too: the
-** game never fails over its settings.
+** game never fails over its settings. A change on the settings screen is
+** applied alone: toggling vsync leaves a window the player resized as it
+** is; choosing a window size sets it.
 */
 #define _POSIX_C_SOURCE 200809L /* mkdir */
 #include <errno.h>
@@ -99,7 +103,8 @@ static bool settings_read(const char *path, td_client_settings *st) {
   for (int ln = 1; fgets(line, sizeof line, f); ln++) {
     char key[32];
     int a = 0, b = 0;
-    char extra;
+    char extra, word[16];
+    td_difficulty d = TD_DIFFICULTY_NORMAL;
     if (line[0] == '#' || line[0] == '\n') continue;
     bool ok = sscanf(line, "%31s", key) == 1;
     if (ok && !strcmp(key, "window"))
@@ -109,18 +114,22 @@ static bool settings_read(const char *path, td_client_settings *st) {
       ok = sscanf(line, "%*s %d %c", &a, &extra) == 1 && (a == 0 || a == 1);
     else if (ok && !strcmp(key, "volume"))
       ok = sscanf(line, "%*s %d %c", &a, &extra) == 1 && a >= 0 && a <= 100;
+    else if (ok && !strcmp(key, "difficulty"))
+      ok = sscanf(line, "%*s %15s %c", word, &extra) == 1 && td_difficulty_parse(word, &d) == 0;
     else
       ok = false;
     if (!ok) {
       line[strcspn(line, "\r\n")] = '\0';
       fprintf(stderr, "td: play: %s:%d: '%.60s' is not a setting (window WxH, fullscreen 0|1, "
-                      "vsync 0|1, volume 0..100, muted 0|1); skipped\n", path, ln, line);
+                      "vsync 0|1, volume 0..100, muted 0|1, difficulty easy|normal|hard); "
+                      "skipped\n", path, ln, line);
       continue;
     }
     if (!strcmp(key, "window")) st->window_w = a, st->window_h = b;
     else if (!strcmp(key, "fullscreen")) st->fullscreen = a;
     else if (!strcmp(key, "vsync")) st->vsync = a;
     else if (!strcmp(key, "muted")) st->muted = a;
+    else if (!strcmp(key, "difficulty")) st->difficulty = d;
     else st->volume = a;
   }
   fclose(f);
@@ -146,9 +155,10 @@ static void settings_write(const char *path, size_t dir_len, const td_client_set
   bool ok = f != NULL;
   if (f) {
     ok = fprintf(f, "# td play's settings (written by td play; docs/game.md)\n"
-                    "window %dx%d\nfullscreen %d\nvsync %d\nvolume %d\nmuted %d\n",
-                 st->window_w, st->window_h, st->fullscreen, st->vsync, st->volume,
-                 st->muted) > 0;
+                    "window %dx%d\nfullscreen %d\nvsync %d\nvolume %d\nmuted %d\n"
+                    "difficulty %s\n",
+                 st->window_w, st->window_h, st->fullscreen, st->vsync, st->volume, st->muted,
+                 td_difficulty_name(st->difficulty)) > 0;
     ok = fclose(f) == 0 && ok;
   }
   if (!ok || rename(tmp, path) != 0) {
@@ -167,6 +177,7 @@ typedef struct session {
   td_audio *audio;
   SDL_Renderer *ren;
   SDL_Window *win;
+  td_client_settings applied; /* the settings the window has */
   int w, h;
   frame_mark marks[8];
   int nmarks;
@@ -187,13 +198,19 @@ static void frame(session *s, double dt) {
   SDL_GetRendererOutputSize(s->ren, &s->w, &s->h);
   td_client_draw(s->c, s->w, s->h);
   SDL_RenderPresent(s->ren);
-  td_client_settings set;
+  td_client_settings set, *was = &s->applied;
   if (td_client_settings_changed(s->c, &set) && s->win) {
-    SDL_SetWindowFullscreen(s->win, set.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
-    if (!set.fullscreen) SDL_SetWindowSize(s->win, set.window_w, set.window_h);
+    /* only what changed: a window the player resized keeps its size when
+    ** vsync is toggled, and leaving fullscreen restores the chosen size */
+    bool size = set.window_w != was->window_w || set.window_h != was->window_h;
+    if (set.fullscreen != was->fullscreen)
+      SDL_SetWindowFullscreen(s->win, set.fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
+    if (!set.fullscreen && (size || set.fullscreen != was->fullscreen))
+      SDL_SetWindowSize(s->win, set.window_w, set.window_h);
 #if SDL_VERSION_ATLEAST(2, 0, 18)
-    SDL_RenderSetVSync(s->ren, set.vsync ? 1 : 0);
+    if (set.vsync != was->vsync) SDL_RenderSetVSync(s->ren, set.vsync ? 1 : 0);
 #endif
+    *was = set;
   }
 }
 
@@ -294,6 +311,16 @@ static int script_line(session *s, const char *file, int ln, char *line) {
     frame(s, 1.0 / 60);
     return 0;
   }
+  if (!strcmp(cmd, "resize") && n == 2) { /* as a player dragging the window's edge */
+    int ww, wh;
+    if (parse_size(a, &ww, &wh) != 0) {
+      td_app_fail("%s:%d: resize: '%s' is not WxH (320x240 .. 8192x8192)", file, ln, a);
+      return 2;
+    }
+    SDL_SetWindowSize(s->win, ww, wh);
+    frame(s, 1.0 / 60);
+    return 0;
+  }
   if (!strcmp(cmd, "wheel") && n == 2) {
     SDL_Event e;
     memset(&e, 0, sizeof e);
@@ -342,6 +369,15 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       if (!ok) fprintf(stderr, "td: %s:%d: expect %s %s %s failed: %.1f%% of the pixels differ\n", file, ln,
                        a, b, spec, f * 100);
       else printf("ok: %s %s %s (%.1f%% differ)\n", a, b, spec, f * 100);
+      return ok ? 0 : 1;
+    }
+    if (n == 4 && (!strcmp(a, "window_w") || !strcmp(a, "window_h"))) {
+      int ww = 0, wh = 0;
+      SDL_GetWindowSize(s->win, &ww, &wh);
+      long long got = !strcmp(a, "window_w") ? ww : wh;
+      bool ok = compare(got, b, atoll(c3));
+      if (!ok) fprintf(stderr, "td: %s:%d: expect %s %s %s failed: %lld\n", file, ln, a, b, c3, got);
+      else printf("ok: %s %s %s (%lld)\n", a, b, c3, got);
       return ok ? 0 : 1;
     }
     if (n == 4 && (!strcmp(a, "volume") || !strcmp(a, "muted") || !strncmp(a, "sounds", 6))) {
@@ -446,6 +482,7 @@ int td_cmd_play(int argc, char **argv) {
   bool fullscreen = false, vsync = false, software = false, muted = false;
   bool window_set = false, volume_set = false;
   td_difficulty difficulty = TD_DIFFICULTY_NORMAL;
+  bool difficulty_set = false;
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool has = i + 1 < argc;
@@ -477,6 +514,7 @@ int td_cmd_play(int argc, char **argv) {
       else if (!strcmp(a, "--volume") && (td_app_parse_u64(v, &volume) != 0 || volume > 100))
         return td_app_fail("play: --volume: '%s' is not a number from 0 to 100", v);
       window_set |= !strcmp(a, "--window");
+      difficulty_set |= !strcmp(a, "--difficulty");
       volume_set |= !strcmp(a, "--volume");
     } else {
       return td_app_fail("play: unknown argument '%s' (try td play --help)", a);
@@ -486,13 +524,14 @@ int td_cmd_play(int argc, char **argv) {
   char spath[1024];
   size_t sdir = 0;
   bool keep = settings_path(spath, sizeof spath, &sdir);
-  td_client_settings kept = {ww, wh, false, false, (int)volume, false};
+  td_client_settings kept = {ww, wh, false, false, (int)volume, false, difficulty};
   if (keep && settings_read(spath, &kept)) {
     if (!window_set) ww = kept.window_w, wh = kept.window_h;
     fullscreen |= kept.fullscreen;
     vsync |= kept.vsync;
     if (!volume_set) volume = (uint64_t)kept.volume;
     muted = kept.muted && !volume_set;
+    if (!difficulty_set) difficulty = kept.difficulty;
   }
   if (SDL_Init(SDL_INIT_VIDEO) != 0) return td_app_fail("play: SDL: %s", SDL_GetError());
   SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "nearest");
@@ -534,6 +573,7 @@ int td_cmd_play(int argc, char **argv) {
     if (!audio) fprintf(stderr, "td: play: %s; playing without sound\n", why);
     td_client_set_audio(c, audio);
     session s = {.c = c, .audio = audio, .ren = ren, .win = win};
+    td_client_get_settings(c, &s.applied);
     if (script) {
       status = run_script(&s, script);
     } else {

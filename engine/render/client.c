@@ -43,7 +43,6 @@ struct td_client {
   char maps[MAX_MAPS][800];
   int nmaps, map_sel;
   uint64_t seed;
-  td_difficulty difficulty;
   td_game *game;
   char map_path[512];
   char menu_error[512];
@@ -259,7 +258,6 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
   snprintf(c->maps_dir, sizeof c->maps_dir, "%s", o->maps_dir ? o->maps_dir : "");
   snprintf(c->mod_dir, sizeof c->mod_dir, "%s", o->mod_dir ? o->mod_dir : "scripts/base");
   c->seed = o->seed;
-  c->difficulty = o->difficulty;
   c->atlas = td_atlas_load(r, c->assets_dir, err);
   if (!c->atlas) {
     free(c);
@@ -276,7 +274,7 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
   c->speed = 1;
   c->build_type = c->selected = c->hover = c->p_base = -1;
   c->set = (td_client_settings){o->window_w ? o->window_w : 1280, o->window_h ? o->window_h : 720,
-                                o->fullscreen, o->vsync, 0, o->muted};
+                                o->fullscreen, o->vsync, 0, o->muted, o->difficulty};
   c->set.volume = o->volume < 0 ? 0 : o->volume > 100 ? 100 : o->volume;
   c->screen = SCREEN_MENU;
   list_maps(c);
@@ -310,7 +308,7 @@ void td_client_destroy(td_client *c) {
 int td_client_start(td_client *c, const char *map_path, td_err *err) {
   end_game(c);
   td_game_options go = {.map_path = map_path, .mod_dir = c->mod_dir, .seed = c->seed,
-                        .difficulty = c->difficulty};
+                        .difficulty = c->set.difficulty};
   c->game = td_game_create(&go, err);
   if (!c->game) {
     snprintf(c->menu_error, sizeof c->menu_error, "%s", err->msg);
@@ -647,9 +645,9 @@ static void do_action(td_client *c, const td_ui_button *b) {
   case A_FULLSCREEN: c->set.fullscreen = !c->set.fullscreen; c->set_dirty = true; break;
   case A_VSYNC: c->set.vsync = !c->set.vsync; c->set_dirty = true; break;
   case A_DIFFICULTY: /* easy -> normal -> hard -> easy; the next game started plays it */
-    c->difficulty = c->difficulty == TD_DIFFICULTY_EASY   ? TD_DIFFICULTY_NORMAL
-                    : c->difficulty == TD_DIFFICULTY_NORMAL ? TD_DIFFICULTY_HARD
-                                                            : TD_DIFFICULTY_EASY;
+    c->set.difficulty = c->set.difficulty == TD_DIFFICULTY_EASY     ? TD_DIFFICULTY_NORMAL
+                        : c->set.difficulty == TD_DIFFICULTY_NORMAL ? TD_DIFFICULTY_HARD
+                                                                    : TD_DIFFICULTY_EASY;
     break;
   case A_VOLUME: set_volume(c, volume_step(c->set.volume, b->arg)); break;
   case A_VOLUME_SET: set_volume(c, td_ui_slider_level(b, c->mx, 10)); break;
@@ -906,7 +904,7 @@ static void layout_settings(td_client *c) {
   add_button(c, cx - 200, y + 46, 400, 40, A_FULLSCREEN, 0, s);
   snprintf(s, sizeof s, "VSync: %s", c->set.vsync ? "on" : "off");
   add_button(c, cx - 200, y + 92, 400, 40, A_VSYNC, 0, s);
-  snprintf(s, sizeof s, "Difficulty: %s%s", td_difficulty_name(c->difficulty),
+  snprintf(s, sizeof s, "Difficulty: %s%s", td_difficulty_name(c->set.difficulty),
            c->game ? " (next game)" : "");
   add_button(c, cx - 200, y + 138, 400, 40, A_DIFFICULTY, 0, s);
   /* volume: - [slider] +, steps of 10 % (Left/Right too) */

@@ -28,8 +28,9 @@
 **
 ** Screens: the main menu (maps from the maps directory, start, settings,
 ** quit), settings (window size, fullscreen, vsync: the app applies them,
-** td_client_settings; difficulty; volume in steps of 10 % and mute, which
-** the client applies to its audio; M mutes on every screen), the game
+** td_client_settings; difficulty, for the next game; volume in steps of
+** 10 % and mute, which the client applies to its audio; M mutes on every
+** screen), the game
 ** (Esc: the pause menu), and victory/defeat with the game's statistics.
 **
 ** Memory: the client owns its game, scene, atlas and batch; it borrows the
@@ -70,6 +71,7 @@ typedef struct td_client_settings {
   bool fullscreen, vsync;
   int volume;              /* 0..100 % */
   bool muted;
+  td_difficulty difficulty; /* of the next game started */
 } td_client_settings;
 
 /* NULL with err set (assets missing, the map or the mod failed to load). */

@@ -144,6 +144,38 @@ expect state playing
 SCRIPT
 "$td" play --software --script "$tmp/hard.txt" >"$tmp/out" 2>"$tmp/err"
 check $? "hard from the settings: $(cat "$tmp/err")"
+# the difficulty is kept with the other settings; --difficulty wins over it
+grep -qx 'difficulty hard' "$tmp/config/td/settings.txt"
+check $? "difficulty kept: $(cat "$tmp/config/td/settings.txt" 2>&1)"
+printf 'wait 2\nclick button Start\nwait 5\nexpect lives == 15\n' >"$tmp/kept.txt"
+"$td" play --software --script "$tmp/kept.txt" >"$tmp/out" 2>"$tmp/err"
+check $? "the kept difficulty is read back: $(cat "$tmp/err") $(tail -3 "$tmp/out")"
+printf 'wait 2\nclick button Start\nwait 5\nexpect lives == 30\n' >"$tmp/kept.txt"
+"$td" play --software --difficulty normal --script "$tmp/kept.txt" >"$tmp/out" 2>"$tmp/err"
+check $? "--difficulty wins over the kept one: $(cat "$tmp/err") $(tail -3 "$tmp/out")"
+grep -qx 'difficulty normal' "$tmp/config/td/settings.txt"
+check $? "difficulty kept again: $(cat "$tmp/config/td/settings.txt" 2>&1)"
+# a window the player resized keeps its size when another setting changes;
+# choosing a size in the settings sets it
+cat >"$tmp/resize.txt" <<SCRIPT
+wait 2
+expect window_w == 1280
+resize 1000x700
+expect window_w == 1000
+click button Settings
+wait 1
+click button VSync: off
+wait 1
+expect window_w == 1000
+expect window_h == 700
+click button Window: 1280x720
+wait 1
+expect window_w == 1600
+expect window_h == 900
+SCRIPT
+"$td" play --software --script "$tmp/resize.txt" >"$tmp/out" 2>"$tmp/err"
+check $? "resized window kept over a vsync toggle: $(cat "$tmp/err") $(tail -3 "$tmp/out")"
+rm -f "$tmp/config/td/settings.txt" # the next sessions start from the defaults
 # the volume: --volume, then the settings' - [slider] + and Sound (mute),
 # checked on the audio device; M mutes on the settings screen too
 cat >"$tmp/volume.txt" <<SCRIPT
