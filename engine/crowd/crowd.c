@@ -57,9 +57,10 @@
 #include <string.h>
 
 /* With SSE2 (every x86-64 has it) the loose tests of the neighbour scans
-** and of the list build run on four candidates at once, and walkers are
-** scanned (scan_four) and steered (steer_walk4) four at a time; elsewhere
-** one at a time. The loose tests only choose what the exact ones look at;
+** and of the list build run on four candidates at once, the lists of four
+** walkers are made at once (list_four: one candidate, four regions), and
+** walkers are scanned (scan_four) and steered (steer_walk4) four at a time;
+** elsewhere one at a time. The loose tests only choose what the exact ones look at;
 ** the rest are the scalar code's IEEE operations in the same order on four
 ** lanes. So both give the same bits (-DTD_CROWD_NO_SIMD builds the other
 ** way, to check that). */
