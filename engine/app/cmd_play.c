@@ -255,6 +255,16 @@ static bool compare(long long got, const char *op, long long want) {
   return false;
 }
 
+/* `expect KEY OP N` on a number got: 0 when it holds (an "ok" line on
+** stdout), 1 with the line and the value on stderr. */
+static int expect_number(const char *file, int ln, const char *key, const char *op,
+                         const char *want, long long got) {
+  bool ok = compare(got, op, atoll(want));
+  if (!ok) fprintf(stderr, "td: %s:%d: expect %s %s %s failed: %lld\n", file, ln, key, op, want, got);
+  else printf("ok: %s %s %s (%lld)\n", key, op, want, got);
+  return ok ? 0 : 1;
+}
+
 static uint32_t *grab(session *s) {
   uint32_t *px = malloc((size_t)s->w * (size_t)s->h * 4);
   if (!px) return NULL;
@@ -375,10 +385,7 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       int ww = 0, wh = 0;
       SDL_GetWindowSize(s->win, &ww, &wh);
       long long got = !strcmp(a, "window_w") ? ww : wh;
-      bool ok = compare(got, b, atoll(c3));
-      if (!ok) fprintf(stderr, "td: %s:%d: expect %s %s %s failed: %lld\n", file, ln, a, b, c3, got);
-      else printf("ok: %s %s %s (%lld)\n", a, b, c3, got);
-      return ok ? 0 : 1;
+      return expect_number(file, ln, a, b, c3, got);
     }
     if (n == 4 && (!strcmp(a, "volume") || !strcmp(a, "muted") || !strncmp(a, "sounds", 6))) {
       /* the sound: what the audio device has, not only what the settings say */
@@ -405,10 +412,7 @@ static int script_line(session *s, const char *file, int ln, char *line) {
         }
         got = (long long)td_audio_started(s->audio, which);
       }
-      bool ok = compare(got, b, atoll(c3));
-      if (!ok) fprintf(stderr, "td: %s:%d: expect %s %s %s failed: %lld\n", file, ln, a, b, c3, got);
-      else printf("ok: %s %s %s (%lld)\n", a, b, c3, got);
-      return ok ? 0 : 1;
+      return expect_number(file, ln, a, b, c3, got);
     }
     if (!g) {
       fprintf(stderr, "td: %s:%d: no game on\n", file, ln);
@@ -441,10 +445,7 @@ static int script_line(session *s, const char *file, int ln, char *line) {
         td_app_fail("%s:%d: unknown value '%s'", file, ln, a);
         return 2;
       }
-      bool ok = compare(got, b, atoll(c3));
-      if (!ok) fprintf(stderr, "td: %s:%d: expect %s %s %s failed: %lld\n", file, ln, a, b, c3, got);
-      else printf("ok: %s %s %s (%lld)\n", a, b, c3, got);
-      return ok ? 0 : 1;
+      return expect_number(file, ln, a, b, c3, got);
     }
   }
   td_app_fail("%s:%d: bad script line '%s'", file, ln, line);

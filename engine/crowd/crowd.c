@@ -2759,9 +2759,7 @@ void td_crowd_step(td_crowd *c) {
     /* the scans, then the steering: each agent's a short chain of its own */
     for (size_t i = 0; i < c->used;) {
 #if SIMD4
-      uint32_t st4;
-      memcpy(&st4, c->state + i, sizeof st4); /* the column has SPARE bytes after the last */
-      if (lists && i + 4 <= c->used && st4 == 0x01010101u * TD_AGENT_WALK) {
+      if (lists && i + 4 <= c->used && walk4(c, i)) {
         unsigned again = scan_four(c, i, &b, c->nb_res + i);
         for (; again; again &= again - 1) {
           size_t q = i + (size_t)__builtin_ctz(again);
