@@ -94,6 +94,10 @@
 #define SKIN_RADII 1.8f
 #endif
 #define MAX_DIRS 3
+/* The lists of four consecutive slots 4m .. 4m + 3 are interleaved: entry
+** k of slot 4m + l at nb[base + 4 k + l] (see make_lists). */
+#define LIST_LANES 4
+#define LIST_PAD ((size_t)(4 * LIST_LANES)) /* readable entries after the last list */
 /* The windows of following and passing (see walk_pair), in reaches (two
 ** agents' radii): a mate is followed up to FOLLOW_AHEAD ahead, a slower
 ** agent passed from PASS_AHEAD ahead (the shift fading in over the first
@@ -217,9 +221,9 @@ struct td_crowd {
   int32_t hist[2][RADIX];  /* sparse: counts of each digit of the keys */
 
   /* Neighbour lists (Verlet lists, see make_lists): agent i's are
-  ** nb[nb_beg[i] .. nb_beg[i] + nb_cnt[i]), every agent that could pass
-  ** one of its tests while no agent has moved more than half the skin from
-  ** where it stood then (x0, y0). */
+  ** nb[nb_beg[i] + LIST_LANES k] for k < nb_cnt[i], every agent that could
+  ** pass one of its tests while no agent has moved more than half the skin
+  ** from where it stood then (x0, y0). */
   float *x0, *y0;
   uint8_t *wp;             /* the waypoint pass visits it (see td_crowd_step); else 0 */
   int32_t *nb_beg, *nb_cnt;
@@ -1575,6 +1579,25 @@ static inline int nb_room(td_crowd *c, size_t np, size_t more) {
   return 0;
 }
 
+/* The lists of slots i .. i + n - 1 (i a multiple of LIST_LANES, n at
+** most that), lane[l][0 .. cnt[l]), written to nb from np interleaved:
+** entry k of slot i + l at np + LIST_LANES k + l, 0 (a slot that exists)
+** past a list's end. nb has room for LIST_LANES times the longest list,
+** and lane[] lies after that. Returns the new end. */
+static size_t interleave(td_crowd *c, size_t i, size_t n, size_t np, const int32_t *const lane[],
+                         const size_t cnt[]) {
+  size_t most = 0;
+  for (size_t l = 0; l < n; l++) most = cnt[l] > most ? cnt[l] : most;
+  for (size_t k = 0; k < most; k++)
+    for (size_t l = 0; l < LIST_LANES; l++)
+      c->nb[np + LIST_LANES * k + l] = l < n && k < cnt[l] ? lane[l][k] : 0;
+  for (size_t l = 0; l < n; l++) {
+    c->nb_beg[i + l] = (int32_t)(np + l);
+    c->nb_cnt[i + l] = (int32_t)cnt[l];
+  }
+  return np + LIST_LANES * most;
+}
+
 /* Agent i's list, its region g: appended to nb from *np. Returns 0, or -1
 ** out of memory. */
 static HOT_INLINE int list_agent(td_crowd *c, const shape *h, size_t i, const region *g,
@@ -1621,9 +1644,10 @@ static HOT_INLINE int list_four(td_crowd *c, const shape *h, size_t i, const reg
     row_run(c, &u, u.y0 + r, &lo[r], &hi[r]);
     total += (size_t)(hi[r] - lo[r]);
   }
-  /* each lane's list is written at np + lane * total, then moved down */
-  if (nb_room(c, *np, 4 * total + 4) != 0) return -1;
-  int32_t *out = c->nb + *np;
+  /* each lane's list is written at np + (4 + lane) total, then
+  ** interleaved from np on (into at most 4 total entries) */
+  if (nb_room(c, *np, 8 * total + 4) != 0) return -1;
+  int32_t *out = c->nb + *np + 4 * total;
   const float *sx = c->s_x, *sy = c->s_y;
   const int32_t *order = c->order;
   const __m128 gx = _mm_setr_ps(g[0].x, g[1].x, g[2].x, g[3].x);
@@ -1655,16 +1679,9 @@ static HOT_INLINE int list_four(td_crowd *c, const shape *h, size_t i, const reg
       n2 += (m >> 2) & 1u;
       n3 += m >> 3;
     }
-  size_t at = *np;
-  const size_t beg[4] = {0, total, 2 * total, 3 * total}, end[4] = {n0, n1, n2, n3};
-  for (int l = 0; l < 4; l++) {
-    size_t cnt = end[l] - beg[l];
-    if (l > 0) memmove(c->nb + at, out + beg[l], cnt * sizeof *out);
-    c->nb_beg[i + (size_t)l] = (int32_t)at;
-    c->nb_cnt[i + (size_t)l] = (int32_t)cnt;
-    at += cnt;
-  }
-  *np = at;
+  const int32_t *lane[4] = {out, out + total, out + 2 * total, out + 3 * total};
+  const size_t cnt[4] = {n0, n1 - total, n2 - 2 * total, n3 - 3 * total};
+  *np = interleave(c, i, 4, *np, lane, cnt);
   return 1;
 }
 #endif
@@ -1674,8 +1691,10 @@ static HOT_INLINE int list_four(td_crowd *c, const shape *h, size_t i, const reg
 ** now. While no agent has moved more than half the skin since, the region
 ** holds every agent that can pass one of its tests: the lists replace the
 ** grid, and the grid is sorted only when they are made again. The lists
-** hold slots, in no particular order (sums over them do not depend on it),
-** and four readable slots follow the last. Four agents in a row whose
+** hold slots, in no particular order (sums over them do not depend on it);
+** the lists of four consecutive slots are interleaved (LIST_LANES), so
+** that scan_four reads one entry of each with one load, and 16 readable
+** slots follow the last. Four agents in a row whose
 ** regions have one direction are listed at once where SIMD allows
 ** (list_four). Returns 0, or -1 out of memory (no lists: the scan uses the
 ** grid). */
@@ -1712,17 +1731,29 @@ static int make_lists(td_crowd *c) {
       }
     }
 #endif
+    /* one at a time, one after the other; then moved up past the room
+    ** of their interleaving (at most four times the longest: the sum) */
+    size_t at = np, cnt[4] = {0, 0, 0, 0}, most = 0;
     for (size_t l = 0; l < n; l++) {
-      size_t q = i + l;
-      c->nb_beg[q] = (int32_t)np;
-      if (g[l].nd < 0) continue;
-      if (list_agent(c, &h, q, &g[l], &np) != 0) return -1;
-      c->nb_cnt[q] = (int32_t)np - c->nb_beg[q];
+      size_t q = i + l, from = at;
+      if (g[l].nd >= 0 && list_agent(c, &h, q, &g[l], &at) != 0) return -1;
+      cnt[l] = at - from;
+      most = cnt[l] > most ? cnt[l] : most;
     }
+    size_t sum = at - np;
+    const int32_t *lane[4] = {NULL, NULL, NULL, NULL};
+    if (sum > 0) { /* (else nb may not exist yet) */
+      if (nb_room(c, np, LIST_LANES * most + sum) != 0) return -1;
+      int32_t *moved = c->nb + np + LIST_LANES * most;
+      memmove(moved, c->nb + np, sum * sizeof *moved);
+      for (size_t l = 0, off = 0; l < 4; off += cnt[l++]) lane[l] = moved + off;
+    }
+    np = interleave(c, i, n, np, lane, cnt);
     i += n;
   }
-  if (nb_room(c, np, 4) != 0) return -1;
-  memset(c->nb + np, 0, 4 * sizeof *c->nb); /* slot 0 exists: there are agents */
+  /* scan_list reads four entries of a list at a time */
+  if (nb_room(c, np, LIST_PAD) != 0) return -1;
+  memset(c->nb + np, 0, LIST_PAD * sizeof *c->nb); /* slot 0 exists: there are agents */
   c->nb_len = np;
   c->nb_ok = true;
   c->nb_stale = false;
@@ -1871,8 +1902,8 @@ static HOT_INLINE void scan_pair(const td_crowd *c, scan *s, const bounds *b, in
            rx * -s->dy + ry * s->dx);
 }
 
-/* Agent s meets the agents of its list nb[0 .. cnt) (followed by four
-** readable slots). With SIMD4, the loose tests of scan_pair run four at a
+/* Agent s meets the agents of its list nb[LIST_LANES k], k < cnt (readable
+** up to the next multiple of four). With SIMD4, the loose tests of scan_pair run four at a
 ** time first, and only the agents that pass one go to scan_pair. */
 static HOT_INLINE void scan_list(const td_crowd *c, scan *s, const bounds *b, const int32_t *nb,
                                  int32_t cnt) {
@@ -1883,7 +1914,9 @@ static HOT_INLINE void scan_list(const td_crowd *c, scan *s, const bounds *b, co
   const __m128 side = s->walk ? b->v_side : b->v_noside, back = b->v_back, ahead = b->v_ahead;
   const __m128 sep2 = b->v_sep2, pl2 = s->pl2 > 0.0f ? b->v_pl2 : b->v_noside;
   for (int32_t q = 0; q < cnt; q += 4) {
-    int32_t j0 = nb[q], j1 = nb[q + 1], j2 = nb[q + 2], j3 = nb[q + 3];
+    const int32_t *e = nb + (ptrdiff_t)q * LIST_LANES;
+    int32_t j0 = e[0], j1 = e[LIST_LANES], j2 = e[(ptrdiff_t)2 * LIST_LANES],
+            j3 = e[(ptrdiff_t)3 * LIST_LANES];
     __m128 rx = _mm_sub_ps(_mm_setr_ps(x[j0], x[j1], x[j2], x[j3]), xi);
     __m128 ry = _mm_sub_ps(_mm_setr_ps(y[j0], y[j1], y[j2], y[j3]), yi);
     __m128 d2 = _mm_add_ps(_mm_mul_ps(rx, rx), _mm_mul_ps(ry, ry));
@@ -1904,12 +1937,12 @@ static HOT_INLINE void scan_list(const td_crowd *c, scan *s, const bounds *b, co
     _mm_storeu_ps(ls, sd);
     do {
       int l = __builtin_ctz(m);
-      scan_hit(c, s, b, nb[q + l], lx[l], ly[l], ld[l], la[l], ls[l]);
+      scan_hit(c, s, b, e[(ptrdiff_t)l * LIST_LANES], lx[l], ly[l], ld[l], la[l], ls[l]);
       m &= m - 1;
     } while (m);
   }
 #else
-  for (int32_t q = 0; q < cnt; q++) scan_pair(c, s, b, nb[q]);
+  for (int32_t q = 0; q < cnt; q++) scan_pair(c, s, b, nb[(ptrdiff_t)q * LIST_LANES]);
 #endif
 }
 
@@ -1991,7 +2024,8 @@ static HOT_INLINE nbres scan_agent(td_crowd *c, size_t i, const bounds *b, const
 }
 
 #if SIMD4
-/* Four walkers' scans at once, slots i .. i + 3 from their lists: lane l
+/* Four walkers' scans at once, slots i .. i + 3 (i a multiple of
+** LIST_LANES) from their interleaved lists: lane l
 ** scans agent i + l, one candidate of each list a step. This is the common
 ** case only: candidates outside every test, and wave-mates on the same
 ** segment to follow. An agent that meets anything else (a close pair, a
@@ -2019,19 +2053,17 @@ static HOT_INLINE unsigned scan_four(const td_crowd *c, size_t i, const bounds *
   const __m128 pl2 = c->pl_ok ? b->v_pl2 : b->v_noside;
   const __m128 three = _mm_set1_ps(3.0f), side13 = _mm_set1_ps(1.3f);
   const __m128 near = _mm_set1_ps(1.25f), four = _mm_set1_ps(4.0f);
-  int32_t beg[4], cnt[4];
-  memcpy(beg, c->nb_beg + i, sizeof beg);
+  int32_t cnt[4];
   memcpy(cnt, c->nb_cnt + i, sizeof cnt);
   const __m128i cnt4 = _mm_loadu_si128((const __m128i *)(const void *)cnt);
   int32_t most = cnt[0] > cnt[1] ? cnt[0] : cnt[1], most2 = cnt[2] > cnt[3] ? cnt[2] : cnt[3];
   most = most > most2 ? most : most2;
-  const int32_t *nb = c->nb;
+  const int32_t *nb = c->nb + c->nb_beg[i]; /* the four lists, interleaved */
   __m128 follow = _mm_set1_ps(INFINITY), marked = zero;
-  for (int32_t k = 0; k < most; k++) {
-    /* a lane past its list's end reads nb[0] (it exists) and tests nothing */
+  for (int32_t k = 0; k < most; k++, nb += LIST_LANES) {
+    /* a lane past its list's end reads slot 0 (it exists) and tests nothing */
     __m128 valid = _mm_castsi128_ps(_mm_cmpgt_epi32(cnt4, _mm_set1_epi32(k)));
-    int32_t j0 = nb[k < cnt[0] ? beg[0] + k : 0], j1 = nb[k < cnt[1] ? beg[1] + k : 0];
-    int32_t j2 = nb[k < cnt[2] ? beg[2] + k : 0], j3 = nb[k < cnt[3] ? beg[3] + k : 0];
+    int32_t j0 = nb[0], j1 = nb[1], j2 = nb[2], j3 = nb[3];
     __m128 rx = _mm_sub_ps(_mm_setr_ps(x[j0], x[j1], x[j2], x[j3]), xi);
     __m128 ry = _mm_sub_ps(_mm_setr_ps(y[j0], y[j1], y[j2], y[j3]), yi);
     __m128 d2 = _mm_add_ps(_mm_mul_ps(rx, rx), _mm_mul_ps(ry, ry));
@@ -2541,7 +2573,7 @@ static float project(td_crowd *c) {
       } else if (li >= 0 && how == BY_LISTS) {
         const int32_t *nb = c->nb + c->nb_beg[i];
         for (int32_t q = 0; q < c->nb_cnt[i]; q++)
-          overlap_pair(c, i, li, xi, yi, ri, nb[q], unit, &cx, &cy);
+          overlap_pair(c, i, li, xi, yi, ri, nb[(ptrdiff_t)q * LIST_LANES], unit, &cx, &cy);
       } else if (li >= 0) {
         cellbox box = cell_box(c, xi - reach, yi - reach, xi + reach, yi + reach);
         for (int32_t row = box.y0; row <= box.y1; row++) {
@@ -2759,7 +2791,7 @@ void td_crowd_step(td_crowd *c) {
     /* the scans, then the steering: each agent's a short chain of its own */
     for (size_t i = 0; i < c->used;) {
 #if SIMD4
-      if (lists && i + 4 <= c->used && walk4(c, i)) {
+      if (lists && i % LIST_LANES == 0 && i + 4 <= c->used && walk4(c, i)) {
         unsigned again = scan_four(c, i, &b, c->nb_res + i);
         for (; again; again &= again - 1) {
           size_t q = i + (size_t)__builtin_ctz(again);
