@@ -98,6 +98,13 @@
 ** k of slot 4m + l at nb[base + 4 k + l] (see make_lists). */
 #define LIST_LANES 4
 #define LIST_PAD ((size_t)(4 * LIST_LANES)) /* readable entries after the last list */
+/* A grid cell's width, in `reach`es (see size_grid): wider cells make the
+** table of cells that the sort clears and sums smaller (the list build
+** then tests more candidates from fewer rows: about even). Only how many
+** agents are looked at depends on it. */
+#ifndef CELL_REACHES
+#define CELL_REACHES 2.0f
+#endif
 /* The windows of following and passing (see walk_pair), in reaches (two
 ** agents' radii): a mate is followed up to FOLLOW_AHEAD ahead, a slower
 ** agent passed from PASS_AHEAD ahead (the shift fading in over the first
@@ -858,8 +865,8 @@ static inline void enter_segment(td_crowd *c, size_t i, const corner *k, float t
 }
 
 /* Lays the grid out for the widest symmetric interaction of a tick (two
-** agents' reach plus what both can move: `reach`, the cell size) over the
-** graph's box and a border; coarser when there would be more than 2^KEY_BITS
+** agents' reach plus what both can move: `reach`; cells CELL_REACHES of
+** it wide) over the graph's box and a border; coarser when there would be more than 2^KEY_BITS
 ** cells (a huge map). Queries cover any box (cell_box), so the layout
 ** changes which agents are looked at, never which interact. */
 static void size_grid(td_crowd *c) {
@@ -873,7 +880,7 @@ static void size_grid(td_crowd *c) {
   c->gx0 = (float)(c->bx0 - border);
   c->gy0 = (float)(c->by0 - border);
   float w = (float)(c->bx1 - c->bx0 + 2 * border), h = (float)(c->by1 - c->by0 + 2 * border);
-  float cell = reach;
+  float cell = reach * CELL_REACHES;
   for (;;) {
     float fw = w / cell, fh = h / cell;
     if (fw < 4194304.0f && fh < 4194304.0f &&
