@@ -97,6 +97,7 @@
 /* The lists of four consecutive slots 4m .. 4m + 3 are interleaved: entry
 ** k of slot 4m + l at nb[base + 4 k + l] (see make_lists). */
 #define LIST_LANES 4
+_Static_assert(LIST_LANES == 4, "scan_four and list_four take four lists in the lanes of a vector");
 #define LIST_PAD ((size_t)(4 * LIST_LANES)) /* readable entries after the last list */
 /* A grid cell's width, in `reach`es (see size_grid): wider cells make the
 ** table of cells that the sort clears and sums smaller (the list build
@@ -1433,8 +1434,9 @@ static inline bool region_has(const shape *h, const region *g, float rx, float r
 }
 #endif
 
-/* The cells under a region: the disc's box and each window's. */
-static HOT_INLINE cellbox region_box(const td_crowd *c, const shape *h, const region *g) {
+/* The box over a region (x0, y0, x1, y1 in e): the disc's box and each
+** window's. */
+static HOT_INLINE void region_extent(const shape *h, const region *g, float e[4]) {
   float r = g->rc2 > 0.0f ? g->rcb : 0.0f;
   float x0 = g->x - r, x1 = g->x + r, y0 = g->y - r, y1 = g->y + r;
   for (int d = 0; d < g->nd; d++) {
@@ -1446,7 +1448,17 @@ static HOT_INLINE cellbox region_box(const td_crowd *c, const shape *h, const re
     y0 = cy - ey < y0 ? cy - ey : y0;
     y1 = cy + ey > y1 ? cy + ey : y1;
   }
-  return cell_box(c, x0, y0, x1, y1);
+  e[0] = x0;
+  e[1] = y0;
+  e[2] = x1;
+  e[3] = y1;
+}
+
+/* The cells under a region. */
+static HOT_INLINE cellbox region_box(const td_crowd *c, const shape *h, const region *g) {
+  float e[4];
+  region_extent(h, g, e);
+  return cell_box(c, e[0], e[1], e[2], e[3]);
 }
 
 /* Agent i's region. With `ahead_too` (lists), the window covers every
@@ -1644,14 +1656,19 @@ static HOT_INLINE int list_agent(td_crowd *c, const shape *h, size_t i, const re
 ** is written), -1 out of memory. */
 static HOT_INLINE int list_four(td_crowd *c, const shape *h, size_t i, const region g[4],
                                 size_t *np) {
-  cellbox u = region_box(c, h, &g[0]);
+  /* the union of the four boxes, then its cells (cell_col and cell_row are
+  ** monotone: the cells of the union are the union of the cells) */
+  float e[4];
+  region_extent(h, &g[0], e);
   for (int l = 1; l < 4; l++) {
-    cellbox b = region_box(c, h, &g[l]);
-    u.x0 = b.x0 < u.x0 ? b.x0 : u.x0;
-    u.x1 = b.x1 > u.x1 ? b.x1 : u.x1;
-    u.y0 = b.y0 < u.y0 ? b.y0 : u.y0;
-    u.y1 = b.y1 > u.y1 ? b.y1 : u.y1;
+    float b[4];
+    region_extent(h, &g[l], b);
+    e[0] = b[0] < e[0] ? b[0] : e[0];
+    e[1] = b[1] < e[1] ? b[1] : e[1];
+    e[2] = b[2] > e[2] ? b[2] : e[2];
+    e[3] = b[3] > e[3] ? b[3] : e[3];
   }
+  cellbox u = cell_box(c, e[0], e[1], e[2], e[3]);
   if (u.y1 - u.y0 >= FOUR_ROWS) return 0;
   int32_t lo[FOUR_ROWS], hi[FOUR_ROWS];
   int nr = u.y1 - u.y0 + 1;
@@ -1660,10 +1677,9 @@ static HOT_INLINE int list_four(td_crowd *c, const shape *h, size_t i, const reg
     row_run(c, &u, u.y0 + r, &lo[r], &hi[r]);
     total += (size_t)(hi[r] - lo[r]);
   }
-  /* each lane's list is written at np + (4 + lane) total, then
-  ** interleaved from np on (into at most 4 total entries) */
-  if (nb_room(c, *np, 8 * total + 4) != 0) return -1;
-  int32_t *out = c->nb + *np + 4 * total;
+  /* interleaved as they are found: lane l's entry k at np + 4 k + l */
+  if (nb_room(c, *np, 4 * total + 4) != 0) return -1;
+  int32_t *out = c->nb + *np;
   const float *sx = c->s_x, *sy = c->s_y;
   const int32_t *order = c->order;
   const __m128 gx = _mm_setr_ps(g[0].x, g[1].x, g[2].x, g[3].x);
@@ -1673,7 +1689,7 @@ static HOT_INLINE int list_four(td_crowd *c, const shape *h, size_t i, const reg
   const __m128 rc2 = _mm_set1_ps(h->rc2), mid = _mm_set1_ps(h->mid);
   const __m128 half = _mm_set1_ps(h->half), side = _mm_set1_ps(h->side);
   const __m128i self = _mm_setr_epi32((int32_t)i, (int32_t)i + 1, (int32_t)i + 2, (int32_t)i + 3);
-  size_t n0 = 0, n1 = total, n2 = 2 * total, n3 = 3 * total;
+  size_t n0 = 0, n1 = 0, n2 = 0, n3 = 0;
   for (int r = 0; r < nr; r++)
     for (int32_t k = lo[r]; k < hi[r]; k++) {
       __m128 rx = _mm_sub_ps(_mm_set1_ps(sx[k]), gx);
@@ -1686,18 +1702,24 @@ static HOT_INLINE int list_four(td_crowd *c, const shape *h, size_t i, const reg
       unsigned m = (unsigned)_mm_movemask_ps(in) &
                    ~(unsigned)_mm_movemask_ps(
                        _mm_castsi128_ps(_mm_cmpeq_epi32(_mm_set1_epi32(j), self)));
-      out[n0] = j;
-      out[n1] = j;
-      out[n2] = j;
-      out[n3] = j;
+      out[4 * n0] = j; /* (written before the test: no branch) */
+      out[4 * n1 + 1] = j;
+      out[4 * n2 + 2] = j;
+      out[4 * n3 + 3] = j;
       n0 += m & 1u;
       n1 += (m >> 1) & 1u;
       n2 += (m >> 2) & 1u;
       n3 += m >> 3;
     }
-  const int32_t *lane[4] = {out, out + total, out + 2 * total, out + 3 * total};
-  const size_t cnt[4] = {n0, n1 - total, n2 - 2 * total, n3 - 3 * total};
-  *np = interleave(c, i, 4, *np, lane, cnt);
+  const size_t cnt[4] = {n0, n1, n2, n3};
+  size_t most = 0;
+  for (size_t l = 0; l < 4; l++) most = cnt[l] > most ? cnt[l] : most;
+  for (size_t l = 0; l < 4; l++) {
+    for (size_t k = cnt[l]; k < most; k++) out[4 * k + l] = 0; /* past a list's end: slot 0 */
+    c->nb_beg[i + l] = (int32_t)(*np + l);
+    c->nb_cnt[i + l] = (int32_t)cnt[l];
+  }
+  *np += 4 * most;
   return 1;
 }
 #endif
