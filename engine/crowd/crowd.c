@@ -867,8 +867,8 @@ static inline void enter_segment(td_crowd *c, size_t i, const corner *k, float t
 
 /* Lays the grid out for the widest symmetric interaction of a tick (two
 ** agents' reach plus what both can move: `reach`; cells CELL_REACHES of
-** it wide) over the graph's box and a border; coarser when there would be more than 2^KEY_BITS
-** cells (a huge map). Queries cover any box (cell_box), so the layout
+** it wide) over the graph's box and a border; coarser when there would be
+** more than 2^KEY_BITS cells (a huge map). Queries cover any box (cell_box), so the layout
 ** changes which agents are looked at, never which interact. */
 static void size_grid(td_crowd *c) {
   float reach = 2.0f * c->max_radius * 1.5f + 2.0f * c->max_speed_all * c->dt + c->p.margin;
@@ -1686,7 +1686,8 @@ static HOT_INLINE int list_four(td_crowd *c, const shape *h, const shape *h0, si
     row_run(c, &u, u.y0 + r, &lo[r], &hi[r]);
     total += (size_t)(hi[r] - lo[r]);
   }
-  /* interleaved as they are found: lane l's entry k at np + 4 k + l */
+  /* interleaved as they are found: lane l's window agents at np + 4 k + l,
+  ** the others to rest[] (lane l's from l total), moved after them below */
   if (nb_room(c, *np, 8 * total + 8) != 0) return -1;
   int32_t *out = c->nb + *np, *rest = out + 4 * total + 4;
   const float *sx = c->s_x, *sy = c->s_y;
@@ -1757,9 +1758,8 @@ static HOT_INLINE int list_four(td_crowd *c, const shape *h, const shape *h0, si
 ** depend on it), only speed (see list_four); the lists of four
 ** consecutive slots are interleaved (LIST_LANES), so that scan_four reads
 ** one entry of each with one load, and 16 readable slots follow the last.
-** Four agents in a row whose
-** regions have one direction are listed at once where SIMD allows
-** (list_four). Returns 0, or -1 out of memory (no lists: the scan uses the
+** Four agents in a row whose regions have one direction are listed at once
+** where SIMD allows (list_four). Returns 0, or -1 out of memory (no lists: the scan uses the
 ** grid). */
 static int make_lists(td_crowd *c) {
   size_t np = 0;
@@ -1969,8 +1969,9 @@ static HOT_INLINE void scan_pair(const td_crowd *c, scan *s, const bounds *b, in
 }
 
 /* Agent s meets the agents of its list nb[LIST_LANES k], k < cnt (readable
-** up to the next multiple of four). With SIMD4, the loose tests of scan_pair run four at a
-** time first, and only the agents that pass one go to scan_pair. */
+** up to the next multiple of four). With SIMD4, the loose tests of
+** scan_pair run four at a time first, and only the agents that pass one go
+** to scan_pair. */
 static HOT_INLINE void scan_list(const td_crowd *c, scan *s, const bounds *b, const int32_t *nb,
                                  int32_t cnt) {
 #if SIMD4
@@ -2091,10 +2092,10 @@ static HOT_INLINE nbres scan_agent(td_crowd *c, size_t i, const bounds *b, const
 
 #if SIMD4
 /* Four walkers' scans at once, slots i .. i + 3 (i a multiple of
-** LIST_LANES) from their interleaved lists: lane l
-** scans agent i + l, one candidate of each list a step. This is the common
-** case only: candidates outside every test, and wave-mates on the same
-** segment to follow. An agent that meets anything else (a close pair, a
+** LIST_LANES) from their interleaved lists: lane l scans agent i + l, one
+** candidate of each list a step. This is the common case only:
+** candidates outside every test, and wave-mates on the same segment to
+** follow. An agent that meets anything else (a close pair, a
 ** push, an agent to pass, a mate on another segment) is marked, and the
 ** caller scans it again with scan_agent, in slot order: the others list no
 ** close pairs, so the pairs keep their order. The vector steps are
