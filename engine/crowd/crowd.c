@@ -2290,8 +2290,6 @@ static HOT_INLINE float steer_agent(td_crowd *c, size_t i, const nbres *res, con
   return prog;
 }
 
-/* Takes next[] at waypoints; a goal is a leak; a node without a route makes
-** the agent wait there. k: the corner of the agent's segment if known. */
 /* Whether walker i at (x, y) on segment k has reached its end: crossed the
 ** bisector at its end, or (the last node) come within its radius of it.
 ** waypoint_agent's test, the same bits. */
@@ -2533,6 +2531,8 @@ static HOT_INLINE unsigned steer_walk4(td_crowd *c, size_t i, const corner4 *k, 
 }
 #endif
 
+/* Takes next[] at waypoints; a goal is a leak; a node without a route makes
+** the agent wait there. k: the corner of the agent's segment if known. */
 static HOT_INLINE void waypoint_agent(td_crowd *c, size_t i, const corner *k) {
   const int32_t *next = c->next;
   /* a stranded agent waits for td_crowd_route_changed, which knows
