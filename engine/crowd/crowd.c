@@ -1607,23 +1607,31 @@ static inline int nb_room(td_crowd *c, size_t np, size_t more) {
   return 0;
 }
 
-/* The lists of slots i .. i + n - 1 (i a multiple of LIST_LANES, n at
-** most that), lane[l][0 .. cnt[l]), written to nb from np interleaved:
-** entry k of slot i + l at np + LIST_LANES k + l, 0 (a slot that exists)
-** past a list's end. nb has room for LIST_LANES times the longest list,
-** and lane[] lies after that. Returns the new end. */
-static size_t interleave(td_crowd *c, size_t i, size_t n, size_t np, const int32_t *const lane[],
-                         const size_t cnt[]) {
+/* Closes the interleaved lists of slots i .. i + n - 1 (i a multiple of
+** LIST_LANES, n at most that), written from np with cnt[l] entries each:
+** 0 (a slot that exists) past each list's end up to the longest, and
+** their starts and counts. Returns the new end. */
+static size_t close_four(td_crowd *c, size_t i, size_t n, size_t np, const size_t cnt[]) {
   size_t most = 0;
   for (size_t l = 0; l < n; l++) most = cnt[l] > most ? cnt[l] : most;
-  for (size_t k = 0; k < most; k++)
-    for (size_t l = 0; l < LIST_LANES; l++)
-      c->nb[np + LIST_LANES * k + l] = l < n && k < cnt[l] ? lane[l][k] : 0;
+  for (size_t l = 0; l < LIST_LANES; l++)
+    for (size_t k = l < n ? cnt[l] : 0; k < most; k++) c->nb[np + LIST_LANES * k + l] = 0;
   for (size_t l = 0; l < n; l++) {
     c->nb_beg[i + l] = (int32_t)(np + l);
     c->nb_cnt[i + l] = (int32_t)cnt[l];
   }
   return np + LIST_LANES * most;
+}
+
+/* The lists of slots i .. i + n - 1 (as for close_four), lane[l][0 ..
+** cnt[l]), written to nb from np interleaved: entry k of slot i + l at np +
+** LIST_LANES k + l. nb has room for LIST_LANES times the longest list, and
+** lane[] lies after that. Returns the new end. */
+static size_t interleave(td_crowd *c, size_t i, size_t n, size_t np, const int32_t *const lane[],
+                         const size_t cnt[]) {
+  for (size_t l = 0; l < n; l++)
+    for (size_t k = 0; k < cnt[l]; k++) c->nb[np + LIST_LANES * k + l] = lane[l][k];
+  return close_four(c, i, n, np, cnt);
 }
 
 /* Agent i's list, its region g: appended to nb from *np. Returns 0, or -1
@@ -1737,14 +1745,7 @@ static HOT_INLINE int list_four(td_crowd *c, const shape *h, const shape *h0, si
   for (size_t l = 0; l < 4; l++)
     for (size_t q = 0; q < nr4[l]; q++) out[4 * (nw[l] + q) + l] = rest[l * total + q];
   const size_t cnt[4] = {n0 + nr4[0], n1 + nr4[1], n2 + nr4[2], n3 + nr4[3]};
-  size_t most = 0;
-  for (size_t l = 0; l < 4; l++) most = cnt[l] > most ? cnt[l] : most;
-  for (size_t l = 0; l < 4; l++) {
-    for (size_t k = cnt[l]; k < most; k++) out[4 * k + l] = 0; /* past a list's end: slot 0 */
-    c->nb_beg[i + l] = (int32_t)(*np + l);
-    c->nb_cnt[i + l] = (int32_t)cnt[l];
-  }
-  *np += 4 * most;
+  *np = close_four(c, i, 4, *np, cnt);
   return 1;
 }
 #endif
