@@ -8,13 +8,14 @@ files. Tiled cannot open its Lua exports, so this script is the source of
 the bundled maps: change them here and rerun it (the output is deterministic).
 A map drawn in Tiled is kept as .tmx and exported to maps/ instead.
 docs/maps.md describes the conventions (classes path/spawn/goal/tower_base,
-properties cost/walkable).
+properties cost/road_width/walkable).
 """
 import os
 import sys
 from collections import deque
 
 T = 32  # tile size in pixels (map units)
+ROAD = T  # road_width of every path: the roads are drawn one tile wide
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -175,6 +176,8 @@ def crossroads():
         (5, "mud", [n["D"], n["I"]], {"cost": 2}),
         (6, "link-bf", [n["B"], n["F"]], {}),
     ]
+    for _, _, _, p in paths:
+        p["road_width"] = ROAD
     path_objs = [obj(i, name, "path", "polyline", pts[0][0], pts[0][1], polyline=pts,
                      properties=p) for i, name, pts, p in paths]
     markers = [obj(7, "west gate", "spawn", "point", *n["S"]),
@@ -363,7 +366,7 @@ def serpent():
     route = [centre(*t) for t in turns]
     ids = Ids()
     road = obj(ids(), "serpent", "path", "polyline", route[0][0], route[0][1], key="class",
-               polyline=route)
+               polyline=route, properties={"road_width": ROAD})
     spawn = obj(ids(), "cave", "spawn", "point", *route[0], key="class")
     goal = obj(ids(), "keep", "goal", "point", *route[-1], key="class")
     bases = pad_objects(ids, spots, ["pad %d" % (k + 1) for k in range(len(spots))])
@@ -437,7 +440,8 @@ def twin():
     north = [centre(*p) for p in north]
     south = [centre(*p) for p in south]
     ids = Ids()
-    paths = [obj(ids(), name, "path", "polyline", pl[0][0], pl[0][1], key="class", polyline=pl)
+    paths = [obj(ids(), name, "path", "polyline", pl[0][0], pl[0][1], key="class", polyline=pl,
+                 properties={"road_width": ROAD})
              for name, pl in (("north lane", north), ("south lane", south),
                               ("west link", [centre(*p) for p in links[0]]),
                               ("east link", [centre(*p) for p in links[1]]))]

@@ -131,7 +131,9 @@ return {
             { x = 768, y = 0 },
             { x = 864, y = 0 }
           },
-          properties = {}
+          properties = {
+            ["road_width"] = 32
+          }
         },
         {
           id = 2,
@@ -151,7 +153,9 @@ return {
             { x = 543.75, y = -191.75 },
             { x = 639.75, y = 0.25 }
           },
-          properties = {}
+          properties = {
+            ["road_width"] = 32
+          }
         },
         {
           id = 3,
@@ -171,7 +175,9 @@ return {
             { x = 544, y = 192 },
             { x = 640, y = 0 }
           },
-          properties = {}
+          properties = {
+            ["road_width"] = 32
+          }
         },
         {
           id = 4,
@@ -189,7 +195,9 @@ return {
             { x = 0.25, y = 192.25 },
             { x = 0, y = 384 }
           },
-          properties = {}
+          properties = {
+            ["road_width"] = 32
+          }
         },
         {
           id = 5,
@@ -207,7 +215,8 @@ return {
             { x = -64, y = 192 }
           },
           properties = {
-            ["cost"] = 2
+            ["cost"] = 2,
+            ["road_width"] = 32
           }
         },
         {
@@ -225,7 +234,9 @@ return {
             { x = 0, y = 0 },
             { x = 64, y = 192 }
           },
-          properties = {}
+          properties = {
+            ["road_width"] = 32
+          }
         }
       }
     },
