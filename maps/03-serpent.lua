@@ -139,7 +139,9 @@ return {
             { x = 64, y = 512 },
             { x = 672, y = 512 }
           },
-          properties = {}
+          properties = {
+            ["road_width"] = 32
+          }
         },
         {
           id = 2,

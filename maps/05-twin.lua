@@ -136,7 +136,9 @@ return {
             { x = 672, y = 0 },
             { x = 928, y = 0 }
           },
-          properties = {}
+          properties = {
+            ["road_width"] = 32
+          }
         },
         {
           id = 2,
@@ -159,7 +161,9 @@ return {
             { x = 672, y = 0 },
             { x = 928, y = 0 }
           },
-          properties = {}
+          properties = {
+            ["road_width"] = 32
+          }
         },
         {
           id = 3,
@@ -176,7 +180,9 @@ return {
             { x = 0, y = 0 },
             { x = 0, y = 96 }
           },
-          properties = {}
+          properties = {
+            ["road_width"] = 32
+          }
         },
         {
           id = 4,
@@ -193,7 +199,9 @@ return {
             { x = 0, y = 0 },
             { x = 0, y = 96 }
           },
-          properties = {}
+          properties = {
+            ["road_width"] = 32
+          }
         }
       }
     },

@@ -8,13 +8,18 @@ files. Tiled cannot open its Lua exports, so this script is the source of
 the bundled maps: change them here and rerun it (the output is deterministic).
 A map drawn in Tiled is kept as .tmx and exported to maps/ instead.
 docs/maps.md describes the conventions (classes path/spawn/goal/tower_base,
-properties cost/walkable).
+properties cost/road_width/walkable).
+
+Every path declares its road_width, and the ground layer paints road tiles
+on every tile the declared road covers (paint_road), so the road enemies
+keep to is the road drawn.
 """
 import os
 import sys
 from collections import deque
 
 T = 32  # tile size in pixels (map units)
+ROAD = T  # road_width of every path: the roads are drawn one tile wide
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -155,6 +160,66 @@ def centre(tx, ty):
     return (tx * T + T // 2, ty * T + T // 2)
 
 
+# ---- roads: what the paths declare is what the ground layer draws ---------
+
+def merged(polylines):
+    """The polylines with every vertex moved onto the first vertex drawn
+    within 0.5 units of it, as the loader merges them into graph nodes."""
+    seen, out = [], []
+    for pl in polylines:
+        moved = []
+        for x, y in pl:
+            hit = next((q for q in seen if (q[0] - x) ** 2 + (q[1] - y) ** 2 < 0.25), None)
+            if hit is None:
+                seen.append((x, y))
+                hit = (x, y)
+            moved.append(hit)
+        out.append(moved)
+    return out
+
+
+def road_tiles(p0, p1, width):
+    """Tiles that the road along segment p0-p1 overlaps with positive area:
+    the rectangle `width` wide around the segment, extended by width / 2
+    past each end (docs/maps.md). Separating axes: the tile's two and the
+    rectangle's two."""
+    (x0, y0), (x1, y1) = p0, p1
+    length = ((x1 - x0) ** 2 + (y1 - y0) ** 2) ** 0.5
+    ux, uy = (x1 - x0) / length, (y1 - y0) / length
+    h = width / 2
+    corners = [(px + (ux * s - uy * t) * h, py + (uy * s + ux * t) * h)
+               for (px, py, s) in ((x0, y0, -1), (x1, y1, 1)) for t in (-1, 1)]
+    eps = 1e-6
+
+    def overlap(axis, pts_a, pts_b):
+        pa = [axis[0] * x + axis[1] * y for x, y in pts_a]
+        pb = [axis[0] * x + axis[1] * y for x, y in pts_b]
+        return min(max(pa), max(pb)) - max(min(pa), min(pb)) > eps
+
+    xs, ys = [c[0] for c in corners], [c[1] for c in corners]
+    tiles = []
+    for ty in range(int(min(ys) // T), int(max(ys) // T) + 1):
+        for tx in range(int(min(xs) // T), int(max(xs) // T) + 1):
+            sq = [(tx * T, ty * T), ((tx + 1) * T, ty * T), (tx * T, (ty + 1) * T),
+                  ((tx + 1) * T, (ty + 1) * T)]
+            if all(overlap(a, corners, sq) for a in ((1, 0), (0, 1), (ux, uy), (-uy, ux))):
+                tiles.append((tx, ty))
+    return tiles
+
+
+def paint_road(gids, W, H, roads):
+    """Road tiles (gid 2) under every road: roads is a list of (polyline,
+    width), polylines as drawn (vertices merged as the loader does)."""
+    polylines = merged([pl for pl, _ in roads])
+    for pl, (_, width) in zip(polylines, roads):
+        for a, b in zip(pl, pl[1:]):
+            if a == b:
+                continue
+            for tx, ty in road_tiles(a, b, width):
+                if 0 <= tx < W and 0 <= ty < H:
+                    gids[ty * W + tx] = 2
+
+
 # ---- 01-crossroads: a Defense Grid-style waypoint web ----------------------
 
 def crossroads():
@@ -175,6 +240,8 @@ def crossroads():
         (5, "mud", [n["D"], n["I"]], {"cost": 2}),
         (6, "link-bf", [n["B"], n["F"]], {}),
     ]
+    for _, _, _, p in paths:
+        p["road_width"] = ROAD
     path_objs = [obj(i, name, "path", "polyline", pts[0][0], pts[0][1], polyline=pts,
                      properties=p) for i, name, pts, p in paths]
     markers = [obj(7, "west gate", "spawn", "point", *n["S"]),
@@ -194,15 +261,9 @@ def crossroads():
                  cy - T // 2, T, T) for k, (i, (cx, cy)) in enumerate(base_centres)]
     trees = [obj(18, "oak", "tree", "point", 100, 100), obj(19, "rock", "decoration",
                                                             "rectangle", 600, 560, 40, 24)]
-    # decoration: grass, with path tiles under every segment
+    # decoration: grass, with road tiles under every road
     gids = [1] * (W * H)
-    segs = [(pts[k], pts[k + 1]) for _, _, pts, _ in paths for k in range(len(pts) - 1)]
-    for (x0, y0), (x1, y1) in segs:
-        steps = int(max(abs(x1 - x0), abs(y1 - y0)) // 4) + 1
-        for s in range(steps + 1):
-            x = x0 + (x1 - x0) * s / steps
-            y = y0 + (y1 - y0) * s / steps
-            gids[int(y // T) * W + int(x // T)] = 2
+    paint_road(gids, W, H, [(pts, p["road_width"]) for _, _, pts, p in paths])
     for _, (cx, cy) in base_centres:
         gids[(cy // T) * W + cx // T] = 3
     m = header("1.8", "1.8.6", W, H, 5, 20, False)
@@ -303,15 +364,16 @@ def grid_map():
 
 # ---- helpers for the maps below --------------------------------------------
 
-def ground_layer(W, H, segs, base_tiles, lid=1):
-    """Decoration: grass, road tiles under every segment, pads under bases."""
+def path_road(p):
+    """A path object's road: (its polyline in map units, its road_width)."""
+    pl = [(p["x"] + v["x"], p["y"] + v["y"]) for v in p["polyline"]]
+    return (pl, p["properties"]["@road_width"])
+
+
+def ground_layer(W, H, paths, base_tiles, lid=1):
+    """Decoration: grass, road tiles under every path's road, pads under bases."""
     gids = [1] * (W * H)
-    for (x0, y0), (x1, y1) in segs:
-        steps = int(max(abs(x1 - x0), abs(y1 - y0)) // 4) + 1
-        for s in range(steps + 1):
-            x = x0 + (x1 - x0) * s / steps
-            y = y0 + (y1 - y0) * s / steps
-            gids[int(y // T) * W + int(x // T)] = 2
+    paint_road(gids, W, H, [path_road(p) for p in paths])
     for tx, ty in base_tiles:
         gids[ty * W + tx] = 3
     return tile_layer(lid, "ground", W, H, gids, True)
@@ -363,14 +425,13 @@ def serpent():
     route = [centre(*t) for t in turns]
     ids = Ids()
     road = obj(ids(), "serpent", "path", "polyline", route[0][0], route[0][1], key="class",
-               polyline=route)
+               polyline=route, properties={"road_width": ROAD})
     spawn = obj(ids(), "cave", "spawn", "point", *route[0], key="class")
     goal = obj(ids(), "keep", "goal", "point", *route[-1], key="class")
     bases = pad_objects(ids, spots, ["pad %d" % (k + 1) for k in range(len(spots))])
-    segs = [(route[k], route[k + 1]) for k in range(len(route) - 1)]
     m = header("1.10", "1.10.2", W, H, 4, ids.n + 1, True)
     m["tilesets"] = [road_tileset()]
-    m["layers"] = [ground_layer(W, H, segs, spots),
+    m["layers"] = [ground_layer(W, H, [road], spots),
                    object_layer(2, "route", [road, spawn, goal], True),
                    object_layer(3, "bases", bases, True)]
     return m
@@ -437,7 +498,8 @@ def twin():
     north = [centre(*p) for p in north]
     south = [centre(*p) for p in south]
     ids = Ids()
-    paths = [obj(ids(), name, "path", "polyline", pl[0][0], pl[0][1], key="class", polyline=pl)
+    paths = [obj(ids(), name, "path", "polyline", pl[0][0], pl[0][1], key="class", polyline=pl,
+                 properties={"road_width": ROAD})
              for name, pl in (("north lane", north), ("south lane", south),
                               ("west link", [centre(*p) for p in links[0]]),
                               ("east link", [centre(*p) for p in links[1]]))]
@@ -452,13 +514,9 @@ def twin():
                  key="class") for t in gate_tiles]
     spots = spots_n + spots_s
     pads = pad_objects(ids, spots, ["pad %d,%d" % s for s in spots])
-    segs = []
-    for p in paths:
-        pl = [(p["x"] + v["x"], p["y"] + v["y"]) for v in p["polyline"]]
-        segs += [(pl[k], pl[k + 1]) for k in range(len(pl) - 1)]
     m = header("1.10", "1.10.2", W, H, 5, ids.n + 1, True)
     m["tilesets"] = [road_tileset()]
-    m["layers"] = [ground_layer(W, H, segs, spots + gate_tiles),
+    m["layers"] = [ground_layer(W, H, paths, spots + gate_tiles),
                    object_layer(2, "lanes", paths, True),
                    object_layer(3, "markers", markers, True),
                    object_layer(4, "bases", gates + pads, True)]

@@ -6,6 +6,7 @@
 */
 #include "support.h"
 
+#include <dirent.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +107,25 @@ static const char *waypoint_map(const char *objects) {
            "  }\n"
            "}\n",
            objects);
+  return buf;
+}
+
+/* A waypoint map with map-level properties (a Lua table body) and tiles of
+** tw x th units. */
+static const char *waypoint_map_with(int tw, int th, const char *map_props,
+                                     const char *objects) {
+  static char buf[16384];
+  snprintf(buf, sizeof buf,
+           "return {\n"
+           "  orientation = \"orthogonal\", width = 10, height = 10,\n"
+           "  tilewidth = %d, tileheight = %d, properties = { %s },\n"
+           "  layers = {\n"
+           "    { type = \"objectgroup\", id = 1, name = \"objects\", objects = {\n"
+           "%s\n"
+           "    } }\n"
+           "  }\n"
+           "}\n",
+           tw, th, map_props, objects);
   return buf;
 }
 
@@ -440,6 +460,183 @@ static void test_cost_and_polygon(void **state) {
   assert_true(fabs(m.graph->x[4] - 100.0) < 1e-9 && fabs(m.graph->y[4] - 150.0) < 1e-9);
   assert_true(m.graph->edges[4].w == td_graph_cost(50.0, 1.0));
   td_map_free(&m);
+}
+
+/* ---- road widths ----------------------------------------------------------- */
+
+/* Two paths from (0,0): id 1 east to (100,0) then south to (100,100) with
+** the given properties, id 2 south to (0,100) without any. */
+#define TWO_ROADS(props1)                                                            \
+  "{ id = 1, type = \"path\", shape = \"polyline\", x = 0, y = 0,"                   \
+  "  polyline = { { x = 0, y = 0 }, { x = 100, y = 0 }, { x = 100, y = 100 } },"     \
+  "  properties = { " props1 " } },\n"                                               \
+  "{ id = 2, type = \"path\", shape = \"polyline\", x = 0, y = 0,"                   \
+  "  polyline = { { x = 0, y = 0 }, { x = 0, y = 100 } } },\n" OK_POINTS
+
+static void test_road_width(void **state) {
+  (void)state;
+  td_map m;
+  /* the path's property; a path without one: one tile (tilewidth) */
+  load_ok(waypoint_map_with(24, 16, "", TWO_ROADS("[\"road_width\"] = 96.5")), &m);
+  assert_int_equal(m.graph->edge_count, 3);
+  assert_non_null(m.road_width);
+  assert_null(m.grid);
+  assert_true(m.road_width[0] == 96.5f); /* (0,0)-(100,0) */
+  assert_true(m.road_width[1] == 96.5f); /* (100,0)-(100,100) */
+  assert_true(m.road_width[2] == 24.0f); /* (0,0)-(0,100): tilewidth, not tileheight */
+  td_map_free(&m);
+  /* the map's property is the default of paths without one */
+  load_ok(waypoint_map_with(32, 32, "[\"road_width\"] = 64",
+                            TWO_ROADS("[\"road_width\"] = 8, [\"cost\"] = 2")),
+          &m);
+  assert_true(m.road_width[0] == 8.0f && m.road_width[1] == 8.0f);
+  assert_true(m.road_width[2] == 64.0f);
+  assert_true(m.graph->edges[0].factor == 2.0);
+  td_map_free(&m);
+  /* an integer property and a map without a properties table */
+  load_ok(waypoint_map(TWO_ROADS("road_width = 3")), &m);
+  assert_true(m.road_width[0] == 3.0f && m.road_width[2] == 32.0f);
+  td_map_free(&m);
+  /* a polygon's closing edge has its width too */
+  load_ok(waypoint_map("{ id = 1, type = \"path\", shape = \"polygon\", x = 0, y = 0,"
+                       "  polygon = { { x = 0, y = 0 }, { x = 100, y = 0 },"
+                       "              { x = 100, y = 100 } },"
+                       "  properties = { [\"road_width\"] = 40 } },\n" OK_POINTS),
+          &m);
+  assert_int_equal(m.graph->edge_count, 3);
+  for (int32_t e = 0; e < 3; e++) assert_true(m.road_width[e] == 40.0f);
+  td_map_free(&m);
+}
+
+/* The same edge drawn by several paths keeps the largest width (and, as
+** before, the smallest cost), whichever order they come in. */
+static void test_duplicate_edge_larger_width(void **state) {
+  (void)state;
+  td_map m;
+  load_ok(waypoint_map("{ id = 1, type = \"path\", shape = \"polyline\", x = 0, y = 0,"
+                       "  polyline = { { x = 0, y = 0 }, { x = 100, y = 0 } },"
+                       "  properties = { [\"road_width\"] = 20, [\"cost\"] = 1 } },\n"
+                       "{ id = 2, type = \"path\", shape = \"polyline\", x = 100, y = 0,"
+                       "  polyline = { { x = 0, y = 0 }, { x = -100, y = 0 } },"
+                       "  properties = { [\"road_width\"] = 70, [\"cost\"] = 3 } },\n"
+                       "{ id = 5, type = \"path\", shape = \"polyline\", x = 0, y = 0,"
+                       "  polyline = { { x = 0, y = 0 }, { x = 100, y = 0 } } },\n"
+                       "{ id = 6, type = \"path\", shape = \"polyline\", x = 100, y = 0,"
+                       "  polyline = { { x = 0, y = 0 }, { x = 0, y = 50 } },"
+                       "  properties = { [\"road_width\"] = 10 } },\n"
+                       "{ id = 7, type = \"path\", shape = \"polyline\", x = 100, y = 50,"
+                       "  polyline = { { x = 0, y = 0 }, { x = 0, y = -50 } },"
+                       "  properties = { [\"road_width\"] = 5 } },\n" SPAWN_AT(3, 0, 0)
+                           GOAL_AT(4, 100, 50)),
+          &m);
+  assert_int_equal(m.graph->edge_count, 2);
+  assert_true(m.road_width[0] == 70.0f); /* 20, 70 and the default 32 */
+  assert_true(m.graph->edges[0].factor == 1.0);
+  assert_true(m.road_width[1] == 10.0f); /* 10 then 5 */
+  td_map_free(&m);
+}
+
+static void test_bad_road_width(void **state) {
+  (void)state;
+  /* Lua text evaluates: 0/0 is NaN, 1/0 infinity */
+  static const char *const widths[] = {"0", "-1", "-0.0", "0/0", "1/0", "-1/0", "1e6 + 1",
+                                       "2e9", "1e-300"};
+  for (size_t i = 0; i < sizeof widths / sizeof *widths; i++) {
+    char objs[512];
+    snprintf(objs, sizeof objs,
+             "{ id = 7, type = \"path\", shape = \"polyline\", x = 0, y = 0,"
+             "  polyline = { { x = 0, y = 0 }, { x = 100, y = 100 } },"
+             "  properties = { [\"road_width\"] = %s } },\n" OK_POINTS,
+             widths[i]);
+    expect_error(waypoint_map(objs), "maps/t.lua: object 7 (path): property 'road_width' "
+                                     "must be > 0 and <= 1000000, is ");
+    char props[64];
+    snprintf(props, sizeof props, "[\"road_width\"] = %s", widths[i]);
+    expect_error(waypoint_map_with(32, 32, props, PATH_L OK_POINTS),
+                 "maps/t.lua: map: property 'road_width' must be > 0 and <= 1000000, is ");
+  }
+  expect_error(waypoint_map("{ id = 7, type = \"path\", shape = \"polyline\", x = 0, y = 0,"
+                            "  polyline = { { x = 0, y = 0 }, { x = 100, y = 100 } },"
+                            "  properties = { [\"road_width\"] = -2 } },\n" OK_POINTS),
+               "maps/t.lua: object 7 (path): property 'road_width' must be > 0 and <= "
+               "1000000, is -2");
+  expect_error(waypoint_map("{ id = 7, type = \"path\", shape = \"polyline\", x = 0, y = 0,"
+                            "  polyline = { { x = 0, y = 0 }, { x = 100, y = 100 } },"
+                            "  properties = { [\"road_width\"] = \"32\" } },\n" OK_POINTS),
+               "maps/t.lua: object 7 (path): property 'road_width': expected a number, got "
+               "string");
+  expect_error(waypoint_map("{ id = 7, type = \"path\", shape = \"polyline\", x = 0, y = 0,"
+                            "  polyline = { { x = 0, y = 0 }, { x = 100, y = 100 } },"
+                            "  properties = { [\"road_width\"] = true } },\n" OK_POINTS),
+               "maps/t.lua: object 7 (path): property 'road_width': expected a number, got "
+               "boolean");
+  expect_error(waypoint_map_with(32, 32, "[\"road_width\"] = {}", PATH_L OK_POINTS),
+               "maps/t.lua: map: property 'road_width': expected a number, got table");
+  expect_error(waypoint_map_with(32, 32, "[\"road_width\"] = 0", PATH_L OK_POINTS),
+               "maps/t.lua: map: property 'road_width' must be > 0 and <= 1000000, is 0");
+  /* the map's properties field itself must be a table */
+  expect_error("return { orientation = \"orthogonal\", width = 1, height = 1,"
+               " tilewidth = 32, tileheight = 32, properties = 5 }",
+               "maps/t.lua: map: field 'properties': expected a table, got number");
+  /* the largest width is fine */
+  td_map m;
+  load_ok(waypoint_map_with(32, 32, "road_width = 1e6", PATH_L OK_POINTS), &m);
+  assert_true(m.road_width[0] == 1e6f);
+  td_map_free(&m);
+}
+
+/* Grid maps have no road: their walkable area is their open cells. A
+** map-level road_width is checked but has nothing to apply to. */
+static void test_grid_has_no_road_width(void **state) {
+  (void)state;
+  td_map m;
+  load_ok(grid_map(room_data(),
+                   "{ id = 3, class = \"spawn\", shape = \"point\", x = 48, y = 48 },\n"
+                   "{ id = 4, class = \"goal\", shape = \"point\", x = 280, y = 280 },\n"),
+          &m);
+  assert_non_null(m.grid);
+  assert_null(m.road_width);
+  td_map_free(&m);
+}
+
+static int cmp_name(const void *a, const void *b) { return strcmp(a, b); }
+
+/* Every bundled map (the .lua files of maps/) loads; a waypoint map has a road width on
+** every edge, positive and finite; a grid map has none. */
+static void test_bundled_road_widths(void **state) {
+  (void)state;
+  char dir[512], names[32][1024];
+  snprintf(dir, sizeof dir, "%s", td_test_path("maps"));
+  DIR *d = opendir(dir);
+  assert_non_null(d);
+  size_t n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    size_t len = strlen(e->d_name);
+    if (len < 5 || strcmp(e->d_name + len - 4, ".lua") != 0) continue;
+    assert_true(n < sizeof names / sizeof *names);
+    snprintf(names[n++], sizeof names[0], "%s/%s", dir, e->d_name);
+  }
+  closedir(d);
+  qsort(names, n, sizeof names[0], cmp_name);
+  assert_true(n >= 6);
+  size_t waypoint = 0;
+  for (size_t i = 0; i < n; i++) {
+    td_map m;
+    td_err err = {{0}};
+    if (td_mapfile_load(names[i], &m, &err) != 0) fail_msg("%s", err.msg);
+    if (m.grid) {
+      assert_null(m.road_width);
+    } else {
+      waypoint++;
+      if (!m.road_width) fail_msg("%s: a waypoint map without road widths", names[i]);
+      for (int32_t k = 0; k < m.graph->edge_count; k++)
+        if (!(m.road_width[k] > 0.0f) || !isfinite(m.road_width[k]))
+          fail_msg("%s: edge %d: road width %g", names[i], k, (double)m.road_width[k]);
+    }
+    td_map_free(&m);
+  }
+  assert_true(waypoint >= 3); /* 01-crossroads, 03-serpent, 05-twin */
 }
 
 static void test_segment_inside_and_corner_base(void **state) {
@@ -1200,6 +1397,11 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_merge_within_polyline, setup, teardown),
       cmocka_unit_test_setup_teardown(test_duplicate_edge_smaller_cost, setup, teardown),
       cmocka_unit_test_setup_teardown(test_cost_and_polygon, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_road_width, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_duplicate_edge_larger_width, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_bad_road_width, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_grid_has_no_road_width, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_bundled_road_widths, setup, teardown),
       cmocka_unit_test_setup_teardown(test_segment_inside_and_corner_base, setup, teardown),
       cmocka_unit_test_setup_teardown(test_pads, setup, teardown),
       cmocka_unit_test_setup_teardown(test_grid_basics, setup, teardown),

@@ -53,6 +53,7 @@ typedef struct object {
   char name[64];
   double x, y, w, h;         /* spawn/goal: the point; base: the rectangle */
   double cost;               /* path: cost factor of its edges */
+  double road_width;         /* path: the road's width along its edges */
   size_t v0, vn;             /* path: its vertices, verts[v0 .. v0+vn) */
   bool closed;               /* path drawn as a polygon */
   bool pad;                  /* base: property blocking = false (blocks nothing) */
@@ -68,6 +69,7 @@ typedef struct extract {
   lua_State *L;
   char where[192];           /* context prefix of messages */
   int32_t width, height, tile_w, tile_h;
+  double road_width;         /* default width of a path's road */
   walk_tile *tiles;
   size_t tile_count, tile_cap;
   td_map_layer *layers;
@@ -280,6 +282,39 @@ static void read_header(extract *x, int m) {
   x->tile_h = (int32_t)req_integer(x, m, "tileheight", 1, 4096);
 }
 
+/* Property `road_width` of the properties table at t, if present: a
+** positive finite number up to TD_MAPFILE_MAX_ROAD_WIDTH, and still
+** positive as the float the map keeps (1e-300 is not). [-0, +0] */
+static bool opt_road_width(extract *x, int t, double *out) {
+  int type = field(x, t, "road_width");
+  if (type == LUA_TNIL) {
+    lua_pop(x->L, 1);
+    return false;
+  }
+  if (type != LUA_TNUMBER)
+    fail(x, "property 'road_width': expected a number, got %s", type_name(x, type));
+  double w = (double)lua_tonumber(x->L, -1);
+  if (!(w > 0.0) || !((float)w > 0.0f) || !(w <= TD_MAPFILE_MAX_ROAD_WIDTH))
+    fail(x, "property 'road_width' must be > 0 and <= %.0f, is %g", TD_MAPFILE_MAX_ROAD_WIDTH,
+         w);
+  lua_pop(x->L, 1);
+  *out = w;
+  return true;
+}
+
+/* The map's own properties: `road_width`, the default of its paths (one
+** tile without it). */
+static void read_map_properties(extract *x, int m) {
+  x->road_width = (double)x->tile_w;
+  set_where(x, "map");
+  int props = opt_table(x, m, "properties");
+  if (props) {
+    opt_road_width(x, props, &x->road_width);
+    lua_pop(x->L, 1);
+  }
+  x->where[0] = '\0';
+}
+
 /* Records the `walkable` property of every tile of every embedded tileset. */
 static void read_tilesets(extract *x, int m) {
   int ts = opt_table(x, m, "tilesets");
@@ -400,8 +435,10 @@ static void read_path(extract *x, int o, object *ob, const char *shape, double r
   x->where[keep] = '\0';
   lua_pop(x->L, 1); /* vertex array */
   ob->cost = 1.0;
+  ob->road_width = x->road_width;
   int props = opt_table(x, o, "properties");
   if (props) {
+    opt_road_width(x, props, &ob->road_width);
     int type = field(x, props, "cost");
     if (type != LUA_TNIL) {
       if (type != LUA_TNUMBER)
@@ -545,6 +582,7 @@ static int extract_map(lua_State *L) {
     fail(x, "the file must return a table (return { ... }), got %s",
          type_name(x, lua_type(L, 2)));
   read_header(x, 2);
+  read_map_properties(x, 2);
   read_tilesets(x, 2);
   assert(lua_gettop(L) == 2);
   int lt = opt_table(x, 2, "layers");
@@ -626,6 +664,7 @@ typedef struct pedge {
   int32_t lo, hi;            /* endpoints, lo < hi */
   int32_t a, b;              /* endpoints as drawn */
   double factor;
+  double width;              /* road width */
   int32_t seq;               /* drawing order */
 } pedge;
 
@@ -711,7 +750,8 @@ static int build_waypoints(build *b) {
       }
       edges = p;
       edges[en] = (pedge){.lo = na < nb ? na : nb, .hi = na < nb ? nb : na, .a = na,
-                          .b = nb, .factor = ob->cost, .seq = (int32_t)en};
+                          .b = nb, .factor = ob->cost, .width = ob->road_width,
+                          .seq = (int32_t)en};
       en++;
       made++;
     }
@@ -722,20 +762,24 @@ static int build_waypoints(build *b) {
                         b->name, ob->id, TD_MAPFILE_MERGE_DIST);
     }
   }
-  /* the same edge drawn twice is kept once, with the smaller factor, at the
-  ** place where it was first drawn */
+  /* the same edge drawn twice is kept once, with the smaller factor and the
+  ** larger road width, at the place where it was first drawn */
   if (en) qsort(edges, en, sizeof *edges, cmp_pedge_key);
   size_t kept = 0;
   for (size_t i = 0; i < en;) {
     size_t j = i;
     pedge best = edges[i]; /* smallest factor */
     int32_t first = edges[i].seq, fa = edges[i].a, fb = edges[i].b;
-    for (; j < en && edges[j].lo == edges[i].lo && edges[j].hi == edges[i].hi; j++)
+    double width = edges[i].width;
+    for (; j < en && edges[j].lo == edges[i].lo && edges[j].hi == edges[i].hi; j++) {
       if (edges[j].seq < first) {
         first = edges[j].seq;
         fa = edges[j].a;
         fb = edges[j].b;
       }
+      if (edges[j].width > width) width = edges[j].width;
+    }
+    best.width = width;
     best.seq = first;
     best.a = fa;
     best.b = fb;
@@ -754,6 +798,16 @@ static int build_waypoints(build *b) {
   for (size_t e = 0; rc == 0 && e < kept; e++)
     if (td_graph_add_edge(g, edges[e].a, edges[e].b, edges[e].factor, &gerr) == TD_NONE)
       rc = -1;
+  if (rc == 0) {
+    /* edge e of the graph is edges[e]; td_map_free sizes this by edge_count */
+    assert((size_t)g->edge_count == kept && kept > 0);
+    b->m->road_width = td_mem_alloc(kept * sizeof *b->m->road_width);
+    if (!b->m->road_width) {
+      td_mem_free(edges, ecap * sizeof *edges);
+      return td_err_set(b->err, "%s: out of memory", b->name);
+    }
+    for (size_t e = 0; e < kept; e++) b->m->road_width[e] = (float)edges[e].width;
+  }
   td_mem_free(edges, ecap * sizeof *edges);
   if (rc == 0 && td_graph_finalize(g, &gerr) != 0) rc = -1;
   if (rc != 0) return td_err_set(b->err, "%s: %s", b->name, g ? gerr.msg : "out of memory");

@@ -9,7 +9,11 @@
 **   - objects of class `path` (polylines, or polygons for closed loops) make a
 **     waypoint graph: vertices closer than 0.5 units merge (transitively)
 **     into one node, consecutive vertices are joined by an edge, the
-**     property `cost` (> 0) scales the edges of its polyline;
+**     property `cost` (> 0) scales the edges of its polyline, the property
+**     `road_width` (> 0, map units) is the road's width along them (the
+**     map's own `road_width` property when the path has none, else one
+**     tile: tilewidth); an edge drawn twice keeps the smaller cost and the
+**     larger width; map->road_width holds one width per edge;
 **   - or a tile layer whose tiles carry the boolean property `walkable` makes
 **     a grid map (td_grid, one node per walkable cell);
 **   - `spawn` and `goal` point objects become nodes; `tower_base`
@@ -43,6 +47,7 @@
 #define TD_MAPFILE_SNAP_DIST 0.5       /* spawn/goal within this of a vertex */
 #define TD_MAPFILE_MAX_COORD 1e6       /* |x|, |y| of every position */
 #define TD_MAPFILE_MAX_COST 1000.0     /* largest `cost` property */
+#define TD_MAPFILE_MAX_ROAD_WIDTH 1e6  /* largest `road_width` property */
 #define TD_MAPFILE_MAX_VERTICES 100000 /* path vertices per map */
 #define TD_MAPFILE_MAX_CLUSTER 32      /* vertices in one 0.5 x 0.5 square */
 #define TD_MAPFILE_MAX_BASES 1024      /* tower bases per map */

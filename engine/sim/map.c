@@ -7,6 +7,8 @@
 
 void td_map_free(td_map *map) {
   if (!map) return;
+  if (map->road_width) /* sized by the graph it describes: free it first */
+    td_mem_free(map->road_width, (size_t)map->graph->edge_count * sizeof *map->road_width);
   td_graph_destroy(map->graph);
   td_grid_destroy(map->grid);
   td_mem_free(map->spawns, map->spawn_count * sizeof *map->spawns);

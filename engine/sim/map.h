@@ -9,6 +9,17 @@
 ** Every spawn, goal and base remembers the Tiled object id it came from so
 ** that errors and tools can name it.
 **
+** The walkable area. On a waypoint map it is the road: the union of its
+** edges, each a rectangle road_width[e] wide centred on the edge and
+** square-capped (extended by half the width past each end), so junctions
+** and corners are covered (a closed edge stays road). On a grid map it is
+** the open cells (walls and tower-blocked cells are not), and road_width is
+** NULL. The loader always
+** sets road_width on a waypoint map (script/mapfile.h: the `road_width`
+** property, one tile by default); a waypoint map made in code may leave it
+** NULL. When set, it lives and dies with the graph (td_map_free sizes it by
+** graph->edge_count).
+**
 ** Memory: the map owns everything it points to; td_map_free releases it all
 ** and leaves a zeroed map. Determinism: plain data.
 */
@@ -53,6 +64,9 @@ typedef struct td_map {
   int32_t tile_w, tile_h;       /* tile size in map units (pixels) */
   td_graph *graph;              /* finalized */
   td_grid *grid;                /* NULL on waypoint maps */
+  float *road_width;            /* graph->edge_count entries: the road's width
+                                ** along each edge, map units (waypoint maps);
+                                ** NULL on grid maps */
   td_map_point *spawns;
   size_t spawn_count;
   td_map_point *goals;
