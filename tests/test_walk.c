@@ -139,6 +139,20 @@ static void test_grid_walls_and_rings(void **state) {
   y = 4 * 32 + 16.0f;
   td_walk_constrain(w, c, d, 8.0f, &x, &y);
   assert_true(td_walk_depth(w, c, d, x, y, 8.0f) <= 1e-3f);
+  /* the quick test: inside the open square around the cell only */
+  assert_true(td_walk_inside_quick(w, 4 * 32 + 16.0f, 2 * 32 + 16.0f, 8.0f));
+  assert_true(td_walk_inside_quick(w, 4 * 32 + 16.0f, 2 * 32 + 16.0f, 47.0f));
+  assert_false(td_walk_inside_quick(w, 4 * 32 + 16.0f, 2 * 32 + 16.0f, 49.0f));
+  assert_false(td_walk_inside_quick(w, 3 * 32 + 6.0f, 4 * 32 + 16.0f, 8.0f));
+  uint64_t v = td_walk_version(w);
+  float tower[4] = {4 * 32.0f, 2 * 32.0f, 32.0f, 32.0f};
+  assert_int_equal(td_walk_set_blocks(w, tower, 1, &err), 0);
+  assert_true(td_walk_version(w) > v);
+  assert_false(td_walk_inside_quick(w, 4 * 32 + 16.0f, 2 * 32 + 16.0f, 8.0f));
+  assert_true(td_walk_blocks_near(w, 100.0f, 60.0f, 110.0f, 70.0f, 20.0f));
+  assert_false(td_walk_blocks_near(w, 10.0f, 10.0f, 20.0f, 20.0f, 5.0f));
+  assert_true(td_walk_depth(w, a, b, 4 * 32 + 16.0f, 2 * 32 + 16.0f, 8.0f) > 23.9f);
+  assert_int_equal(td_walk_set_blocks(w, NULL, 0, &err), 0);
   /* outside the grid is not walkable */
   assert_true(td_walk_depth(w, a, b, 32.0f + 4.0f, 32.0f + 16.0f, 8.0f) > 3.9f);
   td_walk_destroy(w);

@@ -43,6 +43,7 @@ struct td_walk {
   int32_t *bstart, *bidx;
   size_t nbidx;
   float box[4];                /* x0, y0, x1, y1 of the graph */
+  uint64_t version;            /* changes so far */
 };
 
 static inline float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
@@ -192,6 +193,8 @@ void td_walk_destroy(td_walk *w) {
 
 bool td_walk_is_grid(const td_walk *w) { return w->grid != NULL; }
 
+uint64_t td_walk_version(const td_walk *w) { return w->version; }
+
 int td_walk_rings(const td_walk *w, int32_t cx, int32_t cy) {
   if (!w->grid || cx < 0 || cy < 0 || cx >= w->gw || cy >= w->gh) return -1;
   return dist_at(w, cx, cy) - 1;
@@ -212,6 +215,7 @@ size_t td_walk_sync(td_walk *w) {
       rings_box(w, cx - m < 0 ? 0 : cx - m, cy - m < 0 ? 0 : cy - m,
                 cx + m >= w->gw ? w->gw - 1 : cx + m, cy + m >= w->gh ? w->gh - 1 : cy + m);
     }
+  w->version += changed > 0;
   return changed;
 }
 
@@ -295,6 +299,7 @@ int td_walk_set_blocks(td_walk *w, const float *rects, size_t n, td_err *err) {
   w->bstart = start;
   w->bidx = t.bidx;
   w->nbidx = total;
+  w->version++;
   return 0;
 }
 
@@ -522,4 +527,34 @@ float td_walk_depth(const td_walk *w, int32_t a, int32_t b, float x, float y, fl
   }
   float bd = blocks_push(w, r, &x, &y, false);
   return bd > d ? bd : d;
+}
+
+bool td_walk_blocks_near(const td_walk *w, float x0, float y0, float x1, float y1, float pad) {
+  if (!w->nblk) return false;
+  int32_t br[4];
+  bucket_range(w, x0 - pad, y0 - pad, x1 + pad, y1 + pad, br);
+  for (int32_t by = br[1]; by <= br[3]; by++)
+    for (int32_t bx = br[0]; bx <= br[2]; bx++) {
+      size_t q = (size_t)by * (size_t)w->bw + (size_t)bx;
+      for (int32_t k = w->bstart[q]; k < w->bstart[q + 1]; k++) {
+        const float *b = w->blk + 4 * (size_t)w->bidx[k];
+        if (b[0] <= x1 + pad && b[0] + b[2] >= x0 - pad && b[1] <= y1 + pad &&
+            b[1] + b[3] >= y0 - pad)
+          return true;
+      }
+    }
+  return false;
+}
+
+bool td_walk_inside_quick(const td_walk *w, float x, float y, float r) {
+  if (!w->grid || !isfinite(x) || !isfinite(y)) return false;
+  int32_t cx = cell_of(w, x, w->gx0), cy = cell_of(w, y, w->gy0);
+  int d = cx >= 0 && cy >= 0 && cx < w->gw && cy < w->gh ? dist_at(w, cx, cy) : 0;
+  if (d <= 0) return false;
+  /* the open square of d - 1 rings around the cell */
+  float k = (float)(d - 1);
+  float x0 = w->gx0 + w->cell * ((float)cx - k), x1 = w->gx0 + w->cell * ((float)cx + k + 1.0f);
+  float y0 = w->gy0 + w->cell * ((float)cy - k), y1 = w->gy0 + w->cell * ((float)cy + k + 1.0f);
+  if (x - r < x0 || x + r > x1 || y - r < y0 || y + r > y1) return false;
+  return !td_walk_blocks_near(w, x - r, y - r, x + r, y + r, 0.0f);
 }

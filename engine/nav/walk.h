@@ -71,6 +71,19 @@ bool td_walk_constrain(const td_walk *w, int32_t a, int32_t b, float r, float *x
 ** near segment (a, b): 0 when inside. */
 float td_walk_depth(const td_walk *w, int32_t a, int32_t b, float x, float y, float r);
 
+/* Counts the changes of the area (blocks replaced, cells synced): a
+** caller that caches what it asked can tell when to ask again. */
+uint64_t td_walk_version(const td_walk *w);
+
+/* A quick test that never errs toward inside: true when the disc surely
+** lies in the area's open part without looking at edges (a grid: inside the
+** open square of rings around its cell, no block near; a road: false,
+** callers test the edge they are on, see td_walk_blocks_near). */
+bool td_walk_inside_quick(const td_walk *w, float x, float y, float r);
+
+/* Whether any block reaches within `pad` of the box x0..x1, y0..y1. */
+bool td_walk_blocks_near(const td_walk *w, float x0, float y0, float x1, float y1, float pad);
+
 /* What kind of area: true on a grid. */
 bool td_walk_is_grid(const td_walk *w);
 /* A grid cell's clearance rings (see above), or -1 outside the grid. */
