@@ -1,0 +1,178 @@
+/*
+** crowd_metrics.c: the behaviour metrics (seed 004; DESIGN.md "Behaviour
+** metrics"): min_gap, lane_error, lane_swaps, group_spread, jitter, orbits.
+**
+** While they are enabled, td_crowd_step measures at the end of each tick
+** (td_crowd_measure), after the waypoints; leaks are counted where they are
+** listed (crowd_lane.c).
+**
+** Memory: the sort keys grow here (out of memory, the lane metrics of the
+** tick are skipped). Determinism: the metrics read the crowd and write only
+** themselves and each agent's metrics state (m_*, inv_with); they never
+** change how agents move.
+*/
+#include "crowd/crowd_int.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+/* jitter: a zig-zag, three sharp turns (faster than JITTER_RATE, rad/s)
+** alternating left and right, each within JITTER_TIME seconds of the last
+** (one turn back after a corner is a correction, not a jitter) */
+#define JITTER_RATE 1.047f
+#define JITTER_TIME 0.1f
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* ---- the measures of a tick ---------------------------------------------- */
+
+/* Adds the tick just stepped to the metrics (td_crowd_step, while they are
+** enabled): min_gap in a grid sorted now, each moving agent's turn (jitter,
+** orbits), the lane error on straight parts, lane swaps and group spread. */
+void td_crowd_measure(td_crowd *c) {
+  /* min_gap over the pairs of one layer closer than the interaction reach,
+  ** in a grid of where the agents are now */
+  td_crowd_grid_sort(c);
+  c->grid_tick = UINT64_MAX;
+  float reach = c->reach, r = reach * 1.001f + 1e-4f;
+  for (size_t k = 0; k < c->n_grid; k++) {
+    size_t i = (size_t)c->order[k];
+    int li = layer(c->state[i]);
+    if (li < 0) continue;
+    float xi = c->x[i], yi = c->y[i];
+    cellbox box = cell_box(c, xi - r, yi - r, xi + r, yi + r);
+    for (int32_t row = box.y0; row <= box.y1; row++) {
+      int32_t lo, hi;
+      row_run(c, &box, row, &lo, &hi);
+      for (int32_t kk = lo; kk < hi; kk++) {
+        size_t j = (size_t)c->order[kk];
+        if (j <= i || layer(c->state[j]) != li) continue;
+        float d = len2(xi - c->x[j], yi - c->y[j]);
+        if (d > reach) continue;
+        double gap = (double)d - (double)c->radius[i] - (double)c->radius[j];
+        if (gap < c->m.min_gap) c->m.min_gap = gap;
+      }
+    }
+  }
+  /* jitter and orbits, from each moving agent's turn in this tick */
+  for (size_t i = 0; i < c->used; i++) {
+    uint8_t st = c->state[i];
+    if (st != TD_AGENT_WALK && st != TD_AGENT_FLY) {
+      c->m_vx[i] = c->m_vy[i] = 0.0f;
+      continue;
+    }
+    float ax = c->m_vx[i], ay = c->m_vy[i], bx = c->vx[i], by = c->vy[i];
+    c->m_vx[i] = bx;
+    c->m_vy[i] = by;
+    /* a heading means something while the agent moves (a fifth of its speed) */
+    float slow = 0.04f * c->base_speed[i] * c->base_speed[i];
+    if (ax * ax + ay * ay < slow || bx * bx + by * by < slow) continue;
+    float turn = atan2f(ax * by - ay * bx, ax * bx + ay * by);
+    int32_t now = (int32_t)(c->tick % 0x3FFFFFFF) + 1;
+    if (fabsf(turn) > JITTER_RATE * c->dt) {
+      int32_t last = c->m_sharp[i], sign = turn > 0.0f ? 1 : -1;
+      bool flip = last != 0 && (last > 0) != (sign > 0) &&
+                  (float)(now - (last > 0 ? last : -last)) * c->dt <= JITTER_TIME * 1.001f;
+      c->m_flips[i] = flip ? (uint8_t)(c->m_flips[i] + 1) : 0;
+      if (c->m_flips[i] == 2) { /* left, right, left (or the other way) */
+        c->m.jitter++;
+        c->m_flips[i] = 0;
+      }
+      c->m_sharp[i] = sign * now;
+    }
+    /* turning on one way through a whole circle before the next waypoint */
+    float sum = c->m_turn[i];
+    sum = (sum > 0.0f) == (turn > 0.0f) ? sum + turn : turn;
+    if (fabsf(sum) > 2.0f * PI_F) {
+      c->m.orbits++;
+      sum = 0.0f;
+    }
+    c->m_turn[i] = sum;
+  }
+
+  /* lane error on straight parts, and the keys for swaps and spread */
+  size_t n = 0;
+  if (c->sort_cap < c->used) {
+    int64_t *p = td_mem_grow(c->sort_keys, &c->sort_cap, c->used, sizeof *p);
+    if (!p) return;
+    c->sort_keys = p;
+  }
+  for (size_t i = 0; i < c->used; i++) {
+    if (c->state[i] != TD_AGENT_WALK) continue;
+    const corner *k = corner_at(c, i);
+    float t = (c->x[i] - k->ax) * k->dx + (c->y[i] - k->ay) * k->dy;
+    float lat = (c->x[i] - k->ax) * k->nx + (c->y[i] - k->ay) * k->ny;
+    /* away from the last turning waypoint and the next one: a straight
+    ** waypoint between two segments (a grid's cells) is no corner */
+    float zone = c->p.lookahead * c->max_speed[i] + 2.0f * c->radius[i] +
+                 fabsf(c->lane[i]) * k->scale;
+    bool turns = k->last || k->scale > STRAIGHT_SCALE;
+    if (c->travelled[i] - c->turn_at[i] > zone && (!turns || t < k->len - zone)) {
+      double e = (double)lat - (double)c->lane[i];
+      c->m.lane_sq_sum += e * e;
+      c->m.samples++;
+    }
+    /* key: group, segment, lane order, slot */
+    c->sort_keys[n++] = ((int64_t)c->group[i] << 40) | ((int64_t)(c->from[i] & 0xFFFFF) << 20) |
+                        (int64_t)i;
+  }
+  c->m.lane_error = c->m.samples ? sqrt(c->m.lane_sq_sum / (double)c->m.samples) : 0.0;
+  /* swaps: neighbours in lane order on one segment whose lateral order is
+  ** inverted; counted when the inversion begins */
+  if (n > 1) qsort(c->sort_keys, n, sizeof *c->sort_keys, cmp_i64); /* n may be 0 (NULL) */
+  for (size_t a = 0; a < n;) {
+    size_t b = a;
+    int64_t seg = c->sort_keys[a] >> 20;
+    while (b < n && (c->sort_keys[b] >> 20) == seg) b++;
+    /* within [a, b): same group and same from; order by lane (insertion) */
+    for (size_t u = a + 1; u < b; u++) {
+      int64_t key = c->sort_keys[u];
+      size_t v = u;
+      while (v > a && c->lane[c->sort_keys[v - 1] & 0xFFFFF] > c->lane[key & 0xFFFFF]) {
+        c->sort_keys[v] = c->sort_keys[v - 1];
+        v--;
+      }
+      c->sort_keys[v] = key;
+    }
+    for (size_t u = a; u < b; u++) {
+      size_t i = (size_t)(c->sort_keys[u] & 0xFFFFF);
+      int32_t with = -1;
+      if (u + 1 < b) {
+        size_t j = (size_t)(c->sort_keys[u + 1] & 0xFFFFF);
+        if (c->to[i] == c->to[j] && c->lane[j] > c->lane[i] + 1e-4f) {
+          const corner *k = corner_at(c, i);
+          float li = (c->x[i] - k->ax) * k->nx + (c->y[i] - k->ay) * k->ny;
+          float lj = (c->x[j] - k->ax) * k->nx + (c->y[j] - k->ay) * k->ny;
+          if (li > lj + 0.01f * c->radius[i]) with = (int32_t)j;
+        }
+      }
+      if (with >= 0 && c->inv_with[i] != with) c->m.lane_swaps++;
+      c->inv_with[i] = with;
+    }
+    a = b;
+  }
+  /* group spread: largest pairwise distance (exact up to 512 members) */
+  for (size_t a = 0; a < n;) {
+    int32_t grp = (int32_t)(c->sort_keys[a] >> 40);
+    size_t b = a;
+    while (b < n && (int32_t)(c->sort_keys[b] >> 40) == grp) b++;
+    if (b - a <= 512) {
+      for (size_t u = a; u < b; u++)
+        for (size_t v = u + 1; v < b; v++) {
+          size_t i = (size_t)(c->sort_keys[u] & 0xFFFFF), j = (size_t)(c->sort_keys[v] & 0xFFFFF);
+          double d = (double)len2(c->x[i] - c->x[j], c->y[i] - c->y[j]);
+          if (d > c->m.group_spread) c->m.group_spread = d;
+        }
+    }
+    a = b;
+  }
+}
+
+/* ---- access -------------------------------------------------------------- */
+
+void td_crowd_enable_metrics(td_crowd *c, bool on) { c->metrics_on = on; }
+
+const td_crowd_metrics *td_crowd_get_metrics(const td_crowd *c) { return &c->m; }
