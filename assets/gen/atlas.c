@@ -239,7 +239,11 @@ static void enemies(int ox, int oy) {
   enemy_entry("grunt", ox, oy);
   ox += 32;
   cx += 32;
-  /* tank: treads and a turret */
+  /* tank: treads and a turret; drawn on its cell alone (its barrel's end
+  ** would spill into the wisp's cell and count as part of the wisp's body) */
+  td_canvas whole = cv;
+  cv = (td_canvas){whole.px + (size_t)oy * (size_t)whole.stride + (size_t)ox, 32, 32, whole.stride};
+  cx -= (float)ox, cy -= (float)oy;
   td_canvas_rect(&cv, cx - 14, cy - 14, 28, 7, rgb(40, 40, 44));
   td_canvas_rect(&cv, cx - 14, cy + 7, 28, 7, rgb(40, 40, 44));
   for (int k = 0; k < 7; k++) {
@@ -250,6 +254,8 @@ static void enemies(int ox, int oy) {
   td_canvas_rect_outline(&cv, cx - 12, cy - 8, 24, 16, 1.5f, rgb(60, 66, 52));
   td_canvas_line(&cv, cx, cy, cx + 15, cy, 3.5f, rgb(60, 66, 52));
   td_canvas_disc(&cv, cx - 1, cy, 5.5f, rgb(130, 140, 116));
+  cv = whole;
+  cx += (float)ox, cy += (float)oy;
   enemy_entry("tank", ox, oy);
   ox += 32;
   cx += 32;
