@@ -13,7 +13,9 @@
 **   tile_grass tile_road tile_pad tile_floor tile_wall
 **   base_<tower type> turret_<tower level>        (32x32, facing +x)
 **   enemy_<enemy type>                            (32x32, facing +x; the newer
-**                                                  bosses 48x48, see BOSS)
+**                                                  bosses 48x48, see BOSS;
+**                                                  any margin: the body is
+**                                                  scaled to the disc)
 **   shot_<arrow|ball|orb|spark|bolt>, fx_puff, fx_star, fx_ring
 **   icon_<coin|heart|wave|clock|play|pause|fast|up|sell|target|skull|gear|warn>
 **   white (a 4x4 opaque block for shapes), glyph_<code> (6x8 font cells)
@@ -239,7 +241,11 @@ static void enemies(int ox, int oy) {
   enemy_entry("grunt", ox, oy);
   ox += 32;
   cx += 32;
-  /* tank: treads and a turret */
+  /* tank: treads and a turret; drawn on its cell alone (its barrel's end
+  ** would spill into the wisp's cell and count as part of the wisp's body) */
+  td_canvas whole = cv;
+  cv = (td_canvas){whole.px + (size_t)oy * (size_t)whole.stride + (size_t)ox, 32, 32, whole.stride};
+  cx -= (float)ox, cy -= (float)oy;
   td_canvas_rect(&cv, cx - 14, cy - 14, 28, 7, rgb(40, 40, 44));
   td_canvas_rect(&cv, cx - 14, cy + 7, 28, 7, rgb(40, 40, 44));
   for (int k = 0; k < 7; k++) {
@@ -250,6 +256,8 @@ static void enemies(int ox, int oy) {
   td_canvas_rect_outline(&cv, cx - 12, cy - 8, 24, 16, 1.5f, rgb(60, 66, 52));
   td_canvas_line(&cv, cx, cy, cx + 15, cy, 3.5f, rgb(60, 66, 52));
   td_canvas_disc(&cv, cx - 1, cy, 5.5f, rgb(130, 140, 116));
+  cv = whole;
+  cx += (float)ox, cy += (float)oy;
   enemy_entry("tank", ox, oy);
   ox += 32;
   cx += 32;
@@ -503,10 +511,12 @@ static void enemy_drake(int ox, int oy) {
 
 /* ---- bosses (48-pixel cells, drawn in 32 units; facing +x) -------------- */
 
-/* The scene draws an enemy radius * 2.6 tiles across whatever the cell, so
-** a boss (radius 0.6-0.7) already shows twice a grunt's size; its bigger
-** cell only keeps its detail. Bosses fill their cell, wear heavier
-** outlines and a touch of gold. */
+/* The scene draws an enemy so that its opaque body (alpha >= 128, measured
+** from these pixels when the atlas loads: td_sprite.body) is its collision
+** disc's diameter, whatever the cell, so a boss (radius 0.6-0.7) shows
+** twice a grunt's size by its radius; its bigger cell only keeps its
+** detail. Bosses fill their cell, wear heavier outlines and a touch of
+** gold. */
 #define BOSS 48
 
 static void boss_entry(const char *name, int ox, int oy) {

@@ -4,6 +4,7 @@
 #include "render/atlas.h"
 
 #include <SDL_image.h>
+#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +29,21 @@ void td_atlas_destroy(td_atlas *a) {
   free(a);
 }
 
+/* td_sprite.body: the largest distance, along x or y, from the sprite's
+** centre to the far edge of a pixel with alpha >= 128, doubled, as a share
+** of its width (height). */
+static void measure_body(const td_atlas *a, td_sprite *s) {
+  float cx = (float)s->w * 0.5f, cy = (float)s->h * 0.5f, share = 0;
+  for (int j = 0; j < s->h; j++)
+    for (int i = 0; i < s->w; i++) {
+      if ((a->px[(size_t)(s->y + j) * (size_t)a->tex_w + (size_t)(s->x + i)] >> 24) < 128) continue;
+      float dx = fmaxf(fabsf((float)i - cx), fabsf((float)(i + 1) - cx)) / cx;
+      float dy = fmaxf(fabsf((float)j - cy), fabsf((float)(j + 1) - cy)) / cy;
+      share = fmaxf(share, fmaxf(dx, dy));
+    }
+  s->body = share;
+}
+
 static int parse_index(td_atlas *a, const char *path, td_err *err) {
   FILE *f = fopen(path, "r");
   if (!f) return td_err_set(err, "%s: cannot open (run td_assetgen assets?)", path);
@@ -48,6 +64,7 @@ static int parse_index(td_atlas *a, const char *path, td_err *err) {
     s.v0 = (float)s.y / (float)a->tex_h;
     s.u1 = (float)(s.x + s.w) / (float)a->tex_w;
     s.v1 = (float)(s.y + s.h) / (float)a->tex_h;
+    measure_body(a, &s);
     if (a->count == cap) {
       cap = cap ? cap * 2 : 256;
       td_sprite *p = realloc(a->sprites, cap * sizeof *p);

@@ -5,7 +5,8 @@
 ** assets/atlas.txt names them, one "name x y w h" a line. td_atlas_load
 ** reads both into an SDL texture for one renderer (nearest-neighbour
 ** scaling, so pixel art stays crisp at any zoom) and a name table;
-** td_atlas_find looks a sprite up by name. Names follow the index's
+** td_atlas_find looks a sprite up by name; each sprite knows how much of
+** its cell its opaque body fills (td_sprite.body). Names follow the index's
 ** conventions (base_<tower type>, turret_<level>, enemy_<type>, shot_*,
 ** fx_*, icon_*, tile_*, white, glyph_<ascii code>); a name not in the atlas
 ** gives NULL and the caller draws a fallback shape in the type's colour.
@@ -27,6 +28,12 @@ typedef struct td_sprite {
   char name[48];
   int x, y, w, h;        /* pixels in the texture */
   float u0, v0, u1, v1;  /* the same as texture coordinates */
+  /* The sprite's body: the side of the smallest square centred on it that
+  ** holds every pixel with alpha >= 128, as a share of its width (height)
+  ** (measured from the pixels at load; 0: no such pixel). A sprite drawn
+  ** size / body wide shows a body size wide: enemies match their collision
+  ** disc this way (render/scene.c), whatever margin their cell leaves. */
+  float body;
 } td_sprite;
 
 typedef struct td_atlas {

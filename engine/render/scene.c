@@ -408,13 +408,22 @@ static void fallback(td_batch *b, const char *name, float x, float y, float size
 
 static const SDL_Color WHITE = {255, 255, 255, 255};
 
+static const td_sprite *enemy_sprite(const td_scene *s, int32_t type) {
+  return s->enemy_spr && type >= 0 && (size_t)type < s->n_enemy ? s->enemy_spr[type] : NULL;
+}
+
+/* An enemy whose body (the opaque part of its sprite, td_sprite.body; the
+** fallback's disc) is body pixels across: its collision disc's diameter on
+** screen. */
 static void draw_enemy_sprite(td_scene *s, td_batch *b, const td_rules *r, int32_t type, float x,
-                              float y, float size, float angle, SDL_Color tint) {
-  const td_sprite *sp = s->enemy_spr && type >= 0 && (size_t)type < s->n_enemy ? s->enemy_spr[type] : NULL;
-  if (sp) td_batch_sprite(b, sp, x, y, size, size, angle, tint);
-  else
-    fallback(b, type >= 0 && (size_t)type < r->enemy_count ? r->enemies[type].name : "?", x, y,
-             size * 0.8f, angle, false,
+                              float y, float body, float angle, SDL_Color tint) {
+  const td_sprite *sp = enemy_sprite(s, type);
+  if (sp && sp->body > 0) {
+    float w = body / sp->body;
+    td_batch_sprite(b, sp, x, y, w, w * (float)sp->h / (float)sp->w, angle, tint);
+  } else
+    fallback(b, type >= 0 && (size_t)type < r->enemy_count ? r->enemies[type].name : "?", x, y, body,
+             angle, false,
              s->enemy_col && type >= 0 && (size_t)type < s->n_enemy ? s->enemy_col[type] : WHITE);
 }
 
@@ -442,7 +451,9 @@ static void draw_tower_sprite(td_scene *s, td_batch *b, const td_rules *r, int32
 void td_scene_enemy_icon(td_scene *s, td_batch *b, const td_rules *r, int32_t type, float cx,
                          float cy, float size) {
   bind_rules(s, r);
-  draw_enemy_sprite(s, b, r, type, cx, cy, size, 0, WHITE);
+  /* the whole cell size across (the fallback's disc 0.8 of it) */
+  const td_sprite *sp = enemy_sprite(s, type);
+  draw_enemy_sprite(s, b, r, type, cx, cy, sp && sp->body > 0 ? size * sp->body : size * 0.8f, 0, WHITE);
 }
 
 void td_scene_tower_icon(td_scene *s, td_batch *b, const td_rules *r, int32_t level, float cx,
@@ -1047,20 +1058,31 @@ void td_scene_draw(td_scene *s, td_batch *b, const td_world *w, const td_camera 
         f = lerp_angle(s->pe[i].facing, v.facing, a);
       }
       float sx = td_camera_sx(cam, x), sy = td_camera_sy(cam, y);
-      float size = fmaxf(8.0f, v.radius * 2.6f * z);
-      if (sx < -size || sy < -size || sx > (float)(cam->vx + cam->vw) + size || sy > (float)(cam->vy + cam->vh) + size)
+      /* The body is the collision disc, 2 radius across at every zoom (the
+      ** separation overlay's white ring is its edge). The floor is for
+      ** visibility only: it applies when a disc would be under 4 pixels,
+      ** i.e. zoomed far out on a big map (06-expanse fits at zoom 0.07,
+      ** where a runner is 1 pixel); the other bundled maps never reach it. */
+      float body = fmaxf(4.0f, v.radius * 2 * z);
+      /* culling: the cell around the body (bodies fill 0.8-1 of theirs), its bar */
+      float reach = body * 1.5f;
+      if (sx < -reach || sy < -reach || sx > (float)(cam->vx + cam->vw) + reach ||
+          sy > (float)(cam->vy + cam->vh) + reach)
         continue;
       SDL_Color tint = WHITE;
       if (v.state == TD_ENEMY_DYING) tint = td_color(255, 120, 120, 160);
       else if (v.slow > 0 && v.slow_time > 0) tint = td_color(150, 200, 255, 255);
-      if (v.flying) td_batch_disc(b, sx + size * 0.15f, sy + size * 0.45f, size * 0.25f, td_color(0, 0, 0, 60));
-      draw_enemy_sprite(s, b, r, v.type, sx, sy, size, f, tint);
+      /* a flyer's shadow on the ground, below and right of the body */
+      if (v.flying) td_batch_disc(b, sx + body * 0.2f, sy + body * 0.58f, body * 0.33f, td_color(0, 0, 0, 60));
+      draw_enemy_sprite(s, b, r, v.type, sx, sy, body, f, tint);
       if (v.stun_time > 0 && s->star)
-        td_batch_sprite(b, s->star, sx, sy - size * 0.45f, size * 0.4f, size * 0.4f, (float)p->time * 6,
+        td_batch_sprite(b, s->star, sx, sy - body * 0.55f, body * 0.5f, body * 0.5f, (float)p->time * 6,
                         td_color(255, 240, 120, 255));
       if (v.health < v.max_health && v.state != TD_ENEMY_DYING) {
-        float bw = fmaxf(12.0f, size * (v.boss ? 1.3f : 0.9f)), bh = fmaxf(2.0f, size * 0.1f);
-        float bx = sx - bw * 0.5f, by = sy - size * 0.55f - bh;
+        /* a bar a little wider than the body (a boss's wider), 3 pixels
+        ** above its top */
+        float bw = fmaxf(12.0f, body * (v.boss ? 1.5f : 1.1f)), bh = fmaxf(2.0f, body * 0.12f);
+        float bx = sx - bw * 0.5f, by = sy - body * 0.5f - 3 - bh;
         float hp = v.max_health > 0 ? v.health / v.max_health : 0;
         td_batch_rect(b, bx - 1, by - 1, bw + 2, bh + 2, td_color(0, 0, 0, 200));
         SDL_Color hc = hp > 0.5f ? td_color(80, 220, 80, 255) : hp > 0.25f ? td_color(240, 200, 40, 255)
