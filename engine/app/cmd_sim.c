@@ -90,6 +90,7 @@ void sim_run_free(sim_run *r) {
   free(r->waves);
   free(r->events);
   td_crowd_destroy(r->crowd);
+  td_walk_destroy(r->walk);
   td_route_destroy(r->route);
   td_map_free(&r->map);
   if (r->trace) fclose(r->trace);
@@ -194,17 +195,26 @@ static int spawn_wave(sim_run *r, size_t wi) {
   return status;
 }
 
-/* Flyers avoid the footprints of the bases that have a tower. */
-static int update_obstacles(sim_run *r) {
+/* The footprints of the bases that have a tower (blocking_only: of those
+** that close something), into r->obstacles; how many. */
+static size_t tower_rects(sim_run *r, bool blocking_only) {
   size_t n = 0;
   for (size_t i = 0; i < r->map.base_count; i++) {
-    if (!r->tower[i]) continue;
     const td_tower_base *b = &r->map.bases[i];
+    if (!r->tower[i] || (blocking_only && b->block_count == 0)) continue;
     float *o = &r->obstacles[4 * n++];
     o[0] = (float)b->x, o[1] = (float)b->y, o[2] = (float)b->w, o[3] = (float)b->h;
   }
+  return n;
+}
+
+/* Flyers avoid the footprints of the bases that have a tower; walkers those
+** of the towers that close the way (as the world does: sim/tower.c). */
+static int update_obstacles(sim_run *r) {
   td_err err;
-  if (td_crowd_set_obstacles(r->crowd, r->obstacles, n, &err) != 0)
+  if (r->walk && td_walk_set_blocks(r->walk, r->obstacles, tower_rects(r, true), &err) != 0)
+    return td_app_fail("sim: %s", err.msg);
+  if (td_crowd_set_obstacles(r->crowd, r->obstacles, tower_rects(r, false), &err) != 0)
     return td_app_fail("sim: %s", err.msg);
   return 0;
 }
@@ -278,6 +288,7 @@ static int observe(sim_run *r) {
                 r->slot_agent[s], v.group, (double)v.x, (double)v.y, (double)v.vx, (double)v.vy,
                 sim_state_name(v.state)) < 0)
       return td_app_fail("%s: cannot write: %s", r->trace_path, strerror(errno));
+    if (v.state == TD_AGENT_WAITING) continue; /* at its gate, off the map: no trail yet */
     if (add_trail_point(r, a, v.x, v.y, v.state == TD_AGENT_LEAKED) != 0)
       return td_app_fail("sim: out of memory");
   }
@@ -286,6 +297,13 @@ static int observe(sim_run *r) {
 
 /* The run is over when no wave or event is pending and every agent has
 ** arrived or waits with no route from where it stands. Sets ended. */
+/* Stranded: no route from where it is, or waiting at a spawn that has none
+** (its gate stays shut: those who entered stand there, cut off). */
+static bool cut_off(const sim_run *r, const td_agent_view *v) {
+  return v->state == TD_AGENT_STRANDED ||
+         (v->state == TD_AGENT_WAITING && td_route_next(r->route)[v->from] == TD_NONE);
+}
+
 static bool finished(sim_run *r) {
   uint64_t now = td_crowd_tick(r->crowd);
   for (size_t i = 0; i < r->wave_count; i++)
@@ -298,7 +316,7 @@ static bool finished(sim_run *r) {
   for (size_t s = 0; s < td_crowd_capacity(r->crowd); s++) {
     td_agent_view v;
     if (!td_crowd_view(r->crowd, s, &v) || v.state == TD_AGENT_LEAKED) continue;
-    if (v.state != TD_AGENT_STRANDED || events_pending) return false;
+    if (!cut_off(r, &v) || events_pending) return false;
     stranded = true;
   }
   r->ended = stranded ? "stranded" : "arrived";
@@ -320,7 +338,7 @@ static int run_loop(sim_run *r) {
   r->ticks = td_crowd_tick(r->crowd);
   for (size_t s = 0; s < td_crowd_capacity(r->crowd); s++) {
     td_agent_view v;
-    if (td_crowd_view(r->crowd, s, &v) && v.state == TD_AGENT_STRANDED)
+    if (td_crowd_view(r->crowd, s, &v) && cut_off(r, &v))
       r->agents[r->slot_agent[s]].end = SIM_STRANDED;
   }
   return 0;
@@ -405,6 +423,14 @@ static int run(const sim_opts *o) {
     td_app_fail("%s: %s", o->map, err.msg);
     goto done;
   }
+  /* the walkable area, as in the game (sim/world.c) */
+  if (r.map.grid) r.walk = td_walk_create_grid(r.map.grid, r.map.graph, &err);
+  else if (r.map.road_width) r.walk = td_walk_create_road(r.map.graph, r.map.road_width, &err);
+  if ((r.map.grid || r.map.road_width) && !r.walk) {
+    td_app_fail("%s: %s", o->map, err.msg);
+    goto done;
+  }
+  td_crowd_set_walk(r.crowd, r.walk);
   td_crowd_enable_metrics(r.crowd, true);
   if (o->png) r.trail_step = (float)(r.map.tile_w > 0 ? r.map.tile_w : 8) / 8.0f;
   if (o->png) { /* fail before a long run, not after it */

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "crowd/crowd.h"
+#include "nav/walk.h"
 #include "nav/route.h"
 #include "sim/map.h"
 
@@ -99,6 +100,7 @@ typedef struct sim_run {
   int32_t *must;             /* scratch: nodes that must keep a route */
   size_t must_cap;
   float *obstacles;          /* scratch: rectangles for flyers */
+  td_walk *walk;             /* the walkable area (NULL: open ground) */
   uint64_t ticks;            /* ticks run */
   const char *ended;         /* "arrived", "stranded" or "tick_limit" */
 } sim_run;

@@ -206,7 +206,9 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
     for (size_t i = 0; i < rec->ncheck; i++)
       printf("%s{\"tick\":%" PRIu64 ",\"checksum\":\"%016" PRIx64 "\"}", i ? "," : "",
              rec->checks[i].tick, rec->checks[i].checksum);
-    printf("],\"checksum\":\"%016" PRIx64 "\"}\n", td_world_checksum(w));
+    const td_crowd_metrics *m = td_crowd_get_metrics(td_world_crowd(w));
+    printf("],\"off_road\":%" PRId64 ",\"off_road_depth\":%.9g", m->off_road, m->off_road_depth);
+    printf(",\"checksum\":\"%016" PRIx64 "\"}\n", td_world_checksum(w));
     return;
   }
   if (!o->quiet)
@@ -220,6 +222,10 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
          st->kills, st->leaks, td_world_tower_count(w));
   if (au) printf(" (%d built, %d upgrades)", (int)built, (int)upgraded);
   printf("\n");
+  const td_crowd_metrics *m = td_crowd_get_metrics(td_world_crowd(w));
+  if (!o->quiet)
+    printf("off_road %" PRId64 " agent-ticks, deepest %.3f (map units)\n", m->off_road,
+           m->off_road_depth);
   if (!o->quiet) printf("checksum %016" PRIx64 "\n", td_world_checksum(w));
 }
 
@@ -300,6 +306,9 @@ int td_sim_game(int argc, char **argv) {
   }
   td_replay_init(&rec, g, (uint32_t)o.every);
   td_world *w = td_game_world(g);
+  /* the crowd's metrics (off_road): the world keeps them off, and turning
+  ** them on changes nothing in the game (see td_check) */
+  td_crowd_enable_metrics((td_crowd *)td_world_crowd(w), true);
   if (!o.json && !o.quiet)
     printf("game: %s, mod %s, seed %" PRIu64 ", %s, player %s%s\n", td_game_map_path(g),
            td_game_mod_dir(g), td_game_seed(g), td_difficulty_name(td_game_difficulty(g)),

@@ -47,6 +47,7 @@ const char *sim_state_name(td_agent_state s) {
   case TD_AGENT_STRANDED: return "stranded";
   case TD_AGENT_LEAKED: return "leaked";
   case TD_AGENT_REMOVED: return "removed";
+  case TD_AGENT_WAITING: return "waiting";
   case TD_AGENT_FREE: break;
   }
   return "free";
@@ -101,6 +102,8 @@ void sim_print_text(const sim_run *r) {
   printf("%-14s %.2f\n", "group_spread", m->group_spread);
   printf("%-14s %lld\n", "jitter", (long long)m->jitter);
   printf("%-14s %lld\n", "orbits", (long long)m->orbits);
+  printf("%-14s %lld agent-ticks, deepest %.3f (map units)\n", "off_road", (long long)m->off_road,
+         m->off_road_depth);
   if (s.leaked) printf("%-14s mean %.2f s, max %.2f s\n", "time_to_goal", s.ttg_sum / (double)s.leaked, s.ttg_max);
   else printf("%-14s - (nobody arrived)\n", "time_to_goal");
   if (r->agent_count)
@@ -145,6 +148,8 @@ void sim_print_json(const sim_run *r) {
   printf(",\"lane_swaps\":%lld,\"group_spread\":", (long long)m->lane_swaps);
   json_num(m->group_spread);
   printf(",\"jitter\":%lld,\"orbits\":%lld", (long long)m->jitter, (long long)m->orbits);
+  printf(",\"off_road\":%lld,\"off_road_depth\":", (long long)m->off_road);
+  json_num(m->off_road_depth);
   fputs(",\"time_to_goal\":{\"mean\":", stdout);
   json_num(s.leaked ? s.ttg_sum / (double)s.leaked : (double)NAN);
   fputs(",\"max\":", stdout);

@@ -64,7 +64,7 @@
 
 td_crowd_params td_crowd_default_params(double dt) {
   td_crowd_params p = {.dt = dt, .separation = true, .lookahead = 0.25f,
-                       .miter_limit = 3.0f, .margin = 0.0f, .cohesion = 0.5f};
+                       .miter_limit = 3.0f, .margin = 0.0f, .cohesion = 0.5f, .gate = true};
   return p;
 }
 
@@ -111,6 +111,10 @@ static size_t columns(td_crowd *c, column *out) {
     {(void **)&c->turn_at, sizeof(float)},   {(void **)&c->m_vx, sizeof(float)},
     {(void **)&c->m_vy, sizeof(float)},      {(void **)&c->m_turn, sizeof(float)},
     {(void **)&c->m_sharp, sizeof(int32_t)}, {(void **)&c->m_flips, sizeof(uint8_t)},
+    {(void **)&c->lane0, sizeof(float)},     {(void **)&c->lane_max, sizeof(float)},
+    {(void **)&c->lane_wide, sizeof(float)},
+    {(void **)&c->wq_next, sizeof(int32_t)}, {(void **)&c->wq_prev, sizeof(int32_t)},
+    {(void **)&c->w_fly, sizeof(uint8_t)},
   };
   _Static_assert(sizeof cols / sizeof cols[0] <= MAX_COLUMNS, "raise MAX_COLUMNS");
   size_t n = sizeof cols / sizeof cols[0];
@@ -195,7 +199,9 @@ td_crowd *td_crowd_create(const td_route *route, const td_crowd_params *params,
   c->cell = 0.0f; /* sized by size_grid() */
   c->grid_tick = UINT64_MAX;
   c->route_version = route_version(route);
-  if (td_crowd_grow_agents(c, 64) != 0) {
+  c->gates = td_mem_alloc(GATES_FIRST * sizeof *c->gates);
+  c->gates_cap = c->gates ? GATES_FIRST : 0;
+  if (!c->gates || td_crowd_grow_agents(c, 64) != 0) {
     td_crowd_destroy(c);
     td_err_set(err, "crowd: out of memory");
     return NULL;
@@ -213,11 +219,13 @@ void td_crowd_destroy(td_crowd *c) {
   td_mem_free(c->g_n, c->g_cap * sizeof *c->g_n);
   td_mem_free(c->g_mean, c->g_cap * sizeof *c->g_mean);
   td_mem_free(c->g_use, c->g_cap * sizeof *c->g_use);
+  td_mem_free(c->g_wide, c->g_cap * sizeof *c->g_wide);
+  td_mem_free(c->gates, c->gates_cap * sizeof *c->gates);
   td_mem_free(c->kc, c->kc_cap * sizeof *c->kc);
   td_mem_free(c->kc_map, c->kc_map ? (c->kc_map_mask + 1) * sizeof *c->kc_map : 0);
   td_mem_free(c->leaks, c->leak_cap * sizeof *c->leaks);
   td_mem_free(c->obs, c->obs_n * 4 * sizeof *c->obs);
-  td_mem_free(c->sort_keys, c->sort_cap * sizeof *c->sort_keys);
+  td_crowd_metrics_free(c);
   td_mem_free(c, sizeof *c);
 }
 
@@ -243,6 +251,7 @@ bool td_crowd_alive(const td_crowd *c, td_agent a) {
 void td_crowd_remove(td_crowd *c, td_agent a) {
   int64_t i = slot_of(c, a);
   if (i >= 0 && c->state[i] != TD_AGENT_LEAKED) {
+    if (c->state[i] == TD_AGENT_WAITING) td_crowd_gate_leave(c, (size_t)i);
     c->state[i] = TD_AGENT_REMOVED;
   }
 }
@@ -257,18 +266,23 @@ int td_crowd_ensure_group(td_crowd *c, int32_t group) {
   int32_t *n = td_mem_calloc(ncap, sizeof *n);
   float *m = td_mem_calloc(ncap, sizeof *m);
   uint8_t *u = td_mem_calloc(ncap, sizeof *u);
-  if (!s || !n || !m || !u) {
+  float *wd = td_mem_calloc(ncap, sizeof *wd);
+  if (!s || !n || !m || !u || !wd) {
     td_mem_free(s, ncap * sizeof *s);
     td_mem_free(n, ncap * sizeof *n);
     td_mem_free(m, ncap * sizeof *m);
     td_mem_free(u, ncap * sizeof *u);
+    td_mem_free(wd, ncap * sizeof *wd);
     return -1;
   }
-  /* the sums carried to the next tick move along */
+  /* the sums carried to the next tick move along, and the widths */
   if (c->g_cap) {
     memcpy(s, c->g_sum, c->g_cap * sizeof *s);
     memcpy(n, c->g_n, c->g_cap * sizeof *n);
+    memcpy(wd, c->g_wide, c->g_cap * sizeof *wd);
   }
+  td_mem_free(c->g_wide, c->g_cap * sizeof *c->g_wide);
+  c->g_wide = wd;
   td_mem_free(c->g_sum, c->g_cap * sizeof *c->g_sum);
   td_mem_free(c->g_n, c->g_cap * sizeof *c->g_n);
   td_mem_free(c->g_mean, c->g_cap * sizeof *c->g_mean);
@@ -279,6 +293,55 @@ int td_crowd_ensure_group(td_crowd *c, int32_t group) {
   c->g_use = u;
   c->g_cap = ncap;
   return 0;
+}
+
+/* Where agent i stands at node `at`, and its state: a flyer (FLY) at the
+** node plus (slot, lane); a walker in its lane to the left of the first
+** segment and its slot along it, its state set by the route there
+** (walking, leaked on a goal, stranded). At a gate (at_gate), the slot is
+** left out: the agent is at the spawn itself. */
+void td_crowd_place(td_crowd *c, size_t i, int32_t at, bool flying, bool at_gate) {
+  const int32_t *next = c->next;
+  float px, py, slot = at_gate ? 0.0f : c->slot[i], lane = c->lane0[i];
+  node_pos(c, at, &px, &py);
+  c->from[i] = at;
+  c->to[i] = next[at];
+  if (flying) {
+    c->state[i] = TD_AGENT_FLY;
+    c->dirx[i] = 1.0f;
+    c->diry[i] = 0.0f;
+    c->x[i] = px + slot;
+    c->y[i] = py + lane;
+  } else {
+    float dx = 1.0f, dy = 0.0f;
+    if (next[at] != TD_NONE) td_crowd_seg_dir(c, at, next[at], &dx, &dy);
+    if (c->to[i] == TD_NONE) c->to[i] = at;
+    c->ktab[i] = KC_NONE;
+    c->dirx[i] = dx;
+    c->diry[i] = dy;
+    c->state[i] = next[at] != TD_NONE ? TD_AGENT_WALK
+                  : td_route_is_goal(c->route, at) ? TD_AGENT_LEAKED
+                                                   : TD_AGENT_STRANDED;
+    if (c->state[i] == TD_AGENT_WALK) {
+      const corner *k = td_crowd_take_segment(c, i); /* fits the lane to the room */
+      lane = c->lane[i];
+      enter_segment(c, i, k, 0.0f);
+    }
+    /* the lane is to the left of travel: normal (-dy, dx) */
+    c->x[i] = px - dy * lane + dx * slot;
+    c->y[i] = py + dx * lane + dy * slot;
+  }
+  /* The grid covers the graph's box and the agents: a formation spawned
+  ** behind its spawn point can reach far outside the map, and agents
+  ** crowded into the border cells would be compared with each other. */
+  double ax = (double)c->x[i], ay = (double)c->y[i], pad = 4.0 * (double)c->radius[i];
+  if (ax - pad < c->bx0 || ax + pad > c->bx1 || ay - pad < c->by0 || ay + pad > c->by1) {
+    c->bx0 = ax - pad < c->bx0 ? ax - pad : c->bx0;
+    c->bx1 = ax + pad > c->bx1 ? ax + pad : c->bx1;
+    c->by0 = ay - pad < c->by0 ? ay - pad : c->by0;
+    c->by1 = ay + pad > c->by1 ? ay + pad : c->by1;
+    c->cell = 0.0f; /* size_grid() lays the grid out again at the next step */
+  }
 }
 
 td_agent td_crowd_add(td_crowd *c, const td_agent_desc *d, int32_t at, td_err *err) {
@@ -322,9 +385,13 @@ td_agent td_crowd_add(td_crowd *c, const td_agent_desc *d, int32_t at, td_err *e
   c->turn_sin[i] = turn < PI_F ? sinf(turn) : 0.0f;
   c->prog[i] = NAN; /* none yet: no cohesion in its first tick */
   c->coh[i] = c->p.cohesion / d->max_speed;
-  c->lane[i] = d->lane;
+  c->lane[i] = c->lane0[i] = d->lane;
   c->slot[i] = d->slot;
   c->group[i] = d->group;
+  float wide = fabsf(d->lane);
+  if (wide > c->g_wide[d->group]) c->g_wide[d->group] = wide;
+  c->lane_wide[i] = c->g_wide[d->group];
+  c->lane_max[i] = INFINITY;
   c->travelled[i] = c->turn_at[i] = 0.0f;
   c->m_vx[i] = c->m_vy[i] = c->m_turn[i] = 0.0f;
   c->m_sharp[i] = 0;
@@ -336,43 +403,10 @@ td_agent td_crowd_add(td_crowd *c, const td_agent_desc *d, int32_t at, td_err *e
   if (d->radius > c->max_radius) c->max_radius = d->radius;
   if (d->max_speed > c->max_speed_all) c->max_speed_all = d->max_speed;
   td_crowd_check_route(c);
-  const int32_t *next = c->next;
-  float px, py;
-  node_pos(c, at, &px, &py);
-  c->from[i] = at;
-  c->to[i] = next[at];
-  if (d->flying) {
-    c->state[i] = TD_AGENT_FLY;
-    c->dirx[i] = 1.0f;
-    c->diry[i] = 0.0f;
-    c->x[i] = px + d->slot;
-    c->y[i] = py + d->lane;
-  } else {
-    float dx = 1.0f, dy = 0.0f;
-    if (next[at] != TD_NONE) td_crowd_seg_dir(c, at, next[at], &dx, &dy);
-    /* the lane is to the left of travel: normal (-dy, dx) */
-    c->x[i] = px - dy * d->lane + dx * d->slot;
-    c->y[i] = py + dx * d->lane + dy * d->slot;
-    c->state[i] = next[at] != TD_NONE ? TD_AGENT_WALK
-                  : td_route_is_goal(c->route, at) ? TD_AGENT_LEAKED
-                                                   : TD_AGENT_STRANDED;
-    if (c->to[i] == TD_NONE) c->to[i] = at;
-    c->ktab[i] = KC_NONE;
-    c->dirx[i] = dx;
-    c->diry[i] = dy;
-    if (c->state[i] == TD_AGENT_WALK) enter_segment(c, i, td_crowd_take_segment(c, i), 0.0f);
-  }
-  /* The grid covers the graph's box and the agents: a formation spawned
-  ** behind its spawn point can reach far outside the map, and agents
-  ** crowded into the border cells would be compared with each other. */
-  double ax = (double)c->x[i], ay = (double)c->y[i], pad = 4.0 * (double)d->radius;
-  if (ax - pad < c->bx0 || ax + pad > c->bx1 || ay - pad < c->by0 || ay + pad > c->by1) {
-    c->bx0 = ax - pad < c->bx0 ? ax - pad : c->bx0;
-    c->bx1 = ax + pad > c->bx1 ? ax + pad : c->bx1;
-    c->by0 = ay - pad < c->by0 ? ay - pad : c->by0;
-    c->by1 = ay + pad > c->by1 ? ay + pad : c->by1;
-    c->cell = 0.0f; /* size_grid() lays the grid out again at the next step */
-  }
+  /* through the gate: it enters now if its place is free, else waits */
+  bool goes = d->flying || c->next[at] != TD_NONE;
+  if (!(c->p.gate && goes && td_crowd_gate_add(c, i, at, d->flying)))
+    td_crowd_place(c, i, at, d->flying, false);
   c->live++;
   c->nb_stale = true; /* the neighbour lists are made again at the next step */
   return make_handle(c, i);
@@ -431,6 +465,7 @@ void td_crowd_step(td_crowd *c) {
   /* neighbours: separation, or the metrics (following and passing too) */
   bool neighbours = c->p.separation || c->metrics_on;
   begin_tick(c, neighbours);
+  td_crowd_gate_pass(c); /* who may enter at the spawns enters */
   if (neighbours) {
     bool lists = td_crowd_lists_pass(c);
     /* in slot order, where the columns stream: each agent's scan reads
@@ -451,11 +486,13 @@ void td_crowd_step(td_crowd *c) {
     c->vy = to.vy;
     c->moved = moved;
     float corrected = c->p.separation ? td_crowd_project_pass(c) : 0.0f;
+    corrected += td_crowd_road_keep(c, true); /* back inside the walkable area */
     c->disp = sqrtf(far2) + corrected;
     td_crowd_waypoint_pass(c);
   } else { /* no neighbours: one pass */
     c->nb_ok = false; /* agents move untracked */
     td_crowd_walk_pass(c);
+    td_crowd_road_keep(c, false);
   }
   if (c->metrics_on) td_crowd_measure(c);
   c->tick++;

@@ -27,14 +27,32 @@
 ** steers harder; the turn rate is limited. While a ray toward the goal is
 ** blocked they go round on the side they turned to, and slide along a wall.
 **
+** Ground agents keep to a walkable area when one is set (td_crowd_set_walk,
+** nav/walk.h: a road of a given width along the graph's edges, or a grid's
+** open cells, less tower footprints). Lanes fit the room where an agent
+** walks: a formation wider than the road is scaled down, one scale for a
+** group on a segment so that lateral order is kept, and where rows no
+** longer fit abreast the followers close up behind one another (the wave
+** narrows, then walks in single file, and widens again after). The passing
+** shift keeps to the same room, and after the move and the overlap
+** projection a disc that reaches out of the area is put back (a collision
+** with its boundary).
+**
+** A wave enters through its spawn's gate (params.gate): an agent whose
+** formation row is behind its spawn waits there, off the map, in no layer
+** (TD_AGENT_WAITING), until the row ahead has walked the row spacing, then
+** enters at the spawn in its lane; agents enter in the order they were
+** added.
+**
 ** Arrival at a goal is a leak: the agent is listed in the tick's leaks and
 ** leaves the crowd at the end of the tick. Agents are addressed by handles
 ** (index + generation); removal always happens at the end of a tick, so
 ** indices stay valid during one.
 **
-** Memory: the crowd borrows the route (and through it the graph), which must
-** outlive it, and owns everything else. Adding an agent may grow the agent
-** arrays (by doubling) and the group table. A step may grow its scratch
+** Memory: the crowd borrows the route (and through it the graph) and the
+** walkable area, which must outlive it, and owns everything else. Adding an
+** agent may grow the agent arrays (by doubling), the group table, the gates
+** and their queue (out of memory there, the agent enters at once). A step may grow its scratch
 ** (the neighbour lists, the cell table, the close-pair list, the corner
 ** table, the leak list, the metrics keys); when such a growth fails the
 ** step falls back to a slower way to the same result (the grid instead of
@@ -68,6 +86,7 @@ typedef enum td_agent_state {
   TD_AGENT_FLY,        /* off the graph, steering by rays */
   TD_AGENT_STUNNED,    /* stands still (the sim sets it) */
   TD_AGENT_STRANDED,   /* no route from where it is: waits for one */
+  TD_AGENT_WAITING,    /* at its spawn's gate, off the map, until its place there is free */
   TD_AGENT_LEAKED,     /* reached a goal this tick; removed at its end */
   TD_AGENT_REMOVED     /* td_crowd_remove this tick; removed at its end */
 } td_agent_state;
@@ -79,6 +98,7 @@ typedef struct td_crowd_params {
   float miter_limit;     /* largest corner scale 1/cos(theta/2) (3) */
   float margin;          /* extra gap separation aims for, map units (0.1 x radius) */
   float cohesion;        /* formation gain, 1/s (0.5); 0 disables */
+  bool gate;             /* walkers enter at their spawn one row at a time (default on) */
 } td_crowd_params;
 
 /* The defaults above for a tick of dt seconds. */
@@ -96,7 +116,8 @@ typedef struct td_agent_desc {
 } td_agent_desc;
 
 /* A formation: count agents in rows of width (lateral extent, centred),
-** rows spacing apart, behind the spawn along the first segment. */
+** rows spacing apart, behind the spawn along the first segment (with
+** params.gate, the rows wait at the spawn and enter one after another). */
 typedef struct td_formation {
   int32_t count;
   int32_t per_row;       /* agents side by side (>= 1) */
@@ -115,6 +136,8 @@ typedef struct td_crowd_metrics {
   int64_t orbits;        /* whole circles turned one way between two waypoints */
   int64_t samples;       /* agent-ticks that entered lane_error */
   double lane_sq_sum;    /* running sum behind lane_error */
+  int64_t off_road;      /* ground agent-ticks whose disc left the walkable area by > 5% of its radius */
+  double off_road_depth; /* the farthest such a disc reached out, map units */
 } td_crowd_metrics;
 
 typedef struct td_crowd td_crowd;
@@ -153,6 +176,12 @@ void td_crowd_step(td_crowd *c);
 ** is now blocked, or heading to a node with no route, turn back to the
 ** endpoint that is still routed; stranded agents look for a route again. */
 void td_crowd_route_changed(td_crowd *c);
+
+/* The walkable area ground agents keep to (nav/walk.h; borrowed, NULL:
+** open ground, the default). Lanes fit the width that is free where an
+** agent walks, and no move leaves a ground agent's disc outside it. */
+struct td_walk;
+void td_crowd_set_walk(td_crowd *c, struct td_walk *w);
 
 /* Rectangles flyers avoid (tower footprints, walls); copied. */
 int td_crowd_set_obstacles(td_crowd *c, const float *rects, size_t n, td_err *err);

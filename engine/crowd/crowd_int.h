@@ -13,6 +13,9 @@
 **                    the route, waypoints and leaks, route changes;
 **   crowd_nb.c       neighbours: the grid, the neighbour lists, the scans;
 **   crowd_project.c  the overlap projection;
+**   crowd_road.c     the walkable area: lanes fitted to the room, the
+**                    boundary constraint, off_road;
+**   crowd_gate.c     waves entering through their spawn's gate;
 **   crowd_fly.c      flyers: the fan of rays, obstacles;
 **   crowd_metrics.c  the behaviour metrics;
 **   crowd_save.c     save, load and the checksum.
@@ -99,7 +102,27 @@ typedef struct corner {
   /* a lane's miter point is b + mo * lane; it projects to ml + md * lane
   ** on the segment (ml: b's projection, = len) */
   float mox, moy, ml, md;
+  /* the walkable area (crowd_road.c) */
+  float hw;               /* half the free width across this segment and the next (INFINITY: open) */
+  float ehw;              /* a road's half width along this edge */
+  bool quick;             /* a road with no block near this edge: the quick inside test holds */
 } corner;
+
+typedef struct metric_key metric_key;
+typedef struct metric_pt metric_pt;
+
+/* A spawn node's gate (crowd_gate.c): its lead and its queue, a list of
+** waiting agents through the columns wq_next and wq_prev. */
+#define GATE_RECENT 8      /* the last agents to enter at a gate, kept to test the way is clear */
+typedef struct gate {
+  int32_t node;
+  td_agent lead;          /* the first of the row that entered last (TD_AGENT_NONE: none) */
+  float lead_slot;        /* its row's slot */
+  int32_t lead_group;
+  int32_t head, tail;     /* the queue's first and last slots (-1: empty) */
+  td_agent recent[GATE_RECENT]; /* ring: the last agents that entered (TD_AGENT_NONE: none) */
+  int32_t next_recent;    /* where the ring writes next */
+} gate;
 
 /* What an agent's scan of its neighbours found (by slot). */
 typedef struct nbres {
@@ -133,6 +156,15 @@ struct td_crowd {
   float *x, *y, *vx, *vy;
   float *speed;            /* |(vx, vy)| as steering set it (saves a square root) */
   float *radius, *max_speed, *dv, *lane, *slot, *travelled, *prog;
+  /* lanes and the walkable area (crowd_road.c): lane0 is the lane the agent
+  ** was given, lane the one it walks (lane0 fitted to the room on its
+  ** segment), lane_max the room for its centre line there (INFINITY: open
+  ** ground), lane_wide the widest |lane0| of its group when it came */
+  float *lane0, *lane_max, *lane_wide;
+  /* a waiting agent's place in its gate's queue (-1: none) and whether it
+  ** enters as a flyer (crowd_gate.c) */
+  int32_t *wq_next, *wq_prev;
+  uint8_t *w_fly;
   float *base_speed;       /* max speed before effects (max_speed = base x scale) */
   float *turn_at;          /* travelled when it last passed a turning waypoint */
   /* metrics: the velocity of the last tick, the tick (+1, signed by its
@@ -217,6 +249,7 @@ struct td_crowd {
   int32_t *g_n;
   float *g_mean;           /* the last tick's mean progress */
   uint8_t *g_use;          /* the last tick's group had two walkers or more */
+  float *g_wide;           /* the widest |lane0| of the group's agents so far */
   size_t g_cap;
 
   /* the corners of the segments agents are on, each computed once per
@@ -236,10 +269,22 @@ struct td_crowd {
   float *obs;              /* obstacles: obs_n x {x, y, w, h} */
   size_t obs_n;
 
+  /* the walkable area (borrowed; NULL: open ground) and its version when
+  ** the corners were made */
+  struct td_walk *walk;
+  uint64_t walk_version;
+
+  /* gates: the spawn nodes agents entered at (GATES_FIRST made with the
+  ** crowd, so that a step or an add needs no memory for them) */
+  gate *gates;
+  size_t n_gates, gates_cap;
+
   bool metrics_on;
   td_crowd_metrics m;
-  int64_t *sort_keys;      /* metrics scratch */
+  struct metric_key *sort_keys; /* metrics scratch (crowd_metrics.c) */
   size_t sort_cap;
+  struct metric_pt *pts;
+  size_t pts_cap;
 
   uint64_t tick;
 };
@@ -256,7 +301,12 @@ typedef struct moves {
 int td_crowd_grow_agents(td_crowd *c, size_t ncap);    /* every column to ncap agents */
 int td_crowd_ensure_group(td_crowd *c, int32_t group); /* the group table holds `group` */
 
+/* crowd.c: where an agent stands when it comes or enters (at node `at`,
+** in its lane, its slot behind unless at_gate), and its state. */
+void td_crowd_place(td_crowd *c, size_t i, int32_t at, bool flying, bool at_gate);
+
 /* crowd_lane.c: segments and corners, and the steering passes. */
+void td_crowd_corners_reset(td_crowd *c); /* the table emptied, every agent's found again */
 float td_crowd_seg_dir(const td_crowd *c, int32_t a, int32_t b, float *dx, float *dy);
 void td_crowd_corner_fill(const td_crowd *c, int32_t a, int32_t b, corner *k);
 const corner *td_crowd_take_segment(td_crowd *c, size_t i);
@@ -278,8 +328,22 @@ float td_crowd_project_pass(td_crowd *c); /* 4; the largest correction */
 void td_crowd_fly_init(td_crowd *c);
 void td_crowd_fly_desire(const td_crowd *c, size_t i, float *wx, float *wy, float *gd);
 
+/* crowd_road.c: the walkable area. */
+void td_crowd_road_corner(const td_crowd *c, corner *k);      /* a corner's room */
+void td_crowd_road_fit(td_crowd *c, size_t i, const corner *k); /* lane, lane_max on k */
+float td_crowd_road_keep(td_crowd *c, bool mark);  /* the boundary constraint; largest move */
+bool td_crowd_road_hold(td_crowd *c, size_t i);    /* one agent back inside; whether it moved */
+void td_crowd_road_measure(td_crowd *c);           /* off_road */
+
+/* crowd_gate.c: the gates. */
+#define GATES_FIRST 8
+bool td_crowd_gate_add(td_crowd *c, size_t i, int32_t at, bool flying); /* false: not gated */
+void td_crowd_gate_pass(td_crowd *c);    /* who may enter now enters */
+void td_crowd_gate_leave(td_crowd *c, size_t i); /* a waiting agent leaves its queue */
+
 /* crowd_metrics.c: the behaviour metrics, at the end of a tick. */
 void td_crowd_measure(td_crowd *c);
+void td_crowd_metrics_free(td_crowd *c);
 
 /* The passes are numbered as in crowd.c's design note; pass 1 is crowd.c's
 ** begin_tick. */

@@ -19,6 +19,8 @@
 */
 #include "crowd/crowd_int.h"
 
+#include "nav/walk.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -80,6 +82,7 @@ void td_crowd_corner_fill(const td_crowd *c, int32_t a, int32_t b, corner *k) {
   k->moy = k->my * k->scale;
   k->ml = (k->bx - k->ax) * k->dx + (k->by - k->ay) * k->dy;
   k->md = k->mox * k->dx + k->moy * k->dy;
+  td_crowd_road_corner(c, k);
 }
 
 /* The index of segment a -> b's corner in the table, added if new; KC_NONE
@@ -128,6 +131,7 @@ const corner *td_crowd_take_segment(td_crowd *c, size_t i) {
   const corner *k = corner_at(c, i);
   c->dirx[i] = k->dx;
   c->diry[i] = k->dy;
+  td_crowd_road_fit(c, i, k); /* its lane on this segment */
   return k;
 }
 
@@ -143,8 +147,18 @@ void td_crowd_check_route(td_crowd *c) {
   c->next = td_route_next(c->route);
   c->dist = td_route_dist(c->route);
   uint64_t v = route_version(c->route);
-  if (v == c->route_version) return;
+  bool moved = v != c->route_version;
+  /* a grid's cells close and open only through the route: its clearance
+  ** follows then; a road's blocks change through td_walk_set_blocks */
+  if (moved && c->walk) td_walk_sync(c->walk);
+  bool walk_moved = c->walk && td_walk_version(c->walk) != c->walk_version;
+  if (!moved && !walk_moved) return;
   c->route_version = v;
+  if (c->walk) c->walk_version = td_walk_version(c->walk);
+  td_crowd_corners_reset(c);
+}
+
+void td_crowd_corners_reset(td_crowd *c) {
   c->nb_stale = true; /* next[] moved: the lists' directions of travel too */
   c->kc_len = 0;
   if (c->kc_map) memset(c->kc_map, 0, ((size_t)c->kc_map_mask + 1) * sizeof *c->kc_map);
@@ -755,7 +769,7 @@ void td_crowd_route_changed(td_crowd *c) {
     if (back_ok) {
       c->from[i] = b;
       c->to[i] = a;
-      c->lane[i] = -c->lane[i]; /* keep its side of the road */
+      c->lane0[i] = -c->lane0[i]; /* keep its side of the road (take_segment fits lane) */
       c->state[i] = TD_AGENT_WALK;
       const corner *k = td_crowd_take_segment(c, i);
       enter_segment(c, i, k, (c->x[i] - k->ax) * k->dx + (c->y[i] - k->ay) * k->dy);

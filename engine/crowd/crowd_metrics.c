@@ -6,8 +6,10 @@
 ** (td_crowd_measure), after the waypoints; leaks are counted where they are
 ** listed (crowd_lane.c).
 **
-** Memory: the sort keys grow here (out of memory, the lane metrics of the
-** tick are skipped). Determinism: the metrics read the crowd and write only
+** Memory: the sort keys and points grow here (out of memory, the lane
+** metrics of the tick are skipped); td_crowd_metrics_free frees them.
+** Cost: O(n log n) a tick: one sort of the walkers for the lane order, and
+** each group's diameter from its convex hull (rotating calipers). Determinism: the metrics read the crowd and write only
 ** themselves and each agent's metrics state (m_*, inv_with); they never
 ** change how agents move.
 */
@@ -22,10 +24,67 @@
 #define JITTER_RATE 1.047f
 #define JITTER_TIME 0.1f
 
-static int cmp_i64(const void *a, const void *b) {
-  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-  return (x > y) - (x < y);
+/* The keys of the lane metrics: walkers by group and segment, then lane
+** order, then slot; and the points of a group's diameter. */
+struct metric_key {
+  int64_t seg;            /* group << 20 | from */
+  float lane;
+  int32_t i;
+};
+struct metric_pt {
+  float x, y;
+};
+
+static int cmp_key(const void *a, const void *b) {
+  const metric_key *p = a, *q = b;
+  if (p->seg != q->seg) return p->seg < q->seg ? -1 : 1;
+  if (p->lane != q->lane) return p->lane < q->lane ? -1 : 1;
+  return (p->i > q->i) - (p->i < q->i);
 }
+
+/* ---- group spread: the diameter of a group's positions ------------------- */
+
+static int cmp_pt(const void *a, const void *b) {
+  const metric_pt *p = a, *q = b;
+  if (p->x != q->x) return p->x < q->x ? -1 : 1;
+  return (p->y > q->y) - (p->y < q->y);
+}
+
+static inline double cross(metric_pt o, metric_pt a, metric_pt b) {
+  double ox = (double)o.x, oy = (double)o.y;
+  return ((double)a.x - ox) * ((double)b.y - oy) - ((double)a.y - oy) * ((double)b.x - ox);
+}
+
+/* The largest distance between two of p[0 .. n) (reordered): the convex
+** hull (Andrew's monotone chain, into h), then its antipodal pairs
+** (rotating calipers): O(n log n). Distances as len2 gives them. */
+static double diameter(metric_pt *p, size_t n, metric_pt *h) {
+  if (n < 2) return 0.0;
+  qsort(p, n, sizeof *p, cmp_pt);
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++) { /* lower hull */
+    while (k >= 2 && cross(h[k - 2], h[k - 1], p[i]) <= 0.0) k--;
+    h[k++] = p[i];
+  }
+  for (size_t i = n - 1, lo = k + 1; i-- > 0;) { /* upper hull */
+    while (k >= lo && cross(h[k - 2], h[k - 1], p[i]) <= 0.0) k--;
+    h[k++] = p[i];
+  }
+  size_t m = k - 1; /* the last repeats the first */
+  if (m < 2) return (double)len2(p[n - 1].x - p[0].x, p[n - 1].y - p[0].y);
+  double best = 0.0;
+  for (size_t i = 0, j = 1; i < m; i++) {
+    metric_pt a = h[i], b = h[i + 1];
+    /* advance j while the triangle a, b, h[j + 1] grows */
+    while (cross(a, b, h[(j + 1) % m]) > cross(a, b, h[j])) j = (j + 1) % m;
+    double d1 = (double)len2(a.x - h[j].x, a.y - h[j].y);
+    double d2 = (double)len2(b.x - h[j].x, b.y - h[j].y);
+    if (d1 > best) best = d1;
+    if (d2 > best) best = d2;
+  }
+  return best;
+}
+
 
 /* ---- the measures of a tick ---------------------------------------------- */
 
@@ -96,7 +155,7 @@ void td_crowd_measure(td_crowd *c) {
   /* lane error on straight parts, and the keys for swaps and spread */
   size_t n = 0;
   if (c->sort_cap < c->used) {
-    int64_t *p = td_mem_grow(c->sort_keys, &c->sort_cap, c->used, sizeof *p);
+    metric_key *p = td_mem_grow(c->sort_keys, &c->sort_cap, c->used, sizeof *p);
     if (!p) return;
     c->sort_keys = p;
   }
@@ -115,33 +174,23 @@ void td_crowd_measure(td_crowd *c) {
       c->m.lane_sq_sum += e * e;
       c->m.samples++;
     }
-    /* key: group, segment, lane order, slot */
-    c->sort_keys[n++] = ((int64_t)c->group[i] << 40) | ((int64_t)(c->from[i] & 0xFFFFF) << 20) |
-                        (int64_t)i;
+    /* key: group and segment, then lane order, then slot */
+    c->sort_keys[n++] = (metric_key){
+        .seg = ((int64_t)c->group[i] << 20) | (int64_t)(c->from[i] & 0xFFFFF),
+        .lane = c->lane[i], .i = (int32_t)i};
   }
   c->m.lane_error = c->m.samples ? sqrt(c->m.lane_sq_sum / (double)c->m.samples) : 0.0;
   /* swaps: neighbours in lane order on one segment whose lateral order is
-  ** inverted; counted when the inversion begins */
-  if (n > 1) qsort(c->sort_keys, n, sizeof *c->sort_keys, cmp_i64); /* n may be 0 (NULL) */
+  ** inverted; counted when the inversion begins. One sort: O(n log n) */
+  if (n > 1) qsort(c->sort_keys, n, sizeof *c->sort_keys, cmp_key); /* n may be 0 (NULL) */
   for (size_t a = 0; a < n;) {
     size_t b = a;
-    int64_t seg = c->sort_keys[a] >> 20;
-    while (b < n && (c->sort_keys[b] >> 20) == seg) b++;
-    /* within [a, b): same group and same from; order by lane (insertion) */
-    for (size_t u = a + 1; u < b; u++) {
-      int64_t key = c->sort_keys[u];
-      size_t v = u;
-      while (v > a && c->lane[c->sort_keys[v - 1] & 0xFFFFF] > c->lane[key & 0xFFFFF]) {
-        c->sort_keys[v] = c->sort_keys[v - 1];
-        v--;
-      }
-      c->sort_keys[v] = key;
-    }
+    while (b < n && c->sort_keys[b].seg == c->sort_keys[a].seg) b++;
     for (size_t u = a; u < b; u++) {
-      size_t i = (size_t)(c->sort_keys[u] & 0xFFFFF);
+      size_t i = (size_t)c->sort_keys[u].i;
       int32_t with = -1;
       if (u + 1 < b) {
-        size_t j = (size_t)(c->sort_keys[u + 1] & 0xFFFFF);
+        size_t j = (size_t)c->sort_keys[u + 1].i;
         if (c->to[i] == c->to[j] && c->lane[j] > c->lane[i] + 1e-4f) {
           const corner *k = corner_at(c, i);
           float li = (c->x[i] - k->ax) * k->nx + (c->y[i] - k->ay) * k->ny;
@@ -154,25 +203,33 @@ void td_crowd_measure(td_crowd *c) {
     }
     a = b;
   }
-  /* group spread: largest pairwise distance (exact up to 512 members) */
+  /* group spread: each group's diameter (the keys are in group order) */
+  if (c->pts_cap < 3 * n) {
+    metric_pt *p = td_mem_grow(c->pts, &c->pts_cap, 3 * n, sizeof *p);
+    if (!p) return;
+    c->pts = p;
+  }
   for (size_t a = 0; a < n;) {
-    int32_t grp = (int32_t)(c->sort_keys[a] >> 40);
+    int64_t grp = c->sort_keys[a].seg >> 20;
     size_t b = a;
-    while (b < n && (int32_t)(c->sort_keys[b] >> 40) == grp) b++;
-    if (b - a <= 512) {
-      for (size_t u = a; u < b; u++)
-        for (size_t v = u + 1; v < b; v++) {
-          size_t i = (size_t)(c->sort_keys[u] & 0xFFFFF), j = (size_t)(c->sort_keys[v] & 0xFFFFF);
-          double d = (double)len2(c->x[i] - c->x[j], c->y[i] - c->y[j]);
-          if (d > c->m.group_spread) c->m.group_spread = d;
-        }
+    for (; b < n && (c->sort_keys[b].seg >> 20) == grp; b++) {
+      size_t i = (size_t)c->sort_keys[b].i;
+      c->pts[b - a] = (metric_pt){c->x[i], c->y[i]};
     }
+    double d = diameter(c->pts, b - a, c->pts + n);
+    if (d > c->m.group_spread) c->m.group_spread = d;
     a = b;
   }
+  td_crowd_road_measure(c);
 }
 
 /* ---- access -------------------------------------------------------------- */
 
 void td_crowd_enable_metrics(td_crowd *c, bool on) { c->metrics_on = on; }
+
+void td_crowd_metrics_free(td_crowd *c) {
+  td_mem_free(c->sort_keys, c->sort_cap * sizeof *c->sort_keys);
+  td_mem_free(c->pts, c->pts_cap * sizeof *c->pts);
+}
 
 const td_crowd_metrics *td_crowd_get_metrics(const td_crowd *c) { return &c->m; }

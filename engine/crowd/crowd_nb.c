@@ -118,7 +118,7 @@ void td_crowd_grid_sort(td_crowd *c) {
   if (c->dense) memset(tab, 0, (cells + 2) * sizeof *tab);
   else memset(c->hist, 0, sizeof c->hist);
   for (size_t i = 0; i < c->used; i++) {
-    if (c->state[i] == TD_AGENT_FREE) {
+    if (c->state[i] == TD_AGENT_FREE || c->state[i] == TD_AGENT_WAITING) { /* off the map */
       c->cell_of[i] = -1;
       continue;
     }
@@ -603,7 +603,7 @@ static int make_lists(td_crowd *c) {
       size_t q = i + l;
       c->nb_beg[q] = (int32_t)np;
       c->nb_cnt[q] = 0;
-      if (c->state[q] == TD_AGENT_FREE) {
+      if (c->state[q] == TD_AGENT_FREE || c->state[q] == TD_AGENT_WAITING) { /* no layer */
         g[l].nd = -1;
         four = false;
         continue;
@@ -699,6 +699,8 @@ typedef struct scan {
   size_t np;
   float follow;           /* the speed cap of following */
   float left, right;      /* the largest shifts to the left and to the right that passing asks */
+  float behind;           /* the speed cap of waiting behind the slower ones to pass (used
+                             when the room does not let the lane shift enough) */
   int64_t px, py;         /* the push, in units of 1 / PUSH_ONE */
 } scan;
 
@@ -715,7 +717,11 @@ static inline int scan_layer(uint8_t s) { return s == TD_AGENT_LEAKED ? 1 : laye
 ** for a shift to one side; the lane takes the largest to the left plus the
 ** largest to the right (a max, so the order of visits does not matter).
 ** Taking the one nearest ahead instead made a walker behind two slower
-** agents abreast switch between them from tick to tick, and zig-zag. */
+** agents abreast switch between them from tick to tick, and zig-zag.
+** Where the road is too narrow for the shift (scan_agent clamps it to the
+** lane's room), the walker waits behind the slower ones in its way instead:
+** on a one-tile road, runners that kept pushing into the slow wave ahead
+** pressed the whole queue into the next corner, and it stuck there. */
 static HOT_INLINE void walk_pair(const td_crowd *c, scan *s, int32_t j, float ahead, float side) {
   uint8_t sj = c->state[j];
   if (sj != TD_AGENT_WALK && sj != TD_AGENT_STUNNED) return;
@@ -757,6 +763,12 @@ static HOT_INLINE void walk_pair(const td_crowd *c, scan *s, int32_t j, float ah
   ** that enters or leaves the window moves our lane smoothly, with no step
   ** that the steering would chase back and forth */
   if (vj > s->ms9) return; /* not slower: no need to pass */
+  /* in the way and going our way (one that meets us head-on is passed:
+  ** both step aside), the cap of waiting behind it */
+  if (ahead > 0.0f && fabsf(side) < reach && c->dirx[j] * s->dx + c->diry[j] * s->dy > 0.0f) {
+    float cap = vj + (ahead - 1.25f * reach) * 4.0f;
+    if (cap < s->behind) s->behind = cap < 0.0f ? 0.0f : cap;
+  }
   float fade = ahead > (PASS_AHEAD - PASS_FADE) * reach
                    ? (PASS_AHEAD * reach - ahead) / (PASS_FADE * reach)
                : ahead < -0.5f * reach ? (ahead + reach) / (0.5f * reach)
@@ -886,6 +898,7 @@ static HOT_INLINE nbres scan_agent(td_crowd *c, size_t i, const bounds *b, const
   s.at = (route_pos){0.0f, 0.0f};
   s.at_known = false;
   s.follow = INFINITY;
+  s.behind = INFINITY;
   s.left = s.right = 0.0f;
   s.px = s.py = 0;
   s.pl2 = c->pl_ok ? b->pl2 : 0.0f;
@@ -912,7 +925,13 @@ static HOT_INLINE nbres scan_agent(td_crowd *c, size_t i, const bounds *b, const
     c->pl_end[pp->na++] = (int32_t)s.np;
     pp->np = s.np;
   }
-  return (nbres){.follow = s.follow, .shift = s.left + s.right, .px = (float)s.px * (1.0f / PUSH_ONE),
+  /* passing keeps to the room the lane has (crowd_road.c); INFINITY: open */
+  float shift = s.left + s.right, to = c->lane[i] + shift;
+  if (fabsf(to) > c->lane_max[i]) { /* too narrow to pass here: wait behind instead */
+    shift = copysignf(c->lane_max[i], to) - c->lane[i];
+    if (s.behind < s.follow) s.follow = s.behind;
+  }
+  return (nbres){.follow = s.follow, .shift = shift, .px = (float)s.px * (1.0f / PUSH_ONE),
                  .py = (float)s.py * (1.0f / PUSH_ONE)};
 }
 
@@ -1059,7 +1078,9 @@ void td_crowd_scan_pass(td_crowd *c, bool lists) {
       continue;
     }
 #endif
-    if (c->state[i] != TD_AGENT_FREE) c->nb_res[i] = scan_agent(c, i, &b, &h, lists, &pp);
+    /* a waiting agent is in no layer: nothing to scan (the steering keeps it) */
+    if (c->state[i] != TD_AGENT_FREE && c->state[i] != TD_AGENT_WAITING)
+      c->nb_res[i] = scan_agent(c, i, &b, &h, lists, &pp);
     i++;
   }
   c->pl_len = c->pl_ok ? pp.np : 0;

@@ -4,8 +4,9 @@
 ** After the steering moved the agents, the pairs of one layer that overlap
 ** are pushed apart by positions, not forces, until nothing overlaps. Its
 ** one entry, td_crowd_project_pass, runs once a tick, after the steering and
-** before the waypoints: a constraint on the positions that must run there
-** (a walkable area, say) goes next to it, in a file of its own.
+** before the waypoints. A body it pushes out of the walkable area goes back
+** inside at once (crowd_road.c), so the boundary acts in every iteration
+** as a wall the pair is pushed against.
 **
 ** Memory: nothing of its own (the corrections go to s_cxy, a column); it
 ** reads the close pairs the scans listed (crowd_nb.c), the neighbour lists,
@@ -106,6 +107,9 @@ float td_crowd_project_pass(td_crowd *c) {
       float ox = c->x[i], oy = c->y[i];
       c->x[i] += c->s_cxy[2 * a];
       c->y[i] += c->s_cxy[2 * a + 1];
+      /* the walkable area's boundary is a constraint too: a body pushed
+      ** against it stays inside, and the next iteration pushes the other */
+      if (c->walk && (c->x[i] != ox || c->y[i] != oy)) td_crowd_road_hold(c, i);
       float m = fabsf(c->x[i] - ox) + fabsf(c->y[i] - oy);
       if (m > most) most = m;
       if (m > 0.0f && c->state[i] != TD_AGENT_FREE) c->wp[i] = 1; /* the waypoint pass looks again */

@@ -13,6 +13,7 @@
 #include "crowd/crowd_int.h"
 
 #include "nav/blob.h"
+#include "nav/walk.h"
 
 #include <math.h>
 #include <string.h>
@@ -43,7 +44,7 @@ uint64_t td_crowd_checksum(const td_crowd *c) {
 /* The per-agent state a save holds, in this order: everything a step reads
 ** from the last one. The rest is derived (corners, cells) or scratch. */
 #define SAVE_MAGIC 0x44575243u /* "CRWD" */
-#define SAVE_VERSION 1u
+#define SAVE_VERSION 2u /* 2: lanes fitted to the road, gates */
 
 typedef struct saved_column {
   size_t off;             /* of the pointer in td_crowd */
@@ -60,7 +61,8 @@ static const saved_column saved[] = {
   COL(from, 'i'),      COL(to, 'i'),         COL(inv_with, 'i'),  COL(state, 'b'),
   COL(hold, 'b'),      COL(gen, 'u'),        COL(spawn_tick, 'q'),  COL(turn_at, 'f'),
   COL(m_vx, 'f'),      COL(m_vy, 'f'),       COL(m_turn, 'f'),    COL(m_sharp, 'i'),
-  COL(m_flips, 'b'),
+  COL(m_flips, 'b'),    COL(lane0, 'f'),      COL(lane_wide, 'f'),  COL(wq_next, 'i'),
+  COL(wq_prev, 'i'),    COL(w_fly, 'b'),
 };
 #undef COL
 
@@ -98,6 +100,7 @@ void td_crowd_save(const td_crowd *c, td_blob *b) {
   for (size_t g = 0; g < c->g_cap; g++) {
     td_blob_f64(b, c->g_sum[g]);
     td_blob_i32(b, c->g_n[g]);
+    td_blob_f32(b, c->g_wide[g]);
   }
   td_blob_u64(b, c->obs_n);
   for (size_t k = 0; k < 4 * c->obs_n; k++) td_blob_f32(b, c->obs[k]);
@@ -111,6 +114,21 @@ void td_crowd_save(const td_crowd *c, td_blob *b) {
   td_blob_f64(b, c->m.lane_sq_sum);
   td_blob_u64(b, (uint64_t)c->m.jitter);
   td_blob_u64(b, (uint64_t)c->m.orbits);
+  td_blob_u64(b, (uint64_t)c->m.off_road);
+  td_blob_f64(b, c->m.off_road_depth);
+  /* the gates (their queues are in the columns) */
+  td_blob_u64(b, c->n_gates);
+  for (size_t g = 0; g < c->n_gates; g++) {
+    const gate *q = &c->gates[g];
+    td_blob_i32(b, q->node);
+    td_blob_u32(b, q->lead);
+    td_blob_f32(b, q->lead_slot);
+    td_blob_i32(b, q->lead_group);
+    td_blob_i32(b, q->head);
+    td_blob_i32(b, q->tail);
+    for (int k = 0; k < GATE_RECENT; k++) td_blob_u32(b, q->recent[k]);
+    td_blob_i32(b, q->next_recent);
+  }
 }
 
 /* Most a loaded crowd may hold: sizes and speeds in map units (a tile is
@@ -141,7 +159,9 @@ static const char *check_agent_numbers(const td_crowd *c, size_t i, float vmax, 
   if (!in_range(c->dv[i], 0.0f, vmax)) return "acceleration out of range";
   if (!in_range(c->look[i], 0.0f, look)) return "look-ahead out of range";
   if (!in_range(c->coh[i], 0.0f, 1e6f)) return "cohesion out of range";
-  if (!in_range(c->lane[i], -far, far) || !in_range(c->slot[i], -far, far))
+  if (!in_range(c->lane[i], -far, far) || !in_range(c->slot[i], -far, far) ||
+      !in_range(c->lane0[i], -far, far) || !in_range(c->lane_wide[i], 0.0f, far) ||
+      fabsf(c->lane0[i]) > c->lane_wide[i])
     return "lane or slot out of range";
   /* cos and sin of the largest turn in a tick in (0, pi), or -2 and 0: no limit */
   bool unlimited = c->turn_cos[i] == -2.0f && c->turn_sin[i] == 0.0f;
@@ -213,6 +233,54 @@ static int check_loaded(const td_crowd *c, size_t live, const double gbox[4], td
   return 0;
 }
 
+/* The gates of a save into n (a fresh crowd with its agents read): each on
+** a node of the graph, its queue a list of waiting agents at that node whose
+** links agree both ways, every waiting agent in one. A failure names what
+** is wrong. */
+static int load_gates(td_crowd *n, td_blob_reader *r, td_err *err) {
+  uint64_t ng = td_blob_get_u64(r);
+  if (r->failed || ng * (28 + 4 * GATE_RECENT) > r->len - r->pos) { /* the bytes of each */
+    r->failed = true;
+    return 0;
+  }
+  if (ng > (uint64_t)n->g->node_count)
+    return td_err_set(err, "crowd: bad gate count %llu", (unsigned long long)ng);
+  if (ng > n->gates_cap) {
+    gate *p = td_mem_grow(n->gates, &n->gates_cap, ng, sizeof *p);
+    if (!p) return td_err_set(err, "crowd: out of memory");
+    n->gates = p;
+  }
+  n->n_gates = ng;
+  size_t queued = 0, waiting = 0;
+  for (size_t g = 0; g < ng && !r->failed; g++) {
+    gate *q = &n->gates[g];
+    q->node = td_blob_get_i32(r);
+    q->lead = td_blob_get_u32(r);
+    q->lead_slot = td_blob_get_f32(r);
+    q->lead_group = td_blob_get_i32(r);
+    q->head = td_blob_get_i32(r);
+    q->tail = td_blob_get_i32(r);
+    for (int k = 0; k < GATE_RECENT; k++) q->recent[k] = td_blob_get_u32(r);
+    q->next_recent = td_blob_get_i32(r);
+    if (r->failed) break;
+    if (q->node < 0 || q->node >= n->g->node_count || !isfinite(q->lead_slot) ||
+        q->next_recent < 0 || q->next_recent >= GATE_RECENT)
+      return td_err_set(err, "crowd: bad gate %zu", g);
+    int32_t prev = -1, k = q->head;
+    for (size_t steps = 0; k != -1; steps++, prev = k, k = n->wq_next[k]) {
+      if (k < 0 || (size_t)k >= n->used || steps >= n->used || n->wq_prev[k] != prev ||
+          n->state[k] != TD_AGENT_WAITING || n->from[k] != q->node)
+        return td_err_set(err, "crowd: bad gate %zu: its queue is broken", g);
+      queued++;
+    }
+    if (q->tail != prev) return td_err_set(err, "crowd: bad gate %zu: its queue is broken", g);
+  }
+  for (size_t i = 0; i < n->used; i++) waiting += n->state[i] == TD_AGENT_WAITING;
+  if (!r->failed && queued != waiting)
+    return td_err_set(err, "crowd: %zu agents wait, %zu of them at a gate", waiting, queued);
+  return 0;
+}
+
 int td_crowd_load(td_crowd *c, td_blob_reader *r, td_err *err) {
   if (td_blob_get_u32(r) != SAVE_MAGIC || r->failed)
     return td_err_set(err, "crowd: not a crowd save at byte %zu", r->pos);
@@ -260,7 +328,7 @@ int td_crowd_load(td_crowd *c, td_blob_reader *r, td_err *err) {
     r->failed = true;
   }
   uint64_t g_cap = td_blob_get_u64(r);
-  if (!r->failed && g_cap > 0 && (g_cap > ((uint64_t)1 << 31) || g_cap * 12 > r->len - r->pos))
+  if (!r->failed && g_cap > 0 && (g_cap > ((uint64_t)1 << 31) || g_cap * 16 > r->len - r->pos))
     r->failed = true;
   if (!r->failed && g_cap > 0 && td_crowd_ensure_group(n, (int32_t)(g_cap - 1)) != 0) {
     td_crowd_destroy(n);
@@ -269,6 +337,8 @@ int td_crowd_load(td_crowd *c, td_blob_reader *r, td_err *err) {
   for (size_t g = 0; !r->failed && g < g_cap; g++) {
     n->g_sum[g] = td_blob_get_f64(r);
     n->g_n[g] = td_blob_get_i32(r);
+    n->g_wide[g] = td_blob_get_f32(r);
+    if (!in_range(n->g_wide[g], 0.0f, LOAD_MAX_COORD)) r->failed = true;
   }
   uint64_t obs_n = td_blob_get_u64(r);
   if (!r->failed && obs_n > 0) {
@@ -295,6 +365,12 @@ int td_crowd_load(td_crowd *c, td_blob_reader *r, td_err *err) {
   n->m.lane_sq_sum = td_blob_get_f64(r);
   n->m.jitter = (int64_t)td_blob_get_u64(r);
   n->m.orbits = (int64_t)td_blob_get_u64(r);
+  n->m.off_road = (int64_t)td_blob_get_u64(r);
+  n->m.off_road_depth = td_blob_get_f64(r);
+  if (load_gates(n, r, err) != 0) {
+    td_crowd_destroy(n);
+    return -1;
+  }
   if (r->failed) {
     td_crowd_destroy(n);
     return td_err_set(err, "crowd: truncated at byte %zu", r->len);
@@ -303,7 +379,12 @@ int td_crowd_load(td_crowd *c, td_blob_reader *r, td_err *err) {
     td_crowd_destroy(n);
     return -1;
   }
-  for (size_t i = 0; i < used; i++) n->ktab[i] = KC_NONE;
+  for (size_t i = 0; i < used; i++) {
+    n->ktab[i] = KC_NONE;
+    n->lane_max[i] = INFINITY; /* take_segment fits the walkers' again */
+  }
+  n->walk = c->walk;
+  n->walk_version = c->walk ? td_walk_version(c->walk) : 0;
   td_crowd_find_corners(n);
   n->cell = 0.0f; /* the grid is laid out again from the same inputs */
   /* swap the contents: the caller's pointer stays valid */

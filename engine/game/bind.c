@@ -142,7 +142,7 @@ static int l_enemies(lua_State *L) {
   size_t cap = td_world_enemy_capacity(w);
   for (size_t s = 0; s < cap; s++) {
     td_enemy_view v;
-    if (!td_world_enemy(w, s, &v)) continue;
+    if (!td_world_enemy(w, s, &v) || v.waiting) continue; /* a waiting one is off the map */
     if (v.state != TD_ENEMY_WALK && v.state != TD_ENEMY_STUNNED) continue;
     if (near) {
       double dx = (double)v.x - x, dy = (double)v.y - y;
@@ -362,8 +362,9 @@ static const td_mod_api world_api[] = {
      "spawn group in the rules' order, `{enemy = name, count = total over its spawns, spawns, "
      "health = each, delay = seconds after the wave's start}`; endless waves included.", RT},
     {"enemies", l_enemies, "(x?: number, y?: number, r?: number) -> integer[]",
-     "Handles of the living enemies, in slot order (stable), optionally only those whose "
-     "centre is within r of (x, y).", RT},
+     "Handles of the living enemies on the map, in slot order (stable), optionally only those "
+     "whose centre is within r of (x, y). Enemies still waiting at their spawn's gate (a "
+     "wave's rows enter one after another) are not on the map yet.", RT},
     {"enemy_info", l_enemy, "(h: integer) -> table?",
      "An enemy's state, or nil when the handle is dead: `handle`, `type` (name), `x`, `y`, "
      "`radius`, `facing` (radians), `health`, `max_health`, `wave`, `slow` (share), `stun` "

@@ -28,6 +28,7 @@
 static const char *const key_names[TD_SCENARIO_KEY_COUNT] = {
   "result", "lives", "gold", "wave", "ticks", "spawned", "kills", "leaks", "refused",
   "script_errors", "min_gap", "lane_error", "lane_swaps", "group_spread", "jitter", "orbits",
+  "off_road", "off_road_depth",
 };
 static const char *const op_names[] = {"<", "<=", ">", ">=", "==", "~="};
 static const char *const state_names[] = {"playing", "won", "lost"};
@@ -859,6 +860,8 @@ double td_scenario_value(const td_scenario_measure *m, td_scenario_key key) {
   case TD_SCENARIO_GROUP_SPREAD: return m->crowd.group_spread;
   case TD_SCENARIO_JITTER: return (double)m->crowd.jitter;
   case TD_SCENARIO_ORBITS: return (double)m->crowd.orbits;
+  case TD_SCENARIO_OFF_ROAD: return (double)m->crowd.off_road;
+  case TD_SCENARIO_OFF_ROAD_DEPTH: return m->crowd.off_road_depth;
   case TD_SCENARIO_KEY_COUNT: break;
   }
   return NAN;

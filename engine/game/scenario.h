@@ -75,6 +75,8 @@ typedef enum td_scenario_key {
   TD_SCENARIO_GROUP_SPREAD,
   TD_SCENARIO_JITTER,
   TD_SCENARIO_ORBITS,
+  TD_SCENARIO_OFF_ROAD,      /* ground agent-ticks off the walkable area */
+  TD_SCENARIO_OFF_ROAD_DEPTH,
   TD_SCENARIO_KEY_COUNT
 } td_scenario_key;
 

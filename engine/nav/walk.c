@@ -77,6 +77,7 @@ td_walk *td_walk_create_road(const td_graph *g, const float *road_width, td_err 
   td_walk *w = walk_new(g, err);
   if (!w) return NULL;
   size_t n = g->edge_count > 0 ? (size_t)g->edge_count : 1;
+  w->edges = g->edge_count; /* what td_walk_destroy frees by */
   float **cols[] = {&w->ax, &w->ay, &w->dx, &w->dy, &w->len, &w->hw};
   for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
     if (!(*cols[k] = td_mem_alloc(n * sizeof(float)))) {
@@ -84,7 +85,6 @@ td_walk *td_walk_create_road(const td_graph *g, const float *road_width, td_err 
       td_err_set(err, "walk: out of memory");
       return NULL;
     }
-  w->edges = g->edge_count;
   for (int32_t e = 0; e < g->edge_count; e++) {
     const td_edge *ed = &g->edges[e];
     if (!(road_width[e] > 0.0f) || !isfinite(road_width[e])) {
@@ -372,28 +372,46 @@ static float edge_d2(const td_walk *w, int32_t e, float r, float x, float y, flo
 }
 
 /* The nearest point of the road near a and b for radius r: its squared
-** distance (0: inside). */
+** distance (0: inside, or outside by less than EPS). With ahead_only, the
+** nearest point is sought on segment (a, b) itself and the edges at b only. */
 static float road_near(const td_walk *w, int32_t a, int32_t b, float r, float x, float y,
-                       float *px, float *py) {
+                       float *px, float *py, bool ahead_only) {
   const td_graph *g = w->g;
   float best = INFINITY;
   *px = x;
   *py = y;
-  int32_t ends[2] = {a, b};
+  int32_t ends[2] = {b, a};
+  int32_t own = ahead_only && a != b ? td_graph_find_edge(g, a, b) : TD_NONE;
   for (int k = 0; k < (a == b ? 1 : 2); k++) {
     int32_t n = ends[k];
     if (n < 0 || n >= g->node_count) continue;
     for (int32_t h = g->adj_start[n]; h < g->adj_start[n + 1]; h++) {
-      float nx, ny, d2 = edge_d2(w, g->adj_edge[h], r, x, y, &nx, &ny);
+      int32_t e = g->adj_edge[h];
+      if (k == 1 && own != TD_NONE && e != own) continue;
+      float nx, ny, d2 = edge_d2(w, e, r, x, y, &nx, &ny);
+      if (d2 <= EPS * EPS) return 0.0f;
       if (d2 < best) {
         best = d2;
         *px = nx;
         *py = ny;
-        if (d2 <= 0.0f) return 0.0f;
       }
     }
   }
   return best == INFINITY ? 0.0f : best;
+}
+
+/* A centre outside the road near (a, b) goes back to the nearest point of
+** its own segment's rectangle or of the edges it is heading into (at b),
+** not of the edges behind it (at a). Where two roads meet at an angle the
+** rectangles leave a notch between them (a disc there would straddle both),
+** and a body whose pursuit point lay across the notch was put back on the
+** same spot of the road behind it every tick: it stood there for good. */
+static void road_back(const td_walk *w, int32_t a, int32_t b, float r, float *x, float *y) {
+  float px, py;
+  if (road_near(w, a, b, r, *x, *y, &px, &py, false) <= 0.0f) return;
+  road_near(w, a, b, r, *x, *y, &px, &py, true);
+  *x = px;
+  *y = py;
 }
 
 /* ---- grid ---------------------------------------------------------------- */
@@ -499,18 +517,10 @@ bool td_walk_constrain(const td_walk *w, int32_t a, int32_t b, float r, float *x
       grid_unbury(w, x, y);
     }
   } else {
-    float px, py;
     for (int k = 0; k < PUSH_ROUNDS; k++) {
-      if (road_near(w, a, b, r, *x, *y, &px, &py) > 0.0f) {
-        *x = px;
-        *y = py;
-      }
+      road_back(w, a, b, r, x, y);
       if (blocks_push(w, r, x, y, true) <= 0.0f) break;
-      /* pushed out of a block: back on the road (the last round's word) */
-      if (road_near(w, a, b, r, *x, *y, &px, &py) > 0.0f) {
-        *x = px;
-        *y = py;
-      }
+      road_back(w, a, b, r, x, y); /* pushed out of a block: back on the road (the last word) */
     }
   }
   return *x != x0 || *y != y0;
@@ -522,7 +532,7 @@ float td_walk_depth(const td_walk *w, int32_t a, int32_t b, float x, float y, fl
   if (w->grid) {
     d = cells_push(w, r, &x, &y, false);
   } else {
-    float px, py, d2 = road_near(w, a, b, r, x, y, &px, &py);
+    float px, py, d2 = road_near(w, a, b, r, x, y, &px, &py, false);
     d = sqrtf(d2);
   }
   float bd = blocks_push(w, r, &x, &y, false);

@@ -850,7 +850,8 @@ static void draw_overlays_under(td_scene *s, td_batch *b, const td_world *w, con
       size_t cap = td_crowd_capacity(cr);
       td_agent_view v;
       for (size_t i = 0; i < cap; i++) {
-        if (!td_crowd_view(cr, i, &v) || v.state == TD_AGENT_FREE) continue;
+        if (!td_crowd_view(cr, i, &v) || v.state == TD_AGENT_FREE || v.state == TD_AGENT_WAITING)
+          continue;
         float col = fminf(fmaxf(floorf((v.x - gd.x0) / cs), 0.0f), (float)(gd.cols - 1));
         float row = fminf(fmaxf(floorf((v.y - gd.y0) / cs), 0.0f), (float)(gd.rows - 1));
         td_batch_rect(b, td_camera_sx(cam, gd.x0 + col * cs), td_camera_sy(cam, gd.y0 + row * cs),
@@ -913,7 +914,8 @@ static void draw_overlays_over(td_scene *s, td_batch *b, const td_world *w, cons
   if (p->overlay[TD_OVERLAY_LANES] || p->overlay[TD_OVERLAY_SEPARATION] ||
       p->overlay[TD_OVERLAY_FLYERS]) {
     for (size_t i = 0; i < cap; i++) {
-      if (!td_crowd_view(cr, i, &v) || v.state == TD_AGENT_FREE) continue;
+      if (!td_crowd_view(cr, i, &v) || v.state == TD_AGENT_FREE || v.state == TD_AGENT_WAITING)
+        continue;
       float x = td_camera_sx(cam, v.x), y = td_camera_sy(cam, v.y);
       if (x < -50 || y < -50 || x > (float)(cam->vx + cam->vw) + 50 || y > (float)(cam->vy + cam->vh) + 50)
         continue;
@@ -1050,7 +1052,7 @@ void td_scene_draw(td_scene *s, td_batch *b, const td_world *w, const td_camera 
   for (int layer = 0; layer < 2; layer++) {
     for (size_t i = 0; i < ncap; i++) {
       td_enemy_view v;
-      if (!td_world_enemy(w, i, &v) || v.flying != (layer == 1)) continue;
+      if (!td_world_enemy(w, i, &v) || v.waiting || v.flying != (layer == 1)) continue;
       float x = v.x, y = v.y, f = v.facing;
       if (i < s->pe_cap && s->pe[i].handle == v.handle) {
         x = lerpf(s->pe[i].x, v.x, a);

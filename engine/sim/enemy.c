@@ -104,6 +104,7 @@ int64_t enemy_add(td_world *w, int32_t type, int32_t node, float health, float s
   e->applied_scale = 1.0f;
   td_agent_view v;
   if (td_crowd_view(w->crowd, (size_t)td_crowd_slot(w->crowd, a), &v)) {
+    e->waiting = v.state == TD_AGENT_WAITING;
     e->x = v.x;
     e->y = v.y;
     e->from = v.from;
@@ -331,6 +332,7 @@ void enemies_sync(td_world *w) {
     ** go at its next step: one that is gone leaked too (found by td soak). */
     bool gone = s < 0 || !td_crowd_view(w->crowd, (size_t)s, &v);
     if (!gone) {
+      e->waiting = v.state == TD_AGENT_WAITING;
       e->x = v.x;
       e->y = v.y;
       e->vx = v.vx;
@@ -503,7 +505,7 @@ int grid_build(td_world *w) {
   memset(start, 0, (cells + 1) * sizeof *start);
   for (size_t i = 0; i < n; i++) {
     const enemy_rec *e = &w->enemies[i];
-    if (!enemy_active(e)) {
+    if (!enemy_active(e) || e->waiting) { /* a waiting one is off the map */
       w->g_cell_of[i] = -1;
       continue;
     }

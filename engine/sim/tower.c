@@ -30,19 +30,26 @@ void towers_positions(td_world *w) {
   }
 }
 
-/* The flyers avoid the rectangles of the bases that have a tower. */
-int obstacles_update(td_world *w) {
+/* The flyers avoid the rectangles of the bases that have a tower; ground
+** bodies those of the towers that block the way (a tower on a pad beside
+** the road, which closes nothing, leaves the road as it was). */
+static size_t tower_rects(td_world *w, bool blocking_only) {
   size_t n = 0;
   for (size_t b = 0; b < w->map->base_count; b++) {
-    if (!w->towers[b].used) continue;
     const td_tower_base *tb = &w->map->bases[b];
+    if (!w->towers[b].used || (blocking_only && tb->block_count == 0)) continue;
     w->rects[4 * n + 0] = (float)tb->x;
     w->rects[4 * n + 1] = (float)tb->y;
     w->rects[4 * n + 2] = (float)tb->w;
     w->rects[4 * n + 3] = (float)tb->h;
     n++;
   }
-  return td_crowd_set_obstacles(w->crowd, w->rects, n, NULL);
+  return n;
+}
+
+int obstacles_update(td_world *w) {
+  if (w->walk && td_walk_set_blocks(w->walk, w->rects, tower_rects(w, true), NULL) != 0) return -1;
+  return td_crowd_set_obstacles(w->crowd, w->rects, tower_rects(w, false), NULL);
 }
 
 static int grow_must(td_world *w, size_t need) {

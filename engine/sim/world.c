@@ -134,6 +134,12 @@ td_world *td_world_create(const td_map *map, const td_rules *rules, uint64_t see
   td_crowd_params p = td_crowd_default_params(1.0 / TD_WORLD_TICK_HZ);
   w->crowd = td_crowd_create(w->route, &p, err);
   if (!w->crowd) goto fail;
+  /* the walkable area: a grid's open cells, or the road the map declares
+  ** (a map built in code without widths is open ground) */
+  if (map->grid) w->walk = td_walk_create_grid(map->grid, w->graph, err);
+  else if (map->road_width) w->walk = td_walk_create_road(w->graph, map->road_width, err);
+  if ((map->grid || map->road_width) && !w->walk) goto fail;
+  td_crowd_set_walk(w->crowd, w->walk);
   w->blocks_e = td_mem_calloc(edges ? edges : 1, sizeof *w->blocks_e);
   w->blocks_n = td_mem_calloc(nodes ? nodes : 1, sizeof *w->blocks_n);
   w->mark = td_mem_calloc(nodes ? nodes : 1, 1);
@@ -167,6 +173,7 @@ void td_world_destroy(td_world *w) {
   const td_map *map = w->map;
   size_t nodes = (size_t)map->graph->node_count, edges = (size_t)map->graph->edge_count;
   td_crowd_destroy(w->crowd);
+  td_walk_destroy(w->walk);
   td_route_destroy(w->route);
   td_graph_destroy(w->graph);
   td_mem_free(w->spawn_nodes, map->spawn_count * sizeof *w->spawn_nodes);
@@ -453,7 +460,7 @@ bool td_world_enemy(const td_world *w, size_t slot, td_enemy_view *out) {
                          .slow_time = (float)e->slow_ticks * DT,
                          .stun_time = (float)e->stun_ticks * DT, .dots = dots,
                          .route_left = e->route_left,
-                         .flying = t->flying, .boss = t->boss};
+                         .flying = t->flying, .boss = t->boss, .waiting = e->waiting != 0};
   return true;
 }
 

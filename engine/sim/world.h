@@ -327,6 +327,7 @@ typedef struct td_enemy_view {
   uint32_t dots;         /* bit t: a damage-over-time of type t is active */
   float route_left;      /* map units to a goal (the FIRST key) */
   bool flying, boss;
+  bool waiting;          /* at its spawn's gate, not on the map yet: not drawn, no target */
 } td_enemy_view;
 
 /* Enemies by slot, 0 .. td_world_enemy_capacity - 1; false for a free slot. */

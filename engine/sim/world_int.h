@@ -22,6 +22,7 @@
 #ifndef TD_WORLD_INT_H
 #define TD_WORLD_INT_H
 
+#include "nav/walk.h"
 #include "sim/world.h"
 
 #define HANDLE_BITS 20
@@ -31,6 +32,7 @@
 typedef struct enemy_rec {
   uint32_t gen;
   uint8_t state;          /* td_enemy_state */
+  uint8_t waiting;        /* its agent waits at the spawn's gate: off the map, not a target */
   int32_t type;
   int32_t wave;           /* 0: none */
   int32_t group;          /* crowd group */
@@ -104,6 +106,7 @@ struct td_world {
   td_graph *graph;        /* the world's own copy */
   td_route *route;
   td_crowd *crowd;
+  td_walk *walk;          /* where ground bodies may stand (NULL: open ground) */
   float tile;             /* map units per tile */
   int32_t *spawn_nodes;   /* map->spawn_count */
 

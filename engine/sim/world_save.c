@@ -618,7 +618,7 @@ td_world *td_world_load(const td_map *map, const td_rules *rules, td_blob_reader
     goto fail;
   }
   for (size_t i = 0; i < w->enemy_used; i++) {
-    const enemy_rec *e = &w->enemies[i];
+    enemy_rec *e = &w->enemies[i];
     if (e->state == TD_ENEMY_FREE) continue;
     int64_t slot = td_crowd_slot(w->crowd, e->agent);
     td_agent_view v;
@@ -636,6 +636,7 @@ td_world *td_world_load(const td_map *map, const td_rules *rules, td_blob_reader
                  "otherwise or has another size", i);
       goto fail;
     }
+    e->waiting = v.state == TD_AGENT_WAITING; /* derived, as every step does */
   }
   if (r->pos != r->len) {
     td_err_set(err, "save: %zu bytes of unknown data after the end", r->len - r->pos);

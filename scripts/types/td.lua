@@ -179,7 +179,7 @@ function td.difficulty() end
 ---@return table[]
 function td.wave_preview(n) end
 
----Handles of the living enemies, in slot order (stable), optionally only those whose centre is within r of (x, y).
+---Handles of the living enemies on the map, in slot order (stable), optionally only those whose centre is within r of (x, y). Enemies still waiting at their spawn's gate (a wave's rows enter one after another) are not on the map yet.
 ---@param x? number
 ---@param y? number
 ---@param r? number
