@@ -1,6 +1,8 @@
 -- Seed 004's course: a straight, a right turn, a straight, a left turn, a
 -- straight (16 tiles each, 32 px tiles), one tower base on the middle leg.
+-- The road is 5 tiles wide: the three lanes fit it as they are.
 return {
+  properties = { ["road_width"] = 160 },
   orientation = "orthogonal", width = 40, height = 24, tilewidth = 32, tileheight = 32,
   layers = {
     { type = "objectgroup", name = "course", objects = {

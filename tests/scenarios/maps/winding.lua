@@ -1,6 +1,8 @@
 -- A winding course: six corners of 90 and 45 degrees, either way (the
 -- points of test_crowd's 60-agent wave, in tiles of 32 px).
+-- The road is 5 tiles wide: the five lanes of the wave fit it as they are.
 return {
+  properties = { ["road_width"] = 160 },
   orientation = "orthogonal", width = 64, height = 40, tilewidth = 32, tileheight = 32,
   layers = {
     { type = "objectgroup", name = "course", objects = {
