@@ -96,6 +96,15 @@ struct td_scene {
   size_t ov_nnodes, ov_nodes_cap, ov_differs_cap;
   astar_way *ov_ways;
   size_t ov_nways, ov_ways_cap;
+  /* the lanes overlay's road outline on a waypoint map, built once per map
+  ** (road_refresh): what it was built from, and the segments (x0, y0, x1,
+  ** y1 in map units, 4 floats each) */
+  const td_map *road_map;
+  const float *road_width;
+  const td_graph *road_graph;
+  int32_t road_edges;
+  float *road_seg;
+  size_t road_nseg, road_cap;
 };
 
 static const char *const overlay_names[TD_OVERLAY_COUNT] = {
@@ -157,6 +166,7 @@ void td_scene_destroy(td_scene *s) {
   free(s->ov_nodes);
   free(s->ov_differs);
   free(s->ov_ways);
+  free(s->road_seg);
   free(s);
 }
 
@@ -164,6 +174,7 @@ void td_scene_reset(td_scene *s) {
   s->nfx = 0;
   s->ov_valid = false; /* another world: the A* cache's pointers mean nothing */
   s->ov_nways = 0;
+  s->road_map = NULL; /* another map may sit at the same address */
   if (s->pe) memset(s->pe, 0, s->pe_cap * sizeof *s->pe);
   if (s->ps) memset(s->ps, 0, s->ps_cap * sizeof *s->ps);
   s->pt_cap = 0;
@@ -862,6 +873,217 @@ static void draw_overlays_under(td_scene *s, td_batch *b, const td_world *w, con
   (void)tile;
 }
 
+/* ---- the lanes overlay's road edges --------------------------------------- */
+
+/* The edges of the walkable area (map.h): on a waypoint map the outline of
+** the road, the union of its edges' square-capped rectangles; on a grid map
+** the sides between open and closed cells (a tower's blocked cells
+** included, read live); on both, the footprints of built towers that block
+** something. One colour that reads on grass, road, floor and wall. */
+#define ROAD_EDGE_COLOR td_color(90, 255, 255, 215)
+
+typedef struct road_rect {
+  double cx, cy;          /* centre */
+  double ux, uy;          /* unit vector along the edge (n = (-uy, ux)) */
+  double hl, hw;          /* half length (caps included), half width */
+  double x0, y0, x1, y1;  /* bounding box */
+} road_rect;
+
+/* Edge e's rectangle; false when it has none (no width). */
+static bool road_rect_of(const td_graph *g, const float *width, int32_t e, road_rect *r) {
+  const td_edge *ed = &g->edges[e];
+  double w = (double)width[e];
+  if (!(w > 0) || !isfinite(w)) return false;
+  double ax = g->x[ed->a], ay = g->y[ed->a], bx = g->x[ed->b], by = g->y[ed->b];
+  double dx = bx - ax, dy = by - ay, l = sqrt(dx * dx + dy * dy);
+  r->ux = l > 1e-9 ? dx / l : 1.0;
+  r->uy = l > 1e-9 ? dy / l : 0.0;
+  r->cx = (ax + bx) / 2;
+  r->cy = (ay + by) / 2;
+  r->hw = w / 2;
+  r->hl = (l > 1e-9 ? l / 2 : 0.0) + r->hw;
+  double ex = fabs(r->ux) * r->hl + fabs(r->uy) * r->hw;
+  double ey = fabs(r->uy) * r->hl + fabs(r->ux) * r->hw;
+  r->x0 = r->cx - ex;
+  r->x1 = r->cx + ex;
+  r->y0 = r->cy - ey;
+  r->y1 = r->cy + ey;
+  return true;
+}
+
+/* Narrows [*t0, *t1] to where a + d t lies strictly inside (-lim, lim). */
+static bool clip_slab(double a, double d, double lim, double *t0, double *t1) {
+  if (fabs(d) < 1e-12) return a > -lim && a < lim;
+  double ta = (-lim - a) / d, tb = (lim - a) / d;
+  if (ta > tb) {
+    double t = ta;
+    ta = tb;
+    tb = t;
+  }
+  if (ta > *t0) *t0 = ta;
+  if (tb < *t1) *t1 = tb;
+  return *t0 < *t1;
+}
+
+static int cmp_interval(const void *a, const void *b) {
+  double x = ((const double *)a)[0], y = ((const double *)b)[0];
+  return x < y ? -1 : x > y;
+}
+
+static bool road_push(td_scene *s, double x0, double y0, double x1, double y1) {
+  if (s->road_nseg == s->road_cap) {
+    size_t cap = s->road_cap ? s->road_cap * 2 : 64;
+    float *n = realloc(s->road_seg, cap * 4 * sizeof *n);
+    if (!n) return false;
+    s->road_seg = n;
+    s->road_cap = cap;
+  }
+  float *o = &s->road_seg[s->road_nseg++ * 4];
+  o[0] = (float)x0;
+  o[1] = (float)y0;
+  o[2] = (float)x1;
+  o[3] = (float)y1;
+  return true;
+}
+
+/* Builds the road's outline when the map changed: each rectangle's four
+** sides, less the parts that are not on the union's outline, found by a
+** parametric clip of the side against each other rectangle's two slabs:
+** - where the ground a hair outside the side is another rectangle's (the
+**   side runs inside it, or along a rectangle that abuts it);
+** - where the side lies on a lower-numbered rectangle, edge included (a
+**   side shared by two rectangles, as at a corner's caps or an edge and its
+**   reverse, is drawn once, by the lowest).
+** So junctions and corners show one clean outline. A closed edge stays
+** road, so the outline never changes with the game. */
+static void road_refresh(td_scene *s, const td_map *m) {
+  const td_graph *g = m->graph;
+  if (s->road_map == m && s->road_width == m->road_width && s->road_graph == g &&
+      s->road_edges == (g ? g->edge_count : -1))
+    return;
+  s->road_map = m;
+  s->road_width = m->road_width;
+  s->road_graph = g;
+  s->road_edges = g ? g->edge_count : -1;
+  s->road_nseg = 0;
+  if (!g || !m->road_width || g->edge_count <= 0) return;
+  size_t ne = (size_t)g->edge_count;
+  road_rect *rc = malloc(ne * sizeof *rc);
+  bool *use = calloc(ne, sizeof *use);
+  double *iv = malloc(ne * 2 * sizeof *iv);
+  if (!rc || !use || !iv) goto done;
+  for (size_t e = 0; e < ne; e++) use[e] = road_rect_of(g, m->road_width, (int32_t)e, &rc[e]);
+  const double hair = 1e-3; /* map units */
+  for (size_t e = 0; e < ne; e++) {
+    if (!use[e]) continue;
+    const road_rect *r = &rc[e];
+    double nx = -r->uy, ny = r->ux;
+    double px[4], py[4]; /* corners, in order around */
+    for (int k = 0; k < 4; k++) {
+      double sl = (k == 1 || k == 2) ? r->hl : -r->hl, sw = (k < 2) ? r->hw : -r->hw;
+      px[k] = r->cx + r->ux * sl + nx * sw;
+      py[k] = r->cy + r->uy * sl + ny * sw;
+    }
+    for (int k = 0; k < 4; k++) {
+      double ax = px[k], ay = py[k], bx = px[(k + 1) & 3], by = py[(k + 1) & 3];
+      double dx = bx - ax, dy = by - ay;
+      /* outward normal: (-dy, dx) is n on the side at +hw, u on the cap at +hl */
+      double on = sqrt(dx * dx + dy * dy), ox = on > 0 ? -dy / on : 0, oy = on > 0 ? dx / on : 0;
+      double sx0 = fmin(ax, bx), sx1 = fmax(ax, bx), sy0 = fmin(ay, by), sy1 = fmax(ay, by);
+      size_t n = 0;
+      for (size_t j = 0; j < ne; j++) {
+        if (j == e || !use[j]) continue;
+        const road_rect *o = &rc[j];
+        if (o->x0 > sx1 || o->x1 < sx0 || o->y0 > sy1 || o->y1 < sy0) continue;
+        /* j < e: the side itself against j grown by a hair; else the side
+        ** moved a hair outward against j */
+        double grow = j < e ? hair : 0, shift = j < e ? 0 : hair;
+        double t0 = 0, t1 = 1, qx = ax + ox * shift - o->cx, qy = ay + oy * shift - o->cy;
+        if (!clip_slab(qx * o->ux + qy * o->uy, dx * o->ux + dy * o->uy, o->hl + grow, &t0, &t1))
+          continue;
+        if (!clip_slab(-qx * o->uy + qy * o->ux, -dx * o->uy + dy * o->ux, o->hw + grow, &t0, &t1))
+          continue;
+        iv[n * 2] = t0;
+        iv[n * 2 + 1] = t1;
+        n++;
+      }
+      qsort(iv, n, 2 * sizeof *iv, cmp_interval);
+      double len = sqrt(dx * dx + dy * dy), at = 0, min_t = len > 0 ? 0.01 / len : 1;
+      for (size_t i = 0; i <= n; i++) {
+        double a = i < n ? iv[i * 2] : 1.0;
+        if (a - at > min_t && !road_push(s, ax + dx * at, ay + dy * at, ax + dx * a, ay + dy * a))
+          goto done;
+        if (i < n && iv[i * 2 + 1] > at) at = iv[i * 2 + 1];
+      }
+    }
+  }
+done:
+  free(rc);
+  free(use);
+  free(iv);
+}
+
+static bool cell_open(const td_grid *gr, const td_graph *g, int32_t x, int32_t y) {
+  if (x < 0 || y < 0 || x >= gr->width || y >= gr->height) return false;
+  size_t c = (size_t)y * (size_t)gr->width + (size_t)x;
+  if (!gr->walkable[c]) return false;
+  int32_t node = gr->cell_node ? gr->cell_node[c] : -1;
+  return !(node >= 0 && node < g->node_count && g->node_blocked[node]);
+}
+
+static void draw_road_edges(td_scene *s, td_batch *b, const td_world *w, const td_camera *cam) {
+  const td_map *m = td_world_map(w);
+  const td_graph *g = td_route_graph(td_world_route(w));
+  const float z = cam->zoom;
+  const float vx0 = (float)cam->vx, vy0 = (float)cam->vy;
+  const float vx1 = (float)(cam->vx + cam->vw), vy1 = (float)(cam->vy + cam->vh);
+  SDL_Color c = ROAD_EDGE_COLOR;
+  if (m->grid) {
+    /* each visible cell's right and bottom sides (from the column and row
+    ** before the grid, so its border shows): where one side is open and
+    ** the other not */
+    const td_grid *gr = m->grid;
+    float cs = (float)gr->cell, ox = (float)gr->origin_x, oy = (float)gr->origin_y, l = cs * z;
+    int32_t x0 = (int32_t)floorf((td_camera_wx(cam, vx0) - ox) / cs) - 1;
+    int32_t y0 = (int32_t)floorf((td_camera_wy(cam, vy0) - oy) / cs) - 1;
+    int32_t x1 = (int32_t)ceilf((td_camera_wx(cam, vx1) - ox) / cs) + 1;
+    int32_t y1 = (int32_t)ceilf((td_camera_wy(cam, vy1) - oy) / cs) + 1;
+    if (x0 < -1) x0 = -1;
+    if (y0 < -1) y0 = -1;
+    if (x1 > gr->width - 1) x1 = gr->width - 1;
+    if (y1 > gr->height - 1) y1 = gr->height - 1;
+    for (int32_t y = y0; y <= y1; y++) {
+      bool here = cell_open(gr, g, x0, y);
+      for (int32_t x = x0; x <= x1; x++) {
+        bool right = cell_open(gr, g, x + 1, y);
+        float sx = td_camera_sx(cam, ox + (float)x * cs), sy = td_camera_sy(cam, oy + (float)y * cs);
+        if (here != right) td_batch_rect(b, sx + l - 1, sy, 2, l, c);
+        if (here != cell_open(gr, g, x, y + 1)) td_batch_rect(b, sx, sy + l - 1, l, 2, c);
+        here = right;
+      }
+    }
+  } else {
+    road_refresh(s, m);
+    for (size_t i = 0; i < s->road_nseg; i++) {
+      const float *q = &s->road_seg[i * 4];
+      float ax = td_camera_sx(cam, q[0]), ay = td_camera_sy(cam, q[1]);
+      float bx = td_camera_sx(cam, q[2]), by = td_camera_sy(cam, q[3]);
+      if (fmaxf(ax, bx) < vx0 - 2 || fminf(ax, bx) > vx1 + 2 || fmaxf(ay, by) < vy0 - 2 ||
+          fminf(ay, by) > vy1 + 2)
+        continue;
+      td_batch_line(b, ax, ay, bx, by, 2, c);
+    }
+  }
+  /* built towers whose base blocks something: their footprints */
+  for (size_t i = 0; i < m->base_count; i++) {
+    const td_tower_base *tb = &m->bases[i];
+    td_tower_view tv;
+    if (tb->block_count == 0 || !td_world_tower(w, i, &tv)) continue;
+    td_batch_rect_outline(b, td_camera_sx(cam, (float)tb->x), td_camera_sy(cam, (float)tb->y),
+                          (float)tb->w * z, (float)tb->h * z, 2, c);
+  }
+}
+
 static void draw_overlays_over(td_scene *s, td_batch *b, const td_world *w, const td_camera *cam,
                                const td_scene_params *p) {
   const td_map *m = td_world_map(w);
@@ -911,6 +1133,7 @@ static void draw_overlays_over(td_scene *s, td_batch *b, const td_world *w, cons
       }
     }
   }
+  if (p->overlay[TD_OVERLAY_LANES]) draw_road_edges(s, b, w, cam);
   if (p->overlay[TD_OVERLAY_LANES] || p->overlay[TD_OVERLAY_SEPARATION] ||
       p->overlay[TD_OVERLAY_FLYERS]) {
     for (size_t i = 0; i < cap; i++) {

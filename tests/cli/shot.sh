@@ -111,6 +111,54 @@ while read -r verdict what; do
   [ "$verdict" = ok ]; check $? "grid overlay pixels: $what"
 done <"$tmp/px"
 [ "$(grep -c '' "$tmp/px")" -eq 8 ]; check $? "8 pixel checks ran: $(cat "$tmp/px")"
+# The lanes overlay draws the walkable area's edges in cyan (docs/game.md):
+# on 03-serpent the outline of the one-tile road (32 units wide, square-
+# capped), on 02-grid the sides between open and closed cells. Idle at tick
+# 0: no enemies, no towers, so nothing else of the overlay is drawn.
+serp="$src/maps/03-serpent.lua"
+"$td" shot --map "$serp" --idle --overlay lanes "$tmp/l.png" >/dev/null 2>"$tmp/err"
+check $? "lanes overlay on 03-serpent: $(cat "$tmp/err")"
+"$td" shot --map "$serp" --idle "$tmp/l0.png" >/dev/null 2>&1
+"$td" shot --map "$grid" --idle --overlay lanes "$tmp/lg.png" >/dev/null 2>"$tmp/err"
+check $? "lanes overlay on 02-grid: $(cat "$tmp/err")"
+sed -n '/^import struct/,/return lambda/p' "$tmp/px.py" >"$tmp/road.py"
+cat >>"$tmp/road.py" <<'PY'
+
+l, l0, lg, n = (read_png(sys.argv[1] + "/" + f) for f in ("l.png", "l0.png", "lg.png", "n.png"))
+def camera(w, h):  # map units -> pixel, the camera td play fits to a w x h map
+    zoom = min(1280 / (w + 32), (720 - 48 - 68) / (h + 32))
+    return lambda x, y: (int(640 + (x - w / 2) * zoom), int(48 + 302 + (y - h / 2) * zoom))
+def cyan(p): return p[0] < 170 and p[1] > 200 and p[2] > 200
+def near(px, at, want):  # any pixel within 2 of the point
+    x0, y0 = at
+    return any(want(px(x, y)) for x in range(x0 - 2, x0 + 3) for y in range(y0 - 2, y0 + 3))
+def report(ok, what):
+    print(("ok " if ok else "FAIL ") + what)
+
+s = camera(24 * 32, 21 * 32)
+# the first edge, (48, 80) -> (656, 80): its sides at y = 64 and 96; the
+# second, (656, 80) -> (656, 208): its right side at x = 672
+for x, y in ((320, 64), (320, 96), (672, 144), (672, 72)):
+    report(near(l, s(x, y), cyan), "road edge (%d, %d) outlined" % (x, y))
+    report(not near(l0, s(x, y), cyan), "road edge (%d, %d): no outline without the overlay" % (x, y))
+# inside the first corner: the first edge's side y = 96 runs on under the
+# second edge (x 640..672) and the second's side x = 640 above y = 96: the
+# union's inside, no line
+report(not near(l, s(656, 97), cyan), "no line inside the corner at (656, 97)")
+report(not near(l, s(641, 80), cyan), "no line inside the corner at (641, 80)")
+report(l(*s(320, 80)) == l0(*s(320, 80)), "the road's middle as it was")
+g = camera(24 * 32, 16 * 32)
+# the left wall (column 0) against the floor (column 1) at row 4
+report(near(lg, g(32, 144), cyan), "grid: wall/floor side (32, 144) outlined")
+report(not near(n, g(32, 144), cyan), "grid: no outline without the overlay")
+report(lg(*g(80, 144)) == n(*g(80, 144)), "grid: an open cell's middle as it was")
+PY
+python3 "$tmp/road.py" "$tmp" >"$tmp/road" 2>&1
+check $? "road pixel reader: $(tail -3 "$tmp/road")"
+while read -r verdict what; do
+  [ "$verdict" = ok ]; check $? "lanes overlay pixels: $what"
+done <"$tmp/road"
+[ "$(grep -c '' "$tmp/road")" -eq 14 ]; check $? "14 road pixel checks ran: $(cat "$tmp/road")"
 # a waypoint map: the grid overlay has nothing to show, and still renders
 "$td" shot --map "$map" --tick 900 --overlay grid "$tmp/w.png" >/dev/null 2>"$tmp/err"
 check $? "grid overlay on a waypoint map: $(cat "$tmp/err")"
