@@ -50,17 +50,17 @@ static void test_road_inside_and_depth(void **state) {
   assert_float_equal(td_walk_half_width(w, 1, 1), 20.0f, 1e-6);
   /* constrain: back to the nearest point, then inside */
   float x = 50.0f, y = 30.0f;
-  assert_true(td_walk_constrain(w, 0, 1, 2.0f, &x, &y));
+  assert_true(td_walk_constrain(w, 0, 1, TD_NONE, 2.0f, &x, &y));
   assert_float_equal(x, 50.0f, 1e-4);
   assert_float_equal(y, 8.0f, 1e-4);
   assert_float_equal(td_walk_depth(w, 0, 1, x, y, 2.0f), 0.0f, 1e-6);
   x = 50.0f;
   y = 5.0f;
-  assert_false(td_walk_constrain(w, 0, 1, 2.0f, &x, &y));
+  assert_false(td_walk_constrain(w, 0, 1, TD_NONE, 2.0f, &x, &y));
   /* a disc wider than the road ends on its centre line */
   x = 50.0f;
   y = 7.0f;
-  td_walk_constrain(w, 0, 1, 15.0f, &x, &y);
+  td_walk_constrain(w, 0, 1, TD_NONE, 15.0f, &x, &y);
   assert_float_equal(y, 0.0f, 1e-4);
   td_walk_destroy(w);
   /* a width that is not positive is refused, naming the edge */
@@ -84,7 +84,7 @@ static void test_road_blocks(void **state) {
   assert_float_equal(td_walk_depth(w, 0, 1, 39.0f, 0.0f, 2.0f), 1.0f, 1e-4);
   assert_float_equal(td_walk_depth(w, 0, 1, 45.0f, 0.0f, 2.0f), 7.0f, 1e-4); /* out by the left */
   float x = 45.0f, y = 0.0f;
-  assert_true(td_walk_constrain(w, 0, 1, 2.0f, &x, &y));
+  assert_true(td_walk_constrain(w, 0, 1, TD_NONE, 2.0f, &x, &y));
   assert_true(x <= 38.0f);
   assert_float_equal(td_walk_depth(w, 0, 1, x, y, 2.0f), 0.0f, 1e-6);
   /* none: nothing blocks */
@@ -132,12 +132,12 @@ static void test_grid_walls_and_rings(void **state) {
   /* a disc in the corridor that leans into the wall */
   float x = 3 * 32 + 6.0f, y = 4 * 32 + 16.0f;
   assert_float_equal(td_walk_depth(w, c, d, x, y, 8.0f), 2.0f, 1e-4);
-  assert_true(td_walk_constrain(w, c, d, 8.0f, &x, &y));
+  assert_true(td_walk_constrain(w, c, d, TD_NONE, 8.0f, &x, &y));
   assert_true(td_walk_depth(w, c, d, x, y, 8.0f) <= 1e-3f);
   /* a centre buried in a wall comes out */
   x = 2 * 32 + 16.0f;
   y = 4 * 32 + 16.0f;
-  td_walk_constrain(w, c, d, 8.0f, &x, &y);
+  td_walk_constrain(w, c, d, TD_NONE, 8.0f, &x, &y);
   assert_true(td_walk_depth(w, c, d, x, y, 8.0f) <= 1e-3f);
   /* the quick test: inside the open square around the cell only */
   assert_true(td_walk_inside_quick(w, 4 * 32 + 16.0f, 2 * 32 + 16.0f, 8.0f));

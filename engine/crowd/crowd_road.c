@@ -106,12 +106,19 @@ static inline bool on_ground(uint8_t s) {
   return s == TD_AGENT_WALK || s == TD_AGENT_STUNNED || s == TD_AGENT_STRANDED;
 }
 
+/* Agent i's disc at (x, y) back in the area near its way (its segment and
+** the route's next); whether it moved. */
+static inline bool keep_agent(const td_crowd *c, size_t i, float *x, float *y) {
+  int32_t b = c->to[i];
+  return td_walk_constrain(c->walk, c->from[i], b, c->next[b], c->radius[i], x, y);
+}
+
 bool td_crowd_road_hold(td_crowd *c, size_t i) {
   if (!on_ground(c->state[i])) return false;
   const corner *k = corner_at(c, i);
   float x = c->x[i], y = c->y[i];
   if (quick_inside(c, i, k, x, y)) return false;
-  if (!td_walk_constrain(c->walk, c->from[i], c->to[i], c->radius[i], &x, &y)) return false;
+  if (!keep_agent(c, i, &x, &y)) return false;
   c->x[i] = x;
   c->y[i] = y;
   return true;
@@ -125,7 +132,7 @@ float td_crowd_road_keep(td_crowd *c, bool mark) {
     const corner *k = corner_at(c, i);
     float x = c->x[i], y = c->y[i];
     if (quick_inside(c, i, k, x, y)) continue;
-    if (!td_walk_constrain(c->walk, c->from[i], c->to[i], c->radius[i], &x, &y)) continue;
+    if (!keep_agent(c, i, &x, &y)) continue;
     float d = fabsf(x - c->x[i]) + fabsf(y - c->y[i]);
     if (d > worst) worst = d;
     c->x[i] = x;

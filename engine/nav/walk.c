@@ -372,23 +372,19 @@ static float edge_d2(const td_walk *w, int32_t e, float r, float x, float y, flo
 }
 
 /* The nearest point of the road near a and b for radius r: its squared
-** distance (0: inside, or outside by less than EPS). With ahead_only, the
-** nearest point is sought on segment (a, b) itself and the edges at b only. */
+** distance (0: inside, or outside by less than EPS). */
 static float road_near(const td_walk *w, int32_t a, int32_t b, float r, float x, float y,
-                       float *px, float *py, bool ahead_only) {
+                       float *px, float *py) {
   const td_graph *g = w->g;
   float best = INFINITY;
   *px = x;
   *py = y;
   int32_t ends[2] = {b, a};
-  int32_t own = ahead_only && a != b ? td_graph_find_edge(g, a, b) : TD_NONE;
   for (int k = 0; k < (a == b ? 1 : 2); k++) {
     int32_t n = ends[k];
     if (n < 0 || n >= g->node_count) continue;
     for (int32_t h = g->adj_start[n]; h < g->adj_start[n + 1]; h++) {
-      int32_t e = g->adj_edge[h];
-      if (k == 1 && own != TD_NONE && e != own) continue;
-      float nx, ny, d2 = edge_d2(w, e, r, x, y, &nx, &ny);
+      float nx, ny, d2 = edge_d2(w, g->adj_edge[h], r, x, y, &nx, &ny);
       if (d2 <= EPS * EPS) return 0.0f;
       if (d2 < best) {
         best = d2;
@@ -401,15 +397,28 @@ static float road_near(const td_walk *w, int32_t a, int32_t b, float r, float x,
 }
 
 /* A centre outside the road near (a, b) goes back to the nearest point of
-** its own segment's rectangle or of the edges it is heading into (at b),
-** not of the edges behind it (at a). Where two roads meet at an angle the
+** its way: its own segment's rectangle or the next one's (b -> c), not of
+** any other edge at a or b. Where two roads meet at an angle the
 ** rectangles leave a notch between them (a disc there would straddle both),
 ** and a body whose pursuit point lay across the notch was put back on the
-** same spot of the road behind it every tick: it stood there for good. */
-static void road_back(const td_walk *w, int32_t a, int32_t b, float r, float *x, float *y) {
+** same spot of a road it was not on every tick: it stood there for good.
+** Without its way (no such edge), the nearest point of any. */
+static void road_back(const td_walk *w, int32_t a, int32_t b, int32_t c, float r, float *x,
+                      float *y) {
   float px, py;
-  if (road_near(w, a, b, r, *x, *y, &px, &py, false) <= 0.0f) return;
-  road_near(w, a, b, r, *x, *y, &px, &py, true);
+  if (road_near(w, a, b, r, *x, *y, &px, &py) <= 0.0f) return;
+  int32_t way[2] = {a != b ? td_graph_find_edge(w->g, a, b) : TD_NONE,
+                    c != TD_NONE && c != b ? td_graph_find_edge(w->g, b, c) : TD_NONE};
+  float best = INFINITY;
+  for (int k = 0; k < 2; k++) {
+    if (way[k] == TD_NONE) continue;
+    float nx, ny, d2 = edge_d2(w, way[k], r, *x, *y, &nx, &ny);
+    if (d2 < best) {
+      best = d2;
+      px = nx;
+      py = ny;
+    }
+  }
   *x = px;
   *y = py;
 }
@@ -505,7 +514,8 @@ float td_walk_half_width(const td_walk *w, int32_t a, int32_t b) {
   return best;
 }
 
-bool td_walk_constrain(const td_walk *w, int32_t a, int32_t b, float r, float *x, float *y) {
+bool td_walk_constrain(const td_walk *w, int32_t a, int32_t b, int32_t c, float r, float *x,
+                       float *y) {
   float x0 = *x, y0 = *y;
   if (!isfinite(x0) || !isfinite(y0)) return false;
   if (w->grid) {
@@ -518,9 +528,9 @@ bool td_walk_constrain(const td_walk *w, int32_t a, int32_t b, float r, float *x
     }
   } else {
     for (int k = 0; k < PUSH_ROUNDS; k++) {
-      road_back(w, a, b, r, x, y);
+      road_back(w, a, b, c, r, x, y);
       if (blocks_push(w, r, x, y, true) <= 0.0f) break;
-      road_back(w, a, b, r, x, y); /* pushed out of a block: back on the road (the last word) */
+      road_back(w, a, b, c, r, x, y); /* pushed out of a block: back on the road (the last word) */
     }
   }
   return *x != x0 || *y != y0;
@@ -531,9 +541,20 @@ float td_walk_depth(const td_walk *w, int32_t a, int32_t b, float x, float y, fl
   float d = 0.0f;
   if (w->grid) {
     d = cells_push(w, r, &x, &y, false);
-  } else {
-    float px, py, d2 = road_near(w, a, b, r, x, y, &px, &py, false);
-    d = sqrtf(d2);
+  } else { /* a disc wider than the road sticks out by its excess wherever it is */
+    const td_graph *g = w->g;
+    float best = INFINITY;
+    int32_t ends[2] = {a, b};
+    for (int k = 0; k < (a == b ? 1 : 2); k++) {
+      if (ends[k] < 0 || ends[k] >= g->node_count) continue;
+      for (int32_t h = g->adj_start[ends[k]]; h < g->adj_start[ends[k] + 1]; h++) {
+        int32_t e = g->adj_edge[h];
+        float nx, ny, d2 = edge_d2(w, e, r, x, y, &nx, &ny);
+        float out = (d2 <= EPS * EPS ? 0.0f : sqrtf(d2)) + (r > w->hw[e] ? r - w->hw[e] : 0.0f);
+        if (out < best) best = out;
+      }
+    }
+    d = best == INFINITY ? 0.0f : best;
   }
   float bd = blocks_push(w, r, &x, &y, false);
   return bd > d ? bd : d;

@@ -62,10 +62,15 @@ size_t td_walk_sync(td_walk *w);
 ** cell. Never negative. */
 float td_walk_half_width(const td_walk *w, int32_t a, int32_t b);
 
-/* Moves (x, y) the least it can so that the disc of radius r there is in
-** the walkable area near segment (a, b) (b may equal a). Returns whether
-** it moved. A disc wider than the road ends on its centre line. */
-bool td_walk_constrain(const td_walk *w, int32_t a, int32_t b, float r, float *x, float *y);
+/* Moves (x, y) so that the disc of radius r there is in the walkable area
+** near segment (a, b) (b may equal a), c the node after b on the way
+** (TD_NONE: none). A disc inside stays; one outside goes to the nearest
+** point of its way (the road's rectangles of a -> b and b -> c, not of the
+** other edges at a or b: see road_back), on a grid out of the closed cells
+** the shortest way. Returns whether it moved. A disc wider than the road
+** ends on its centre line. */
+bool td_walk_constrain(const td_walk *w, int32_t a, int32_t b, int32_t c, float r, float *x,
+                       float *y);
 
 /* How far the disc of radius r at (x, y) reaches out of the walkable area
 ** near segment (a, b): 0 when inside. */

@@ -42,14 +42,16 @@ td.enemy {
 }
 
 -- Bosses: each map has its own (PROFILE.boss in maps.lua), in its last wave
--- and every fifth wave of endless mode. PROFILE.boss_hp scales their health.
+-- and every fifth wave of endless mode. A ground boss is as wide as the
+-- bundled maps' one-tile roads (radius 0.5 tiles) and no wider: enemies keep
+-- to the road (docs/maps.md), so a body wider than the road would stick out. PROFILE.boss_hp scales their health.
 -- While one lives, the handler in mod.lua calls in its escort (ESCORTS).
 local boss_hp = hp * PROFILE.boss_hp
 
 -- the warlord: armoured, regenerates, heals those around it; calls grunts
 td.enemy {
   name = "warlord",
-  health = 3000 * boss_hp, speed = 0.6, radius = 0.6, armour = 5, boss = true,
+  health = 3000 * boss_hp, speed = 0.6, radius = 0.5, armour = 5, boss = true,
   resist = { physical = 0.3, fire = 0.3, magic = 0.3 },
   regen = 5, heal_radius = 3, heal_rate = 10,
   bounty = 100, lives = 10,
@@ -59,7 +61,7 @@ td.enemy {
 -- splits into runners); calls runners
 td.enemy {
   name = "hydra",
-  health = 2400 * boss_hp, speed = 0.7, radius = 0.6, armour = 2, boss = true,
+  health = 2400 * boss_hp, speed = 0.7, radius = 0.5, armour = 2, boss = true,
   resist = { magic = 0.3 },
   split_into = "splitter", split_count = 4,
   bounty = 100, lives = 10,
@@ -78,7 +80,7 @@ td.enemy {
 -- chains are the answer; calls runners
 td.enemy {
   name = "juggernaut",
-  health = 3000 * boss_hp, speed = 0.5, radius = 0.65, armour = 6, boss = true,
+  health = 3000 * boss_hp, speed = 0.5, radius = 0.5, armour = 6, boss = true,
   resist = { physical = 0.4, fire = -0.3, magic = 0.1 },
   regen = 5,
   bounty = 100, lives = 10,
@@ -87,7 +89,7 @@ td.enemy {
 -- the herald: mends every enemy within four tiles, fast; calls grunts
 td.enemy {
   name = "herald",
-  health = 2600 * boss_hp, speed = 0.7, radius = 0.6, armour = 3, boss = true,
+  health = 2600 * boss_hp, speed = 0.7, radius = 0.5, armour = 3, boss = true,
   resist = { magic = 0.4 },
   heal_radius = 4, heal_rate = 20,
   bounty = 100, lives = 10,
@@ -96,7 +98,7 @@ td.enemy {
 -- the titan: slow and enormous; two golems climb off its corpse; calls grunts
 td.enemy {
   name = "titan",
-  health = 4000 * boss_hp, speed = 0.45, radius = 0.7, armour = 6, boss = true,
+  health = 4000 * boss_hp, speed = 0.45, radius = 0.5, armour = 6, boss = true,
   resist = { physical = 0.3, fire = 0.2, magic = 0.2 },
   split_into = "golem", split_count = 2,
   bounty = 150, lives = 15,
