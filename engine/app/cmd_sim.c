@@ -256,8 +256,10 @@ static int place_tower(sim_run *r, sim_event *e) {
     return 0;
   }
   r->tower[e->base] = 1;
+  int rc = update_obstacles(r); /* first: the turn-backs look at the footprints */
+  if (rc != 0) return rc;
   td_crowd_route_changed(r->crowd);
-  return update_obstacles(r);
+  return 0;
 }
 
 static int apply_event(sim_run *r, sim_event *e) {

@@ -486,7 +486,14 @@ void td_crowd_step(td_crowd *c) {
     c->vy = to.vy;
     c->moved = moved;
     float corrected = c->p.separation ? td_crowd_project_pass(c) : 0.0f;
-    corrected += td_crowd_road_keep(c, true); /* back inside the walkable area */
+    /* back inside the walkable area; who came back onto another is pushed
+    ** apart again (the projection keeps to the area itself) */
+    float kept = td_crowd_road_keep(c, true);
+    corrected += kept;
+    if (kept > 0.0f && c->p.separation) {
+      c->moved += kept;
+      corrected += td_crowd_project_pass(c);
+    }
     c->disp = sqrtf(far2) + corrected;
     td_crowd_waypoint_pass(c);
   } else { /* no neighbours: one pass */

@@ -748,13 +748,21 @@ void td_crowd_route_changed(td_crowd *c) {
     int32_t a = c->from[i], b = c->to[i];
     int32_t e = a != b ? td_graph_find_edge(g, a, b) : TD_NONE;
     bool seg_open = e == TD_NONE ? a == b : td_graph_edge_open(g, e);
-    bool ahead_ok = seg_open && !g->node_blocked[b] && dist[b] != TD_COST_INF;
-    bool back_ok = a != b && !g->node_blocked[a] && dist[a] != TD_COST_INF;
-    /* the cheaper way out of the segment: on through b, or back through a
-    ** (a blocked segment can still be walked back: the tower is ahead) */
     float ax, ay, bx, by;
     node_pos(c, a, &ax, &ay);
     node_pos(c, b, &bx, &by);
+    /* with a walkable area, a closed segment is still road, and a tower's
+    ** footprint stands somewhere on it: an agent past the tower (it stands
+    ** between the agent and a) walks on, one before it turns back; a
+    ** segment closed with no footprint on it is walked back, as without */
+    float r = c->radius[i];
+    bool back_free = !c->walk || !td_walk_blocked_way(c->walk, c->x[i], c->y[i], ax, ay, r);
+    bool ahead_free = seg_open || (!back_free && a != b &&
+                                   !td_walk_blocked_way(c->walk, c->x[i], c->y[i], bx, by, r));
+    bool ahead_ok = ahead_free && !g->node_blocked[b] && dist[b] != TD_COST_INF;
+    bool back_ok = a != b && back_free && !g->node_blocked[a] && dist[a] != TD_COST_INF;
+    /* the cheaper way out of the segment: on through b, or back through a
+    ** (a blocked segment can still be walked back: the tower is ahead) */
     double via_b = ahead_ok ? (double)len2(bx - c->x[i], by - c->y[i]) +
                                   td_graph_cost_to_units(dist[b])
                             : (double)INFINITY;

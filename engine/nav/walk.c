@@ -589,3 +589,44 @@ bool td_walk_inside_quick(const td_walk *w, float x, float y, float r) {
   if (x - r < x0 || x + r > x1 || y - r < y0 || y + r > y1) return false;
   return !td_walk_blocks_near(w, x - r, y - r, x + r, y + r, 0.0f);
 }
+
+/* Whether segment p -> q crosses rectangle b grown by r (Liang-Barsky). */
+static bool seg_hits(const float *b, float r, float px, float py, float qx, float qy) {
+  float x0 = b[0] - r, y0 = b[1] - r, x1 = b[0] + b[2] + r, y1 = b[1] + b[3] + r;
+  float dx = qx - px, dy = qy - py, t0 = 0.0f, t1 = 1.0f;
+  float pk[4] = {-dx, dx, -dy, dy}, qk[4] = {px - x0, x1 - px, py - y0, y1 - py};
+  for (int k = 0; k < 4; k++) {
+    if (pk[k] == 0.0f) {
+      if (qk[k] < 0.0f) return false;
+      continue;
+    }
+    float t = qk[k] / pk[k];
+    if (pk[k] < 0.0f) {
+      if (t > t1) return false;
+      if (t > t0) t0 = t;
+    } else {
+      if (t < t0) return false;
+      if (t < t1) t1 = t;
+    }
+  }
+  return true;
+}
+
+bool td_walk_blocked_way(const td_walk *w, float px, float py, float qx, float qy, float r) {
+  if (!w->nblk) return false;
+  int32_t br[4];
+  bucket_range(w, fminf(px, qx) - r, fminf(py, qy) - r, fmaxf(px, qx) + r, fmaxf(py, qy) + r, br);
+  for (int32_t by = br[1]; by <= br[3]; by++)
+    for (int32_t bx = br[0]; bx <= br[2]; bx++) {
+      size_t q = (size_t)by * (size_t)w->bw + (size_t)bx;
+      for (int32_t k = w->bstart[q]; k < w->bstart[q + 1]; k++) {
+        const float *b = w->blk + 4 * (size_t)w->bidx[k];
+        /* a block behind p (its centre not ahead along the way) is no
+        ** bar: a disc on its edge, or caught under it, leaves that way */
+        float cx = b[0] + 0.5f * b[2] - px, cy = b[1] + 0.5f * b[3] - py;
+        if (cx * (qx - px) + cy * (qy - py) <= 0.0f) continue;
+        if (seg_hits(b, r, px, py, qx, qy)) return true;
+      }
+    }
+  return false;
+}

@@ -86,6 +86,10 @@ uint64_t td_walk_version(const td_walk *w);
 ** callers test the edge they are on, see td_walk_blocks_near). */
 bool td_walk_inside_quick(const td_walk *w, float x, float y, float r);
 
+/* Whether a disc of radius r going straight from p to q would meet a block
+** (a tower's footprint): the way is shut there. */
+bool td_walk_blocked_way(const td_walk *w, float px, float py, float qx, float qy, float r);
+
 /* Whether any block reaches within `pad` of the box x0..x1, y0..y1. */
 bool td_walk_blocks_near(const td_walk *w, float x0, float y0, float x1, float y1, float pad);
 

@@ -133,8 +133,9 @@ td_refusal tower_place(td_world *w, int32_t base, int32_t type, td_place_check *
   w->gold -= cost;
   w->tower_live++;
   w->buffs_dirty = true;
-  td_crowd_route_changed(w->crowd);
+  /* the footprints first: the crowd's turn-backs look where they stand */
   if (obstacles_update(w) != 0) world_fail(w, "obstacles");
+  td_crowd_route_changed(w->crowd);
   td_event e = world_event(w, TD_EVENT_PLACED);
   e.tower = tower_handle(w, (size_t)base);
   e.type = root;
@@ -218,8 +219,8 @@ td_refusal tower_sell(td_world *w, int32_t base) {
   t->target = 0;
   w->tower_live--;
   w->buffs_dirty = true;
-  if (n) td_crowd_route_changed(w->crowd);
   if (obstacles_update(w) != 0) world_fail(w, "obstacles");
+  if (n) td_crowd_route_changed(w->crowd);
   world_emit(w, &e);
   return TD_REFUSAL_NONE;
 }
