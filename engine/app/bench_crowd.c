@@ -244,6 +244,10 @@ static int world_make(const bench_case *bc, uint64_t seed, world *w, int32_t *wa
   if (!w->r) return -1;
   td_crowd_params p = td_crowd_default_params(DT);
   p.separation = bc->separation;
+  /* no gate: the waves stand along the whole route at their slots from the
+  ** start (a wave per segment, WAVE_PITCH apart), not queued at a spawn; a
+  ** gate would hold every row behind node `a` of its segment off the map */
+  p.gate = false;
   w->c = td_crowd_create(w->r, &p, err);
   if (!w->c) return -1;
   if (place_waves(w->c, w->g, bc->agents, seed) != bc->agents)
