@@ -21,9 +21,24 @@
 ** and flocking cost over merely moving points along the route; it stays
 ** meaningful on a shared machine where absolute times drift.
 **
+** Every case has a road (nav/walk.h): each edge of the route ROAD_WIDE
+** wide, square-capped, which holds the waves as they are; ground agents
+** keep to it (lanes fitted to the room, the boundary constraint after the
+** projection). The narrow cases (1k-, 10k-, 100k-narrow) make the same
+** serpentine a corridor ROAD_NARROW wide, the waves NARROW_PITCH apart:
+** they file through, and queue where a faster wave catches up with a
+** slower one.
+** The wave cases (100k-wave, 100k-wave-metrics, 10k-wave-metrics) stand
+** one group, rows of 60, on the first segment of a long straight, and time
+** the ticks with the metrics off and on: lane_swaps sorts the walkers once
+** and group_spread takes the group's convex hull, O(n log n), where an
+** insertion sort of one group on a segment was quadratic (10k against 100k
+** shows the growth).
+**
 ** After the timed ticks, a few more run with the metrics on (untimed), to
 ** show that the crowd being timed behaves: with separation, min_gap must
-** stay above 0, or the bench exits 1.
+** stay above 0, and in every case off_road must be 0 (no disc left the
+** road by more than 5% of its radius), or the bench exits 1.
 ** Cases of at most 10k agents are also run twice and must give the same
 ** checksum (determinism), or the bench exits 1.
 */
@@ -37,6 +52,7 @@
 #include "crowd/crowd.h"
 #include "nav/graph.h"
 #include "nav/route.h"
+#include "nav/walk.h"
 
 #define DT (1.0 / 60.0)
 #define WAVE_LANES 6
@@ -47,25 +63,60 @@
 #define WAVE_GAP 10.0      /* from the last row of a wave to the next wave */
 #define WAVE_PITCH ((WAVE_ROWS - 1) * (double)WAVE_SPACING + WAVE_GAP)
 #define ROW_PITCH 24.0     /* between the rows of the serpentine */
+/* The road: 10 holds a wave of 7.5 between outer lanes with radius 0.5
+** (room 4.5 a side for lanes of 3.75) and its miter points at the
+** right-angle turns (3.75 x 3.75 from the corner, inside the square the
+** two capped rectangles cover). The rows of the serpentine are ROW_PITCH
+** apart and bend 4 at most: a row's road (y +-4 +-5) and the next one's
+** leave 6 between them, and each leg's road, capped, reaches 5 past its
+** rows (y - 5 to y + 24 + 5), short of the legs two rows on. */
+#define ROAD_WIDE 10.0f
+/* A corridor that holds two discs of radius 0.5 abreast with 0.2 to
+** spare; lanes fitted to it are one (two need a room of 2.2 radii between
+** them: half width 1.1 + 0.5): the waves file through. */
+#define ROAD_NARROW 2.2f
+/* Waves in single file are 48 bodies long (about 53: followers keep a
+** diameter and the margin apart): on a narrow road they stand this far
+** apart, head to head, so that the file holds them with WAVE_GAP to the
+** next (WAVE_PITCH, 24, would pack the corridor at twice what it holds: a
+** jam from the first tick). */
+#define NARROW_PITCH 64.0
+/* The one wave of the wave cases: rows of 60, 1.5 apart like the waves'
+** lanes (88.5 wide, 1667 rows at 100k: 3.3k long), on a road that holds
+** them (room 45.75 a side for lanes of 44.25). Rows of 6 would make it
+** 33k long: the crowd's grid, laid over the graph's box and a border of 2%
+** of its size, would have many more cells than agents and go sparse
+** (binary searches of the keys), and that, not the metrics, would show. */
+#define ONE_WAVE_LANES 60
+#define ROAD_WAVE 92.5f
 
 typedef struct bench_case {
   const char *name;
   int32_t agents;
   bool separation;
+  float road;        /* road width (every edge) */
+  bool one_wave;     /* one group of `agents` on a long straight, not waves of 48 */
+  bool metrics;      /* metrics on during the timed ticks too */
   bool quick;        /* part of --quick */
   int ticks;         /* timed ticks (after the warm-up) */
   double target_ms;  /* issue 3's target per tick, 0: none */
 } bench_case;
 
 static const bench_case cases[] = {
-  {"1k-sep", 1000, true, true, 300, 0},
-  {"1k-nosep", 1000, false, true, 300, 0},
-  {"10k-sep", 10000, true, true, 200, 0},
-  {"10k-nosep", 10000, false, true, 200, 0},
-  {"100k-sep", 100000, true, false, 60, 5.0},
-  {"100k-nosep", 100000, false, false, 60, 0},
-  {"1M-sep", 1000000, true, false, 20, 0},
-  {"1M-nosep", 1000000, false, false, 30, 20.0},
+  {"1k-sep", 1000, true, ROAD_WIDE, false, false, true, 300, 0},
+  {"1k-nosep", 1000, false, ROAD_WIDE, false, false, true, 300, 0},
+  {"10k-sep", 10000, true, ROAD_WIDE, false, false, true, 200, 0},
+  {"10k-nosep", 10000, false, ROAD_WIDE, false, false, true, 200, 0},
+  {"100k-sep", 100000, true, ROAD_WIDE, false, false, false, 60, 5.0},
+  {"100k-nosep", 100000, false, ROAD_WIDE, false, false, false, 60, 0},
+  {"1M-sep", 1000000, true, ROAD_WIDE, false, false, false, 20, 0},
+  {"1M-nosep", 1000000, false, ROAD_WIDE, false, false, false, 30, 20.0},
+  {"1k-narrow", 1000, true, ROAD_NARROW, false, false, true, 300, 0},
+  {"10k-narrow", 10000, true, ROAD_NARROW, false, false, false, 200, 0},
+  {"100k-narrow", 100000, true, ROAD_NARROW, false, false, false, 20, 0},
+  {"10k-wave-metrics", 10000, true, ROAD_WAVE, true, true, false, 200, 0},
+  {"100k-wave", 100000, true, ROAD_WAVE, true, false, false, 60, 0},
+  {"100k-wave-metrics", 100000, true, ROAD_WAVE, true, true, false, 60, 0},
 };
 
 #define WARMUP_TICKS 30    /* waves start at rest: let them reach speed */
@@ -108,40 +159,70 @@ fail:
 }
 
 /* The waves a segment of length len holds: heads from 6 before its end,
-** WAVE_PITCH apart, tails at least 2 after its start. */
-static int32_t waves_on(double len) {
+** pitch apart, tails at least 2 after its start. */
+static int32_t waves_on(double len, double pitch) {
   double length = (WAVE_ROWS - 1) * (double)WAVE_SPACING;
-  return len - 6.0 - length < 2.0 ? 0 : (int32_t)((len - 8.0 - length) / WAVE_PITCH) + 1;
+  return len - 6.0 - length < 2.0 ? 0 : (int32_t)((len - 8.0 - length) / pitch) + 1;
 }
 
 static double seg_len(const td_graph *g, int32_t a) {
   return hypot(g->x[a + 1] - g->x[a], g->y[a + 1] - g->y[a]);
 }
 
-/* The serpentine that holds `waves` waves: grown until it does. */
-static td_graph *route_for(int32_t waves, int32_t *nodes_out) {
-  for (double need = (double)waves * WAVE_PITCH + 100.0;; need *= 1.1) {
+/* The serpentine that holds `waves` waves pitch apart: grown until it does. */
+static td_graph *route_for(int32_t waves, double pitch, int32_t *nodes_out) {
+  for (double need = (double)waves * pitch + 100.0;; need *= 1.1) {
     td_graph *g = serpentine(need, nodes_out);
     if (!g) return NULL;
     int64_t room = 0;
-    for (int32_t a = 0; a + 1 < g->node_count; a++) room += waves_on(seg_len(g, a));
+    for (int32_t a = 0; a + 1 < g->node_count; a++) room += waves_on(seg_len(g, a), pitch);
     if (room >= waves) return g;
     td_graph_destroy(g);
   }
 }
 
+/* A straight of two segments along x, the first long enough for one wave
+** of `agents` in rows of ONE_WAVE_LANES (its head 20 before the first
+** segment's end), the second 60 long to the goal. */
+static td_graph *straight_for(int32_t agents, int32_t *nodes_out) {
+  int32_t rows = (agents + ONE_WAVE_LANES - 1) / ONE_WAVE_LANES;
+  double first = (rows - 1) * (double)WAVE_SPACING + 40.0;
+  td_graph *g = td_graph_create(3, 2);
+  if (!g) return NULL;
+  if (td_graph_add_node(g, 0.0, 0.0, NULL) < 0 || td_graph_add_node(g, first, 0.0, NULL) < 0 ||
+      td_graph_add_node(g, first + 60.0, 0.0, NULL) < 0 ||
+      td_graph_add_edge(g, 0, 1, 1.0, NULL) < 0 || td_graph_add_edge(g, 1, 2, 1.0, NULL) < 0 ||
+      td_graph_finalize(g, NULL) != 0) {
+    td_graph_destroy(g);
+    return NULL;
+  }
+  *nodes_out = 3;
+  return g;
+}
+
+/* One wave of `want` agents, group 0, speed 4, rows of ONE_WAVE_LANES on
+** the straight's first segment, its head 20 before the segment's end. */
+static int32_t place_one_wave(td_crowd *c, const td_graph *g, int32_t want) {
+  td_agent_desc d = {.radius = 0.5f, .max_speed = 4.0f,
+                     .slot = (float)(seg_len(g, 0) - 20.0), .group = 0};
+  td_formation f = {.count = want, .per_row = ONE_WAVE_LANES,
+                    .width = 1.5f * (float)(ONE_WAVE_LANES - 1), .spacing = WAVE_SPACING};
+  return td_crowd_spawn(c, &d, 0, &f, NULL, NULL);
+}
+
 /* Places the waves along the route, from the goal end backwards, each on one
-** segment, WAVE_PITCH apart. Wave w: group w, speed 3.5 .. 4.5. Returns the
+** segment, pitch apart. Wave w: group w, speed 3.5 .. 4.5. Returns the
 ** number of agents added (== want unless out of memory or out of route). */
-static int32_t place_waves(td_crowd *c, const td_graph *g, int32_t want, uint64_t seed) {
+static int32_t place_waves(td_crowd *c, const td_graph *g, int32_t want, double pitch,
+                           uint64_t seed) {
   td_graphgen_rng rng = {seed ? seed : 1};
   int32_t added = 0, group = 0;
   for (int32_t a = g->node_count - 2; a >= 0 && added < want; a--) {
-    int32_t k = waves_on(seg_len(g, a));
+    int32_t k = waves_on(seg_len(g, a), pitch);
     for (int32_t w = 0; w < k && added < want; w++) {
       td_agent_desc d = {.radius = 0.5f,
                          .max_speed = 3.5f + 0.25f * (float)td_graphgen_below(&rng, 5),
-                         .slot = (float)(seg_len(g, a) - 6.0 - w * WAVE_PITCH),
+                         .slot = (float)(seg_len(g, a) - 6.0 - w * pitch),
                          .group = group++};
       int32_t count = want - added < WAVE_SIZE ? want - added : WAVE_SIZE;
       td_formation f = {.count = count, .per_row = WAVE_LANES, .width = WAVE_WIDTH,
@@ -217,18 +298,21 @@ static void floor_step(floor_crowd *f) {
 
 typedef struct result {
   int32_t agents, waypoints;
-  double ms, p90, mean, floor_ms, min_gap, lane_error;
+  double ms, p90, mean, floor_ms, min_gap, lane_error, off_road_depth;
+  int64_t off_road;
   uint64_t checksum;
 } result;
 
 typedef struct world {
   td_graph *g;
   td_route *r;
+  td_walk *walk;
   td_crowd *c;
 } world;
 
 static void world_free(world *w) {
   td_crowd_destroy(w->c);
+  td_walk_destroy(w->walk); /* the crowd borrowed it */
   td_route_destroy(w->r);
   td_graph_destroy(w->g);
 }
@@ -237,16 +321,31 @@ static int world_make(const bench_case *bc, uint64_t seed, world *w, int32_t *wa
                       td_err *err) {
   memset(w, 0, sizeof *w);
   int32_t waves = (bc->agents + WAVE_SIZE - 1) / WAVE_SIZE;
-  w->g = route_for(waves, waypoints);
+  double pitch = bc->road < WAVE_WIDTH + 1.0f ? NARROW_PITCH : WAVE_PITCH;
+  w->g = bc->one_wave ? straight_for(bc->agents, waypoints)
+                      : route_for(waves, pitch, waypoints);
   if (!w->g) return td_err_set(err, "out of memory");
   int32_t goal = *waypoints - 1;
   w->r = td_route_create(w->g, &goal, 1, err);
   if (!w->r) return -1;
+  float *widths = malloc((size_t)w->g->edge_count * sizeof *widths);
+  if (!widths) return td_err_set(err, "out of memory");
+  for (int32_t e = 0; e < w->g->edge_count; e++) widths[e] = bc->road;
+  w->walk = td_walk_create_road(w->g, widths, err);
+  free(widths);
+  if (!w->walk) return -1;
   td_crowd_params p = td_crowd_default_params(DT);
   p.separation = bc->separation;
+  /* no gate: the waves stand along the whole route at their slots from the
+  ** start (a wave per segment, WAVE_PITCH apart), not queued at a spawn; a
+  ** gate would hold every row behind node `a` of its segment off the map */
+  p.gate = false;
   w->c = td_crowd_create(w->r, &p, err);
   if (!w->c) return -1;
-  if (place_waves(w->c, w->g, bc->agents, seed) != bc->agents)
+  td_crowd_set_walk(w->c, w->walk); /* before the waves: their lanes fit the road */
+  int32_t placed = bc->one_wave ? place_one_wave(w->c, w->g, bc->agents)
+                                : place_waves(w->c, w->g, bc->agents, pitch, seed);
+  if (placed != bc->agents)
     return td_err_set(err, "could not place %d agents (out of memory?)", bc->agents);
   return 0;
 }
@@ -271,6 +370,7 @@ static int run_case(const bench_case *bc, const bench_opts *o, result *res) {
     td_crowd_step(w.c);
     floor_step(&f);
   }
+  if (bc->metrics) td_crowd_enable_metrics(w.c, true); /* timed with them */
   for (int k = 0; k < bc->ticks; k++) { /* interleaved, so drift hits both */
     double s = bench_now_ms();
     td_crowd_step(w.c);
@@ -296,7 +396,10 @@ static int run_case(const bench_case *bc, const bench_opts *o, result *res) {
       fprintf(stderr, "td: bench crowd: %s: %s\n", bc->name, err.msg);
       exit(2);
     }
-    for (int k = 0; k < WARMUP_TICKS + bc->ticks; k++) td_crowd_step(w2.c);
+    for (int k = 0; k < WARMUP_TICKS + bc->ticks; k++) {
+      if (k == WARMUP_TICKS && bc->metrics) td_crowd_enable_metrics(w2.c, true);
+      td_crowd_step(w2.c);
+    }
     if (td_crowd_checksum(w2.c) != res->checksum) {
       fprintf(stderr, "td: bench crowd: %s: two runs of the same case differ\n", bc->name);
       status = 1;
@@ -309,8 +412,15 @@ static int run_case(const bench_case *bc, const bench_opts *o, result *res) {
   const td_crowd_metrics *m = td_crowd_get_metrics(w.c);
   res->min_gap = m->min_gap;
   res->lane_error = m->lane_error;
+  res->off_road = m->off_road;
+  res->off_road_depth = m->off_road_depth;
   if (bc->separation && !(m->min_gap > 0.0)) {
     fprintf(stderr, "td: bench crowd: %s: agents overlap (min_gap %g)\n", bc->name, m->min_gap);
+    status = 1;
+  }
+  if (m->off_road > 0) {
+    fprintf(stderr, "td: bench crowd: %s: agents off the road (off_road %lld, depth %g)\n",
+            bc->name, (long long)m->off_road, m->off_road_depth);
     status = 1;
   }
 
@@ -327,6 +437,8 @@ static void report(const bench_case *bc, const bench_opts *o, const result *r) {
     bench_emit("crowd", bc->name, "agents", r->agents);
     bench_emit("crowd", bc->name, "waypoints", r->waypoints);
     bench_emit("crowd", bc->name, "separation", bc->separation);
+    bench_emit("crowd", bc->name, "road_width", bc->road);
+    bench_emit("crowd", bc->name, "metrics_timed", bc->metrics);
     bench_emit("crowd", bc->name, "ticks", bc->ticks);
     bench_emit("crowd", bc->name, "ms_per_tick", r->ms);
     bench_emit("crowd", bc->name, "p90_ms", r->p90);
@@ -335,6 +447,7 @@ static void report(const bench_case *bc, const bench_opts *o, const result *r) {
     bench_emit("crowd", bc->name, "over_floor", over);
     bench_emit("crowd", bc->name, "min_gap", r->min_gap);
     bench_emit("crowd", bc->name, "lane_error", r->lane_error);
+    bench_emit("crowd", bc->name, "off_road", (double)r->off_road);
     if (bc->target_ms > 0) {
       bench_emit("crowd", bc->name, "target_ms", bc->target_ms);
       bench_emit("crowd", bc->name, "target_met", r->ms <= bc->target_ms);
@@ -345,10 +458,11 @@ static void report(const bench_case *bc, const bench_opts *o, const result *r) {
   if (bc->target_ms > 0)
     snprintf(target, sizeof target, "<=%g %s", bc->target_ms,
              r->ms <= bc->target_ms ? "met" : "MISSED");
-  printf("%-10s %8d %5d %5s %9.3f %9.3f %9.3f %8.1f %9.3f %7.2fx %8.3f %8.4f %08llx  %s\n",
-         bc->name, r->agents, r->waypoints, bc->separation ? "on" : "off", r->ms, r->p90, r->mean,
-         ns, r->floor_ms, over, r->min_gap, r->lane_error,
-         (unsigned long long)(r->checksum & 0xFFFFFFFFu), target);
+  printf("%-17s %8d %5d %4s %4.1f %9.3f %9.3f %9.3f %8.1f %9.3f %7.2fx %8.3f %8.4f %8lld "
+         "%08llx  %s\n",
+         bc->name, r->agents, r->waypoints, bc->separation ? "on" : "off", (double)bc->road, r->ms,
+         r->p90, r->mean, ns, r->floor_ms, over, r->min_gap, r->lane_error,
+         (long long)r->off_road, (unsigned long long)(r->checksum & 0xFFFFFFFFu), target);
   fflush(stdout);
 }
 
@@ -357,9 +471,9 @@ int td_bench_crowd(const bench_opts *o) {
     printf("td bench crowd  (seed %llu, dt 1/60 s, waves of %d, medians over the timed ticks "
            "after %d warm-up ticks)\n",
            (unsigned long long)o->seed, WAVE_SIZE, WARMUP_TICKS);
-    printf("%-10s %8s %5s %5s %9s %9s %9s %8s %9s %8s %8s %8s %8s  %s\n", "case", "agents",
-           "wayp", "sep", "ms/tick", "p90 ms", "mean ms", "ns/agent", "floor ms", "x floor",
-           "min_gap", "lane_err", "checksum", "target");
+    printf("%-17s %8s %5s %4s %4s %9s %9s %9s %8s %9s %8s %8s %8s %8s %8s  %s\n", "case",
+           "agents", "wayp", "sep", "road", "ms/tick", "p90 ms", "mean ms", "ns/agent",
+           "floor ms", "x floor", "min_gap", "lane_err", "off_road", "checksum", "target");
   }
   int status = 0, ran = 0;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -377,6 +491,7 @@ int td_bench_crowd(const bench_opts *o) {
   }
   if (!o->json)
     printf("x floor = crowd time / the floor's (every agent just seeks its next waypoint: no "
-           "lanes, corners, limits, cohesion or neighbours)\n");
+           "lanes, corners, limits, cohesion or neighbours); road = its width; -metrics: timed "
+           "with the metrics on\n");
   return status;
 }
