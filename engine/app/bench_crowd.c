@@ -25,9 +25,9 @@
 ** wide, square-capped, which holds the waves as they are; ground agents
 ** keep to it (lanes fitted to the room, the boundary constraint after the
 ** projection). The narrow cases (1k-, 10k-, 100k-narrow) make the same
-** serpentine a corridor ROAD_NARROW wide, the waves NARROW_PITCH apart:
-** they file through, and queue where a faster wave catches up with a
-** slower one.
+** serpentine a corridor ROAD_NARROW wide, with waves as they stand once
+** narrowed (24 in single file, NARROW_PITCH apart, see shape_for): they
+** file through, and queue where a faster wave catches up with a slower one.
 ** The wave cases (100k-wave, 100k-wave-metrics, 10k-wave-metrics) stand
 ** one group, rows of 60, on the first segment of a long straight, and time
 ** the ticks with the metrics off and on: lane_swaps sorts the walkers once
@@ -75,12 +75,11 @@
 ** spare; lanes fitted to it are one (two need a room of 2.2 radii between
 ** them: half width 1.1 + 0.5): the waves file through. */
 #define ROAD_NARROW 2.2f
-/* Waves in single file are 48 bodies long (about 53: followers keep a
-** diameter and the margin apart): on a narrow road they stand this far
-** apart, head to head, so that the file holds them with WAVE_GAP to the
-** next (WAVE_PITCH, 24, would pack the corridor at twice what it holds: a
-** jam from the first tick). */
-#define NARROW_PITCH 64.0
+/* A narrowed wave: 24 bodies in single file, NARROW_SPACING apart (about
+** 30 long), NARROW_PITCH from one head to the next (WAVE_GAP between). */
+#define NARROW_PITCH 40.0
+#define NARROW_WAVE 24
+#define NARROW_SPACING 1.3f
 /* The one wave of the wave cases: rows of 60, 1.5 apart like the waves'
 ** lanes (88.5 wide, 1667 rows at 100k: 3.3k long), on a road that holds
 ** them (room 45.75 a side for lanes of 44.25). Rows of 6 would make it
@@ -160,22 +159,39 @@ fail:
 
 /* The waves a segment of length len holds: heads from 6 before its end,
 ** pitch apart, tails at least 2 after its start. */
-static int32_t waves_on(double len, double pitch) {
-  double length = (WAVE_ROWS - 1) * (double)WAVE_SPACING;
-  return len - 6.0 - length < 2.0 ? 0 : (int32_t)((len - 8.0 - length) / pitch) + 1;
+/* How a case's waves stand: 48 in 8 rows of 6 on a road that holds them;
+** on a narrow one, as a wave stands once it has narrowed: 24 in single file,
+** NARROW_SPACING apart (a body, the follow distance), NARROW_PITCH from
+** head to head. Placed 6 abreast there, six bodies per row would start on
+** one spot and the first ticks would be a jam, not a corridor. */
+typedef struct wave_shape {
+  int32_t size, per_row;
+  float width, spacing;
+  double pitch;
+} wave_shape;
+
+static wave_shape shape_for(float road) {
+  if (road < WAVE_WIDTH + 1.0f)
+    return (wave_shape){NARROW_WAVE, 1, 0.0f, NARROW_SPACING, NARROW_PITCH};
+  return (wave_shape){WAVE_SIZE, WAVE_LANES, WAVE_WIDTH, WAVE_SPACING, WAVE_PITCH};
+}
+
+static int32_t waves_on(double len, const wave_shape *ws) {
+  double length = (double)(ws->size / ws->per_row - 1) * (double)ws->spacing;
+  return len - 6.0 - length < 2.0 ? 0 : (int32_t)((len - 8.0 - length) / ws->pitch) + 1;
 }
 
 static double seg_len(const td_graph *g, int32_t a) {
   return hypot(g->x[a + 1] - g->x[a], g->y[a + 1] - g->y[a]);
 }
 
-/* The serpentine that holds `waves` waves pitch apart: grown until it does. */
-static td_graph *route_for(int32_t waves, double pitch, int32_t *nodes_out) {
-  for (double need = (double)waves * pitch + 100.0;; need *= 1.1) {
+/* The serpentine that holds `waves` waves of shape ws: grown until it does. */
+static td_graph *route_for(int32_t waves, const wave_shape *ws, int32_t *nodes_out) {
+  for (double need = (double)waves * ws->pitch + 100.0;; need *= 1.1) {
     td_graph *g = serpentine(need, nodes_out);
     if (!g) return NULL;
     int64_t room = 0;
-    for (int32_t a = 0; a + 1 < g->node_count; a++) room += waves_on(seg_len(g, a), pitch);
+    for (int32_t a = 0; a + 1 < g->node_count; a++) room += waves_on(seg_len(g, a), ws);
     if (room >= waves) return g;
     td_graph_destroy(g);
   }
@@ -213,20 +229,20 @@ static int32_t place_one_wave(td_crowd *c, const td_graph *g, int32_t want) {
 /* Places the waves along the route, from the goal end backwards, each on one
 ** segment, pitch apart. Wave w: group w, speed 3.5 .. 4.5. Returns the
 ** number of agents added (== want unless out of memory or out of route). */
-static int32_t place_waves(td_crowd *c, const td_graph *g, int32_t want, double pitch,
+static int32_t place_waves(td_crowd *c, const td_graph *g, int32_t want, const wave_shape *ws,
                            uint64_t seed) {
   td_graphgen_rng rng = {seed ? seed : 1};
   int32_t added = 0, group = 0;
   for (int32_t a = g->node_count - 2; a >= 0 && added < want; a--) {
-    int32_t k = waves_on(seg_len(g, a), pitch);
+    int32_t k = waves_on(seg_len(g, a), ws);
     for (int32_t w = 0; w < k && added < want; w++) {
       td_agent_desc d = {.radius = 0.5f,
                          .max_speed = 3.5f + 0.25f * (float)td_graphgen_below(&rng, 5),
-                         .slot = (float)(seg_len(g, a) - 6.0 - w * pitch),
+                         .slot = (float)(seg_len(g, a) - 6.0 - w * ws->pitch),
                          .group = group++};
-      int32_t count = want - added < WAVE_SIZE ? want - added : WAVE_SIZE;
-      td_formation f = {.count = count, .per_row = WAVE_LANES, .width = WAVE_WIDTH,
-                        .spacing = WAVE_SPACING};
+      int32_t count = want - added < ws->size ? want - added : ws->size;
+      td_formation f = {.count = count, .per_row = ws->per_row, .width = ws->width,
+                        .spacing = ws->spacing};
       int32_t got = td_crowd_spawn(c, &d, a, &f, NULL, NULL);
       added += got;
       if (got < count) return added;
@@ -320,10 +336,10 @@ static void world_free(world *w) {
 static int world_make(const bench_case *bc, uint64_t seed, world *w, int32_t *waypoints,
                       td_err *err) {
   memset(w, 0, sizeof *w);
-  int32_t waves = (bc->agents + WAVE_SIZE - 1) / WAVE_SIZE;
-  double pitch = bc->road < WAVE_WIDTH + 1.0f ? NARROW_PITCH : WAVE_PITCH;
+  wave_shape ws = shape_for(bc->road);
+  int32_t waves = (bc->agents + ws.size - 1) / ws.size;
   w->g = bc->one_wave ? straight_for(bc->agents, waypoints)
-                      : route_for(waves, pitch, waypoints);
+                      : route_for(waves, &ws, waypoints);
   if (!w->g) return td_err_set(err, "out of memory");
   int32_t goal = *waypoints - 1;
   w->r = td_route_create(w->g, &goal, 1, err);
@@ -344,7 +360,7 @@ static int world_make(const bench_case *bc, uint64_t seed, world *w, int32_t *wa
   if (!w->c) return -1;
   td_crowd_set_walk(w->c, w->walk); /* before the waves: their lanes fit the road */
   int32_t placed = bc->one_wave ? place_one_wave(w->c, w->g, bc->agents)
-                                : place_waves(w->c, w->g, bc->agents, pitch, seed);
+                                : place_waves(w->c, w->g, bc->agents, &ws, seed);
   if (placed != bc->agents)
     return td_err_set(err, "could not place %d agents (out of memory?)", bc->agents);
   return 0;
