@@ -40,39 +40,12 @@ cmp -s "$tmp/g.png" "$tmp/g2.png"; check $? "grid overlay: same arguments, same 
 "$td" shot --map "$grid" --idle --build cannon --hover 12 --overlay grid "$tmp/gg.png" >/dev/null 2>"$tmp/err"
 check $? "grid overlay with a ghost: $(cat "$tmp/err")"
 cat >"$tmp/px.py" <<'PY'
-import struct, sys, zlib
+import os, sys
+sys.path.insert(0, os.path.join(os.environ["TD_SOURCE_DIR"], "tests", "cli"))
+import png  # the PNG reader the CLI tests share
 
-def read_png(path):  # 8-bit RGB or RGBA, non-interlaced: rows of bytes
-    d = open(path, "rb").read()
-    at, idat = 8, b""
-    while at < len(d):
-        n, kind = struct.unpack(">I4s", d[at:at + 8])
-        body = d[at + 8:at + 8 + n]
-        at += 12 + n
-        if kind == b"IHDR":
-            w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
-        elif kind == b"IDAT":
-            idat += body
-    assert depth == 8 and ctype in (2, 6)
-    bpp = 3 if ctype == 2 else 4
-    raw, stride, rows, prev, at = zlib.decompress(idat), w * bpp, [], bytearray(w * bpp), 0
-    for _ in range(h):
-        f, line = raw[at], bytearray(raw[at + 1:at + 1 + stride])
-        at += 1 + stride
-        for i in range(stride):
-            a = line[i - bpp] if i >= bpp else 0
-            b = prev[i]
-            c = prev[i - bpp] if i >= bpp else 0
-            if f == 1: line[i] = (line[i] + a) & 255
-            elif f == 2: line[i] = (line[i] + b) & 255
-            elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
-            elif f == 4:
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-        rows.append(line)
-        prev = line
-    return lambda x, y: tuple(rows[y][x * bpp:x * bpp + 3])
+def read_png(path):  # (x, y) -> (r, g, b)
+    return png.read_png(path)[0]
 
 g, n, gg = (read_png(sys.argv[1] + "/" + f) for f in ("g.png", "n.png", "gg.png"))
 zoom = min(1280 / (24 * 32 + 32), (720 - 48 - 68) / (16 * 32 + 32))
@@ -121,7 +94,7 @@ check $? "lanes overlay on 03-serpent: $(cat "$tmp/err")"
 "$td" shot --map "$serp" --idle "$tmp/l0.png" >/dev/null 2>&1
 "$td" shot --map "$grid" --idle --overlay lanes "$tmp/lg.png" >/dev/null 2>"$tmp/err"
 check $? "lanes overlay on 02-grid: $(cat "$tmp/err")"
-sed -n '/^import struct/,/return lambda/p' "$tmp/px.py" >"$tmp/road.py"
+sed -n '/^import os, sys/,/return png.read_png/p' "$tmp/px.py" >"$tmp/road.py"
 cat >>"$tmp/road.py" <<'PY'
 
 l, l0, lg, n = (read_png(sys.argv[1] + "/" + f) for f in ("l.png", "l0.png", "lg.png", "n.png"))
