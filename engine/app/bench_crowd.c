@@ -177,7 +177,8 @@ static wave_shape shape_for(float road) {
 }
 
 static int32_t waves_on(double len, const wave_shape *ws) {
-  double length = (double)(ws->size / ws->per_row - 1) * (double)ws->spacing;
+  int32_t rows = (ws->size + ws->per_row - 1) / ws->per_row; /* whole rows */
+  double length = (double)(rows - 1) * (double)ws->spacing;
   return len - 6.0 - length < 2.0 ? 0 : (int32_t)((len - 8.0 - length) / ws->pitch) + 1;
 }
 
