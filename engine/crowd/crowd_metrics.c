@@ -40,6 +40,8 @@ struct metric_pt {
 ** a pointer took half the time of the metrics of a 100k wave): a bottom-up
 ** merge sort of a[0 .. n) with tmp[0 .. n) as scratch, runs of 16 sorted
 ** by insertion first. The orders are total (the slot breaks ties). */
+/* NOLINTBEGIN(bugprone-macro-parentheses): `type` names a type, which no
+** parentheses may wrap */
 #define MERGE_SORT(name, type, before)                                               \
   static void name(type *a, type *tmp, size_t n) {                                   \
     for (size_t lo = 0; lo < n; lo += 16) {                                          \
@@ -66,6 +68,7 @@ struct metric_pt {
     }                                                                                \
     if (src != a) memcpy(a, src, n * sizeof *a);                                     \
   }
+/* NOLINTEND(bugprone-macro-parentheses) */
 
 static inline bool key_before(const metric_key *p, const metric_key *q) {
   if (p->seg != q->seg) return p->seg < q->seg;
