@@ -30,19 +30,18 @@
 ** Ground agents keep to a walkable area when one is set (td_crowd_set_walk,
 ** nav/walk.h: a road of a given width along the graph's edges, or a grid's
 ** open cells, less tower footprints). Lanes fit the room where an agent
-** walks: a formation wider than the road is scaled down, one scale for a
-** group on a segment so that lateral order is kept, and where rows no
-** longer fit abreast the followers close up behind one another (the wave
-** narrows, then walks in single file, and widens again after). The passing
-** shift keeps to the same room, and after the move and the overlap
-** projection a disc that reaches out of the area is put back (a collision
-** with its boundary).
+** walks: a formation that fits keeps its lanes; a wider one walks fewer
+** abreast, its lanes mapped in order onto as many as the room holds (one:
+** single file), so lateral order is kept and the wave widens again after.
+** The passing shift keeps to the same room (too narrow: a walker waits
+** behind), and the area's boundary is a constraint in the overlap
+** projection and after the move (a collision with it).
 **
 ** A wave enters through its spawn's gate (params.gate): an agent whose
 ** formation row is behind its spawn waits there, off the map, in no layer
-** (TD_AGENT_WAITING), until the row ahead has walked the row spacing, then
-** enters at the spawn in its lane; agents enter in the order they were
-** added.
+** (TD_AGENT_WAITING), until the row ahead has walked the row spacing and no
+** one who entered lately stands on its spot, then enters at the spawn in
+** its lane; a gate's agents enter in the order they were added.
 **
 ** Arrival at a goal is a leak: the agent is listed in the tick's leaks and
 ** leaves the crowd at the end of the tick. Agents are addressed by handles
@@ -51,8 +50,9 @@
 **
 ** Memory: the crowd borrows the route (and through it the graph) and the
 ** walkable area, which must outlive it, and owns everything else. Adding an
-** agent may grow the agent arrays (by doubling), the group table, the gates
-** and their queue (out of memory there, the agent enters at once). A step may grow its scratch
+** agent may grow the agent arrays (by doubling), the group table and, past
+** the first eight spawns, the gates (out of memory there, the agent enters
+** at once; the queues live in the agent arrays). A step may grow its scratch
 ** (the neighbour lists, the cell table, the close-pair list, the corner
 ** table, the leak list, the metrics keys); when such a growth fails the
 ** step falls back to a slower way to the same result (the grid instead of
@@ -136,7 +136,7 @@ typedef struct td_crowd_metrics {
   int64_t orbits;        /* whole circles turned one way between two waypoints */
   int64_t samples;       /* agent-ticks that entered lane_error */
   double lane_sq_sum;    /* running sum behind lane_error */
-  int64_t off_road;      /* ground agent-ticks whose disc left the walkable area by > 5% of its radius */
+  int64_t off_road;      /* ground agent-ticks whose disc left the walkable area by > 5% r */
   double off_road_depth; /* the farthest such a disc reached out, map units */
 } td_crowd_metrics;
 
@@ -174,7 +174,9 @@ void td_crowd_step(td_crowd *c);
 
 /* Call after the route changed (td_route_apply): agents on a segment that
 ** is now blocked, or heading to a node with no route, turn back to the
-** endpoint that is still routed; stranded agents look for a route again. */
+** endpoint that is still routed; stranded agents look for a route again.
+** With a walkable area, an agent on a segment a tower closed walks on when
+** the tower's footprint stands behind it (set the blocks first). */
 void td_crowd_route_changed(td_crowd *c);
 
 /* The walkable area ground agents keep to (nav/walk.h; borrowed, NULL:

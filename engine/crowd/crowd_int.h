@@ -103,7 +103,7 @@ typedef struct corner {
   ** on the segment (ml: b's projection, = len) */
   float mox, moy, ml, md;
   /* the walkable area (crowd_road.c) */
-  float hw;               /* half the free width across this segment and the next (INFINITY: open) */
+  float hw;               /* free half width, this segment and the next (INFINITY: open) */
   float ehw;              /* a road's half width along this edge */
   bool quick;             /* a road with no block near this edge: the quick inside test holds */
 } corner;

@@ -1,6 +1,7 @@
 /*
 ** crowd_metrics.c: the behaviour metrics (seed 004; DESIGN.md "Behaviour
-** metrics"): min_gap, lane_error, lane_swaps, group_spread, jitter, orbits.
+** metrics"): min_gap, lane_error, lane_swaps, group_spread, jitter, orbits,
+** and off_road (measured in crowd_road.c).
 **
 ** While they are enabled, td_crowd_step measures at the end of each tick
 ** (td_crowd_measure), after the waypoints; leaks are counted where they are
@@ -9,9 +10,10 @@
 ** Memory: the sort keys and points grow here (out of memory, the lane
 ** metrics of the tick are skipped); td_crowd_metrics_free frees them.
 ** Cost: O(n log n) a tick: one sort of the walkers for the lane order, and
-** each group's diameter from its convex hull (rotating calipers). Determinism: the metrics read the crowd and write only
-** themselves and each agent's metrics state (m_*, inv_with); they never
-** change how agents move.
+** each group's diameter from its convex hull (rotating calipers).
+** Determinism: the metrics read the crowd and write only themselves and
+** each agent's metrics state (m_*, inv_with); they never change how agents
+** move.
 */
 #include "crowd/crowd_int.h"
 

@@ -452,7 +452,8 @@ static bool grid_unbury(const td_walk *w, float *x, float *y) {
       int32_t qx = cx + dx, qy = cy + dy;
       if (closed_at(w, qx, qy)) continue;
       float x0 = w->gx0 + w->cell * (float)qx, y0 = w->gy0 + w->cell * (float)qy;
-      float px = clampf(*x, x0 + EPS, x0 + w->cell - EPS), py = clampf(*y, y0 + EPS, y0 + w->cell - EPS);
+      float px = clampf(*x, x0 + EPS, x0 + w->cell - EPS);
+      float py = clampf(*y, y0 + EPS, y0 + w->cell - EPS);
       float d2 = (px - *x) * (px - *x) + (py - *y) * (py - *y);
       if (d2 < best) {
         best = d2;
