@@ -231,6 +231,42 @@ static inline void bucket_range(const td_walk *w, float x0, float y0, float x1, 
   r[3] = (int32_t)clampf(iy1, 0.0f, (float)(w->bh - 1));
 }
 
+/* The blocks in the buckets under a box, one after another (a block in
+** two of them comes twice: every use is idempotent). */
+typedef struct block_iter {
+  const td_walk *w;
+  int32_t br[4], bx, by, k, end;
+} block_iter;
+
+static void blocks_under(block_iter *it, const td_walk *w, float x0, float y0, float x1,
+                         float y1) {
+  it->w = w;
+  it->k = it->end = 0;
+  if (!w->nblk) { /* no buckets at all: an empty range */
+    it->br[0] = it->br[1] = 0;
+    it->br[2] = it->br[3] = -1;
+  } else {
+    bucket_range(w, x0, y0, x1, y1, it->br);
+  }
+  it->bx = it->br[0] - 1;
+  it->by = it->br[1];
+}
+
+static const float *next_block(block_iter *it) {
+  const td_walk *w = it->w;
+  while (it->k == it->end) {
+    if (++it->bx > it->br[2]) {
+      it->bx = it->br[0];
+      it->by++;
+    }
+    if (it->by > it->br[3]) return NULL;
+    size_t q = (size_t)it->by * (size_t)w->bw + (size_t)it->bx;
+    it->k = w->bstart[q];
+    it->end = w->bstart[q + 1];
+  }
+  return w->blk + 4 * (size_t)w->bidx[it->k++];
+}
+
 int td_walk_set_blocks(td_walk *w, const float *rects, size_t n, td_err *err) {
   float *blk = n ? td_mem_alloc(n * 4 * sizeof *blk) : NULL;
   if (n && !blk) return td_err_set(err, "walk: out of memory");
@@ -333,24 +369,18 @@ static float rect_depth(const float *b, float x, float y, float r, float *ox, fl
 /* Pushes the disc out of the blocks under it, in index order; the largest
 ** depth before the pushes. */
 static float blocks_push(const td_walk *w, float r, float *x, float *y, bool move) {
-  if (!w->nblk) return 0.0f;
-  int32_t br[4];
-  bucket_range(w, *x - r, *y - r, *x + r, *y + r, br);
+  block_iter it;
+  blocks_under(&it, w, *x - r, *y - r, *x + r, *y + r);
   float worst = 0.0f;
-  for (int32_t by = br[1]; by <= br[3]; by++)
-    for (int32_t bx = br[0]; bx <= br[2]; bx++) {
-      size_t q = (size_t)by * (size_t)w->bw + (size_t)bx;
-      for (int32_t k = w->bstart[q]; k < w->bstart[q + 1]; k++) {
-        float ox = 0.0f, oy = 0.0f;
-        float d = rect_depth(w->blk + 4 * (size_t)w->bidx[k], *x, *y, r, &ox, &oy);
-        if (d <= 0.0f) continue;
-        if (d > worst) worst = d;
-        if (move) {
-          *x += ox * (d + EPS);
-          *y += oy * (d + EPS);
-        }
-      }
+  for (const float *b; (b = next_block(&it));) {
+    float ox = 0.0f, oy = 0.0f, d = rect_depth(b, *x, *y, r, &ox, &oy);
+    if (d <= 0.0f) continue;
+    if (d > worst) worst = d;
+    if (move) {
+      *x += ox * (d + EPS);
+      *y += oy * (d + EPS);
     }
+  }
   return worst;
 }
 
@@ -562,19 +592,12 @@ float td_walk_depth(const td_walk *w, int32_t a, int32_t b, float x, float y, fl
 }
 
 bool td_walk_blocks_near(const td_walk *w, float x0, float y0, float x1, float y1, float pad) {
-  if (!w->nblk) return false;
-  int32_t br[4];
-  bucket_range(w, x0 - pad, y0 - pad, x1 + pad, y1 + pad, br);
-  for (int32_t by = br[1]; by <= br[3]; by++)
-    for (int32_t bx = br[0]; bx <= br[2]; bx++) {
-      size_t q = (size_t)by * (size_t)w->bw + (size_t)bx;
-      for (int32_t k = w->bstart[q]; k < w->bstart[q + 1]; k++) {
-        const float *b = w->blk + 4 * (size_t)w->bidx[k];
-        if (b[0] <= x1 + pad && b[0] + b[2] >= x0 - pad && b[1] <= y1 + pad &&
-            b[1] + b[3] >= y0 - pad)
-          return true;
-      }
-    }
+  block_iter it;
+  blocks_under(&it, w, x0 - pad, y0 - pad, x1 + pad, y1 + pad);
+  for (const float *b; (b = next_block(&it));)
+    if (b[0] <= x1 + pad && b[0] + b[2] >= x0 - pad && b[1] <= y1 + pad &&
+        b[1] + b[3] >= y0 - pad)
+      return true;
   return false;
 }
 
@@ -614,20 +637,14 @@ static bool seg_hits(const float *b, float r, float px, float py, float qx, floa
 }
 
 bool td_walk_blocked_way(const td_walk *w, float px, float py, float qx, float qy, float r) {
-  if (!w->nblk) return false;
-  int32_t br[4];
-  bucket_range(w, fminf(px, qx) - r, fminf(py, qy) - r, fmaxf(px, qx) + r, fmaxf(py, qy) + r, br);
-  for (int32_t by = br[1]; by <= br[3]; by++)
-    for (int32_t bx = br[0]; bx <= br[2]; bx++) {
-      size_t q = (size_t)by * (size_t)w->bw + (size_t)bx;
-      for (int32_t k = w->bstart[q]; k < w->bstart[q + 1]; k++) {
-        const float *b = w->blk + 4 * (size_t)w->bidx[k];
-        /* a block behind p (its centre not ahead along the way) is no
-        ** bar: a disc on its edge, or caught under it, leaves that way */
-        float cx = b[0] + 0.5f * b[2] - px, cy = b[1] + 0.5f * b[3] - py;
-        if (cx * (qx - px) + cy * (qy - py) <= 0.0f) continue;
-        if (seg_hits(b, r, px, py, qx, qy)) return true;
-      }
-    }
+  block_iter it;
+  blocks_under(&it, w, fminf(px, qx) - r, fminf(py, qy) - r, fmaxf(px, qx) + r, fmaxf(py, qy) + r);
+  for (const float *b; (b = next_block(&it));) {
+    /* a block behind p (its centre not ahead along the way) is no bar: a
+    ** disc on its edge, or caught under it, leaves that way */
+    float cx = b[0] + 0.5f * b[2] - px, cy = b[1] + 0.5f * b[3] - py;
+    if (cx * (qx - px) + cy * (qy - py) <= 0.0f) continue;
+    if (seg_hits(b, r, px, py, qx, qy)) return true;
+  }
   return false;
 }
