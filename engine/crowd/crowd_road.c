@@ -106,37 +106,31 @@ static inline bool on_ground(uint8_t s) {
   return s == TD_AGENT_WALK || s == TD_AGENT_STUNNED || s == TD_AGENT_STRANDED;
 }
 
-/* Agent i's disc at (x, y) back in the area near its way (its segment and
-** the route's next); whether it moved. */
-static inline bool keep_agent(const td_crowd *c, size_t i, float *x, float *y) {
-  int32_t b = c->to[i];
-  return td_walk_constrain(c->walk, c->from[i], b, c->next[b], c->radius[i], x, y);
-}
-
-bool td_crowd_road_hold(td_crowd *c, size_t i) {
-  if (!on_ground(c->state[i])) return false;
+/* Agent i back in the area near its way (its segment and the route's
+** next) when its disc reaches out; how far it moved (|dx| + |dy|). */
+static float hold(td_crowd *c, size_t i) {
+  if (!on_ground(c->state[i])) return 0.0f;
   const corner *k = corner_at(c, i);
   float x = c->x[i], y = c->y[i];
-  if (quick_inside(c, i, k, x, y)) return false;
-  if (!keep_agent(c, i, &x, &y)) return false;
+  if (quick_inside(c, i, k, x, y)) return 0.0f;
+  int32_t b = c->to[i];
+  if (!td_walk_constrain(c->walk, c->from[i], b, c->next[b], c->radius[i], &x, &y))
+    return 0.0f;
+  float d = fabsf(x - c->x[i]) + fabsf(y - c->y[i]);
   c->x[i] = x;
   c->y[i] = y;
-  return true;
+  return d;
 }
+
+bool td_crowd_road_hold(td_crowd *c, size_t i) { return hold(c, i) > 0.0f; }
 
 float td_crowd_road_keep(td_crowd *c, bool mark) {
   if (!c->walk) return 0.0f;
   float worst = 0.0f;
   for (size_t i = 0; i < c->used; i++) {
-    if (!on_ground(c->state[i])) continue;
-    const corner *k = corner_at(c, i);
-    float x = c->x[i], y = c->y[i];
-    if (quick_inside(c, i, k, x, y)) continue;
-    if (!keep_agent(c, i, &x, &y)) continue;
-    float d = fabsf(x - c->x[i]) + fabsf(y - c->y[i]);
+    float d = hold(c, i);
+    if (d <= 0.0f) continue;
     if (d > worst) worst = d;
-    c->x[i] = x;
-    c->y[i] = y;
     if (mark) c->wp[i] = 1; /* it may have crossed its waypoint's bisector */
   }
   return worst;
