@@ -426,9 +426,7 @@ static int run(const sim_opts *o) {
     goto done;
   }
   /* the walkable area, as in the game (sim/world.c) */
-  if (r.map.grid) r.walk = td_walk_create_grid(r.map.grid, r.map.graph, &err);
-  else if (r.map.road_width) r.walk = td_walk_create_road(r.map.graph, r.map.road_width, &err);
-  if ((r.map.grid || r.map.road_width) && !r.walk) {
+  if (td_map_walk(&r.map, r.map.graph, &r.walk, &err) != 0) {
     td_app_fail("%s: %s", o->map, err.msg);
     goto done;
   }

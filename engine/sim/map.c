@@ -37,3 +37,10 @@ void td_map_goal_nodes(const td_map *map, int32_t *out) {
 void td_map_spawn_nodes(const td_map *map, int32_t *out) {
   for (size_t i = 0; i < map->spawn_count; i++) out[i] = map->spawns[i].node;
 }
+
+int td_map_walk(const td_map *map, const td_graph *g, td_walk **out, td_err *err) {
+  *out = map->grid ? td_walk_create_grid(map->grid, g, err)
+         : map->road_width ? td_walk_create_road(g, map->road_width, err)
+                           : NULL;
+  return (map->grid || map->road_width) && !*out ? -1 : 0;
+}

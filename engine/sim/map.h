@@ -31,6 +31,7 @@
 
 #include "nav/graph.h"
 #include "nav/grid.h"
+#include "nav/walk.h"
 
 typedef struct td_map_point {
   int32_t node;        /* graph node */
@@ -87,5 +88,10 @@ const td_tower_base *td_map_find_base(const td_map *map, int64_t object_id);
 void td_map_goal_nodes(const td_map *map, int32_t *out);
 /* Spawn node ids into out (spawn_count entries). */
 void td_map_spawn_nodes(const td_map *map, int32_t *out);
+
+/* The map's walkable area over g (its graph, or the world's copy of it): a
+** grid's open cells, or the road its road widths make; in *out, NULL for a
+** map without either (built in code: open ground). 0, or -1 with err set. */
+int td_map_walk(const td_map *map, const td_graph *g, td_walk **out, td_err *err);
 
 #endif

@@ -136,9 +136,7 @@ td_world *td_world_create(const td_map *map, const td_rules *rules, uint64_t see
   if (!w->crowd) goto fail;
   /* the walkable area: a grid's open cells, or the road the map declares
   ** (a map built in code without widths is open ground) */
-  if (map->grid) w->walk = td_walk_create_grid(map->grid, w->graph, err);
-  else if (map->road_width) w->walk = td_walk_create_road(w->graph, map->road_width, err);
-  if ((map->grid || map->road_width) && !w->walk) goto fail;
+  if (td_map_walk(map, w->graph, &w->walk, err) != 0) goto fail;
   td_crowd_set_walk(w->crowd, w->walk);
   w->blocks_e = td_mem_calloc(edges ? edges : 1, sizeof *w->blocks_e);
   w->blocks_n = td_mem_calloc(nodes ? nodes : 1, sizeof *w->blocks_n);
