@@ -112,7 +112,6 @@ static size_t columns(td_crowd *c, column *out) {
     {(void **)&c->m_vy, sizeof(float)},      {(void **)&c->m_turn, sizeof(float)},
     {(void **)&c->m_sharp, sizeof(int32_t)}, {(void **)&c->m_flips, sizeof(uint8_t)},
     {(void **)&c->lane0, sizeof(float)},     {(void **)&c->lane_max, sizeof(float)},
-    {(void **)&c->lane_wide, sizeof(float)},
     {(void **)&c->wq_next, sizeof(int32_t)}, {(void **)&c->wq_prev, sizeof(int32_t)},
     {(void **)&c->w_fly, sizeof(uint8_t)},
   };
@@ -390,7 +389,6 @@ td_agent td_crowd_add(td_crowd *c, const td_agent_desc *d, int32_t at, td_err *e
   c->group[i] = d->group;
   float wide = fabsf(d->lane);
   if (wide > c->g_wide[d->group]) c->g_wide[d->group] = wide;
-  c->lane_wide[i] = c->g_wide[d->group];
   c->lane_max[i] = INFINITY;
   c->travelled[i] = c->turn_at[i] = 0.0f;
   c->m_vx[i] = c->m_vy[i] = c->m_turn[i] = 0.0f;

@@ -158,9 +158,9 @@ struct td_crowd {
   float *radius, *max_speed, *dv, *lane, *slot, *travelled, *prog;
   /* lanes and the walkable area (crowd_road.c): lane0 is the lane the agent
   ** was given, lane the one it walks (lane0 fitted to the room on its
-  ** segment), lane_max the room for its centre line there (INFINITY: open
-  ** ground), lane_wide the widest |lane0| of its group when it came */
-  float *lane0, *lane_max, *lane_wide;
+  ** segment, against its group's widest, g_wide), lane_max the room for its
+  ** centre line there (INFINITY: open ground) */
+  float *lane0, *lane_max;
   /* a waiting agent's place in its gate's queue (-1: none) and whether it
   ** enters as a flyer (crowd_gate.c) */
   int32_t *wq_next, *wq_prev;

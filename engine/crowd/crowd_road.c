@@ -4,7 +4,7 @@
 ** Ground agents keep to the walkable area in three ways:
 ** - lanes fit the width that is free: when a walker takes a segment, the
 **   room there is the narrower half width of this segment and the next,
-**   minus its radius. A formation whose widest lane (lane_wide) fits keeps
+**   minus its radius. A formation whose widest lane (g_wide) fits keeps
 **   its lanes. Otherwise the road holds fewer abreast: as many lanes as
 **   bodies fit across the room (LANE_GAP radii apart), and the formation's
 **   lanes are mapped onto them in order, so lateral order is kept and
@@ -69,7 +69,7 @@ void td_crowd_road_fit(td_crowd *c, size_t i, const corner *k) {
   }
   float r = c->radius[i], room = k->hw - r;
   if (room < 0.0f) room = 0.0f;
-  float wide = c->lane_wide[i];
+  float wide = c->g_wide[c->group[i]];
   c->lane_max[i] = room;
   if (wide <= room) { /* the formation fits as it is */
     c->lane[i] = lane;

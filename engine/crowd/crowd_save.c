@@ -61,7 +61,7 @@ static const saved_column saved[] = {
   COL(from, 'i'),      COL(to, 'i'),         COL(inv_with, 'i'),  COL(state, 'b'),
   COL(hold, 'b'),      COL(gen, 'u'),        COL(spawn_tick, 'q'),  COL(turn_at, 'f'),
   COL(m_vx, 'f'),      COL(m_vy, 'f'),       COL(m_turn, 'f'),    COL(m_sharp, 'i'),
-  COL(m_flips, 'b'),    COL(lane0, 'f'),      COL(lane_wide, 'f'),  COL(wq_next, 'i'),
+  COL(m_flips, 'b'),    COL(lane0, 'f'),      COL(wq_next, 'i'),
   COL(wq_prev, 'i'),    COL(w_fly, 'b'),
 };
 #undef COL
@@ -160,8 +160,7 @@ static const char *check_agent_numbers(const td_crowd *c, size_t i, float vmax, 
   if (!in_range(c->look[i], 0.0f, look)) return "look-ahead out of range";
   if (!in_range(c->coh[i], 0.0f, 1e6f)) return "cohesion out of range";
   if (!in_range(c->lane[i], -far, far) || !in_range(c->slot[i], -far, far) ||
-      !in_range(c->lane0[i], -far, far) || !in_range(c->lane_wide[i], 0.0f, far) ||
-      fabsf(c->lane0[i]) > c->lane_wide[i])
+      !in_range(c->lane0[i], -far, far))
     return "lane or slot out of range";
   /* cos and sin of the largest turn in a tick in (0, pi), or -2 and 0: no limit */
   bool unlimited = c->turn_cos[i] == -2.0f && c->turn_sin[i] == 0.0f;
@@ -218,6 +217,8 @@ static int check_loaded(const td_crowd *c, size_t live, const double gbox[4], td
     if (bad) return td_err_set(err, "crowd: bad agent %zu: %s", i, bad);
     if (c->group[i] < 0 || (size_t)c->group[i] >= c->g_cap)
       return td_err_set(err, "crowd: bad agent %zu: group %d", i, (int)c->group[i]);
+    if (fabsf(c->lane0[i]) > c->g_wide[c->group[i]]) /* its group's widest holds it */
+      return td_err_set(err, "crowd: bad agent %zu: lane wider than its group's", i);
     if (layer(s) == 0 && (c->from[i] < 0 || c->from[i] >= c->g->node_count || c->to[i] < 0 ||
                    c->to[i] >= c->g->node_count))
       return td_err_set(err, "crowd: bad agent %zu: segment %d -> %d", i, (int)c->from[i],
