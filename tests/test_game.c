@@ -144,6 +144,72 @@ static void test_world_functions(void **state) {
   td_game_destroy(g);
 }
 
+/* A hit says where it came from: a handler that answers a tower's hits with
+** td.damage sees its own hits as source "script" (crediting the same tower,
+** with its type and level) and skips them, instead of recursing. */
+static const char hit_handler[] =
+    "\nlocal tower_hits, script_hits, named = 0, 0, true\n"
+    "td.on('hit', function(e)\n"
+    "  if e.source == 'script' then\n"
+    "    script_hits = script_hits + 1\n"
+    "    if e.tower ~= 0 and not (e.tower_type and e.level) then named = false end\n"
+    "    return\n"
+    "  end\n"
+    "  tower_hits = tower_hits + 1\n"
+    "  if e.source ~= 'tower' or not (e.tower_type and e.level and e.enemy_type) then\n"
+    "    named = false\n"
+    "  end\n"
+    "  td.damage(e.enemy, 1, nil, e.tower)\n"
+    "end)\n"
+    "td.every(600, function() print(('hits %d %d %s'):format(tower_hits, script_hits,\n"
+    "  tostring(named))) end)\n";
+
+static void test_hit_source(void **state) {
+  (void)state;
+  char cmd[1200], dir[400];
+  snprintf(dir, sizeof dir, "%s", tmp("hitmod"));
+  snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp '%s'/mod.lua '%s'/", dir,
+           td_test_path("tests/data/mods/game_api"), dir);
+  assert_int_equal(system(cmd), 0);
+  char mod[450];
+  snprintf(mod, sizeof mod, "%s/mod.lua", dir);
+  FILE *f = fopen(mod, "a");
+  assert_non_null(f);
+  fputs(hit_handler, f);
+  assert_int_equal(fclose(f), 0);
+  td_game *g = open_game(dir, 7);
+  td_world *w = td_game_world(g);
+  place(g, 0, 15, 0);
+  int64_t tower = 0, script = 0, credited = 0;
+  while (td_world_state(w) == TD_GAME_PLAYING && td_world_tick(w) < 60 * 40) {
+    step(g, 1);
+    size_t n;
+    const td_event *e = td_world_events(w, &n);
+    for (size_t i = 0; i < n; i++) {
+      if (e[i].kind != TD_EVENT_HIT) continue;
+      if (e[i].source == TD_HIT_TOWER) {
+        tower++;
+        assert_true(e[i].level >= 0);
+      } else {
+        script++;
+        if (e[i].tower) credited++, assert_true(e[i].level >= 0);
+        else assert_int_equal(e[i].level, -1);
+      }
+    }
+  }
+  assert_int_equal(td_mod_error_count(td_game_mod(g)), 0);
+  assert_true(tower > 0);
+  /* every tower hit answered once (on a living enemy), the spawn handler's
+  ** hits credit no tower */
+  assert_true(credited > 0 && credited <= tower);
+  assert_true(script > credited);
+  char line[64];
+  snprintf(line, sizeof line, "hits %" PRId64 " %" PRId64 " true", tower, script);
+  /* the last print was at tick 2400, the end of the loop */
+  assert_true(log_has(g, line));
+  td_game_destroy(g);
+}
+
 /* math.random draws from the world's RNG: the seed decides the rolls, and
 ** the same seed gives the same game. */
 static void test_random_is_the_worlds(void **state) {
@@ -550,6 +616,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_world_functions),
+      cmocka_unit_test(test_hit_source),
       cmocka_unit_test(test_random_is_the_worlds),
       cmocka_unit_test(test_save_continues),
       cmocka_unit_test(test_save_interrupted),

@@ -378,8 +378,9 @@ static const td_mod_api world_api[] = {
      "Adds gold (negative takes, never below 0); returns the new total.", RT},
     {"damage", l_damage, "(h: integer, amount: number, damage_type?: string, tower?: integer) -> number",
      "Hits an enemy (armour and resistance apply; the first damage type when none is given), "
-     "credited to a tower if given; returns the health taken (0 for a dead handle). May kill: "
-     "the kill event is handed to the handlers after the current one.", RT},
+     "credited to a tower if given; returns the health taken (0 for a dead handle). Raises a "
+     "`hit` event with `source` \"script\" (a `hit` handler that calls it skips those). May "
+     "kill: the kill event is handed to the handlers after the current one.", RT},
     {"slow", l_slow, "(h: integer, share: number, seconds: number) -> boolean",
      "Slows an enemy by share (0 .. 0.9) under the world's stacking rules (the strongest "
      "slow, the longest duration). false for a dead handle.", RT},

@@ -1209,6 +1209,13 @@ static void push_event(lua_State *L, const mod_version *v, const td_event *e) {
     set_str(L, "level", r->levels[e->type].name);
     set_str(L, "tower_type", r->towers[r->levels[e->type].tower].name);
   }
+  if (me->fields & EVF_SOURCE) {
+    set_str(L, "source", e->source == TD_HIT_SCRIPT ? "script" : "tower");
+    if (e->level >= 0 && (size_t)e->level < r->level_count) {
+      set_str(L, "level", r->levels[e->level].name);
+      set_str(L, "tower_type", r->towers[r->levels[e->level].tower].name);
+    }
+  }
   if ((me->fields & EVF_BASE) && e->base >= 0) set_int(L, "base", (lua_Integer)e->base + 1);
   if (me->fields & EVF_WAVE) set_int(L, "wave", e->wave);
   if (me->fields & EVF_REASON) set_str(L, "reason", mod_refusal_name(e->reason));

@@ -273,7 +273,12 @@ const mod_event mod_events[] = {
    NULL, NULL},
   {TD_EVENT_FIRED, "fire", "A tower fired at an enemy.",
    EVF_TOWER | EVF_ENEMY | EVF_LEVEL | EVF_XY, NULL, NULL},
-  {TD_EVENT_HIT, "hit", "A shot hit an enemy.", EVF_ENEMY | EVF_TOWER | EVF_XY, "damage",
+  {TD_EVENT_HIT, "hit",
+   "An enemy was hit: by a tower's shot (`source` \"tower\"), or by a script's `td.damage` "
+   "(`source` \"script\"; `tower`, `level` and `tower_type` say whom it credits, if anyone). "
+   "A handler that answers hits with `td.damage` skips `source == \"script\"`, or it would "
+   "answer its own hits.",
+   EVF_ENEMY | EVF_TOWER | EVF_ENEMY_TYPE | EVF_SOURCE | EVF_XY, "damage",
    "Health taken."},
   {TD_EVENT_KILLED, "kill", "An enemy died.", EVF_ENEMY | EVF_TOWER | EVF_ENEMY_TYPE | EVF_XY,
    "bounty", "Gold given for it."},

@@ -235,6 +235,7 @@ static const char *evf_doc(unsigned bit) {
   case EVF_WAVE: return "`wave` (number)";
   case EVF_REASON: return "`reason` (see below)";
   case EVF_XY: return "`x`, `y` (map units)";
+  case EVF_SOURCE: return "`source` (\"tower\" or \"script\"), `level`, `tower_type` (names, when a tower is credited)";
   default: return "";
   }
 }
@@ -269,7 +270,7 @@ void td_mod_write_api_markdown(FILE *f, const td_mod_options *o) {
     const mod_event *e = &mod_events[i];
     fprintf(f, "| `%s` | %s | ", e->name, e->doc);
     bool first = true;
-    for (unsigned bit = 1; bit <= EVF_XY; bit <<= 1)
+    for (unsigned bit = 1; bit <= EVF_SOURCE; bit <<= 1)
       if (e->fields & bit) {
         fprintf(f, "%s%s", first ? "" : ", ", evf_doc(bit));
         first = false;
@@ -356,6 +357,7 @@ void td_mod_write_api_stubs(FILE *f, const td_mod_options *o) {
     {EVF_WAVE, "---@field wave? integer\n"},
     {EVF_REASON, "---@field reason? string\n"},
     {EVF_XY, "---@field x? number\n---@field y? number\n"},
+    {EVF_SOURCE, "---@field source? \"tower\"|\"script\"\n"},
   };
   for (size_t i = 0; i < sizeof evf / sizeof evf[0]; i++) fputs(evf[i].lines, f);
   for (size_t i = 0; i < mod_event_count; i++) {

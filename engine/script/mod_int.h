@@ -83,7 +83,7 @@ extern const mod_schema mod_enemy_schema, mod_tower_schema, mod_level_schema,
 /* The Lua names of events, with the fields of their tables. */
 enum {
   EVF_ENEMY = 1, EVF_TOWER = 2, EVF_ENEMY_TYPE = 4, EVF_LEVEL = 8, EVF_BASE = 16,
-  EVF_WAVE = 32, EVF_REASON = 64, EVF_XY = 128
+  EVF_WAVE = 32, EVF_REASON = 64, EVF_XY = 128, EVF_SOURCE = 256
 };
 typedef struct mod_event {
   td_event_kind kind;

@@ -283,25 +283,30 @@ int td_world_apply_effect(td_world *w, uint32_t enemy_h, const td_effect *fx, in
 }
 
 float enemy_hit(td_world *w, size_t i, float raw, int32_t dtype, uint32_t tower,
-                const td_effect *fx, bool emit_hit) {
+                const td_tower_level *l) {
   enemy_rec *e = &w->enemies[i];
   if (!enemy_active(e)) return 0.0f;
   const td_enemy_type *t = &w->rules->enemies[e->type];
   float d = td_rules_damage(t, raw, dtype);
   float taken = d < e->health ? d : e->health;
   e->health -= d;
-  if (emit_hit) {
-    td_event ev = world_event(w, TD_EVENT_HIT);
-    ev.enemy = make_handle(e->gen, i);
-    ev.tower = tower;
-    ev.type = e->type;
-    ev.amount = taken;
-    ev.x = e->x;
-    ev.y = e->y;
-    world_emit(w, &ev);
+  td_event ev = world_event(w, TD_EVENT_HIT);
+  ev.enemy = make_handle(e->gen, i);
+  ev.tower = tower;
+  ev.type = e->type;
+  ev.source = l ? TD_HIT_TOWER : TD_HIT_SCRIPT;
+  if (l) {
+    ev.level = (int32_t)(l - w->rules->levels);
+  } else {
+    int64_t ts = tower ? tower_slot(w, tower) : -1;
+    if (ts >= 0) ev.level = w->towers[ts].level;
   }
+  ev.amount = taken;
+  ev.x = e->x;
+  ev.y = e->y;
+  world_emit(w, &ev);
   if (e->health <= 0.0f) kill(w, i, tower);
-  else if (fx && fx->kind != TD_EFFECT_NONE) enemy_effect(w, i, fx, dtype, tower);
+  else if (l && l->effect.kind != TD_EFFECT_NONE) enemy_effect(w, i, &l->effect, dtype, tower);
   return taken;
 }
 
@@ -311,7 +316,7 @@ float td_world_damage(td_world *w, uint32_t enemy_h, float amount, int32_t damag
   if (i < 0 || damage_type < 0 || damage_type >= w->rules->damage_type_count ||
       !isfinite(amount) || amount < 0)
     return 0.0f;
-  return enemy_hit(w, (size_t)i, amount, damage_type, tower, NULL, true);
+  return enemy_hit(w, (size_t)i, amount, damage_type, tower, NULL);
 }
 
 /* ---- per tick ------------------------------------------------------------ */

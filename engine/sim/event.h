@@ -18,7 +18,8 @@
 typedef enum td_event_kind {
   TD_EVENT_SPAWNED = 0,  /* enemy, type, x, y */
   TD_EVENT_FIRED,        /* tower, enemy (its target), type (level), x, y (the tower) */
-  TD_EVENT_HIT,          /* enemy, tower, amount (health taken), x, y */
+  TD_EVENT_HIT,          /* enemy, tower, type (enemy type), level, source, amount
+                            (health taken), x, y */
   TD_EVENT_KILLED,       /* enemy, tower (0: not a tower), type, amount (bounty), x, y */
   TD_EVENT_LEAKED,       /* enemy, type, amount (lives lost) */
   TD_EVENT_WAVE_STARTED, /* wave, amount (gold of the early bonus, 0 when on time) */
@@ -46,6 +47,11 @@ typedef enum td_refusal {
   TD_REFUSAL_COUNT
 } td_refusal;
 
+/* Who dealt a hit: a tower's shot (or its damage over time), or a script's
+** td_world_damage (a Lua handler's td.damage), which may name a tower to
+** credit. A handler that answers hits with damage tells its own apart. */
+typedef enum td_hit_source { TD_HIT_TOWER, TD_HIT_SCRIPT } td_hit_source;
+
 typedef struct td_event {
   td_event_kind kind;
   uint64_t tick;
@@ -55,6 +61,8 @@ typedef struct td_event {
   int32_t base;          /* tower base index in the map, -1: none */
   int32_t wave;          /* wave number, 0: none */
   td_refusal reason;
+  int32_t level;         /* hit: the crediting tower's level index, -1: none */
+  td_hit_source source;  /* hit */
   float amount;
   float x, y;            /* map units */
 } td_event;

@@ -49,7 +49,7 @@ static void splash_one(void *ctx, td_world *w, size_t i) {
   if (!can_hit(s->l, &w->rules->enemies[e->type])) return;
   float dx = e->x - s->x, dy = e->y - s->y;
   if (dx * dx + dy * dy > s->r2) return;
-  enemy_hit(w, i, s->damage, s->l->damage_type, s->tower, &s->l->effect, true);
+  enemy_hit(w, i, s->damage, s->l->damage_type, s->tower, s->l);
 }
 
 /* Every enemy the level can hit within its splash of (x, y). */
@@ -98,7 +98,7 @@ static void chain(td_world *w, const td_tower_level *l, uint32_t tower, float da
   for (int32_t k = 0;; k++) {
     float x = w->enemies[cur].x, y = w->enemies[cur].y; /* stays valid when it dies */
     hit[n++] = (uint32_t)cur;
-    enemy_hit(w, cur, damage, l->damage_type, tower, &l->effect, true);
+    enemy_hit(w, cur, damage, l->damage_type, tower, l);
     if (k >= l->chain || n >= sizeof hit / sizeof hit[0]) break;
     near_ctx q = {.l = l, .x = x, .y = y, .r2 = r * r, .skip = hit, .nskip = n, .best = -1};
     grid_query(w, x, y, r, near_one, &q);
@@ -126,7 +126,7 @@ void tower_fire(td_world *w, size_t b, size_t target) {
   switch (l->shot) {
   case TD_SHOT_INSTANT:
     if (l->splash > 0.0f) splash(w, l, th, damage, ex, ey);
-    else enemy_hit(w, target, damage, l->damage_type, th, &l->effect, true);
+    else enemy_hit(w, target, damage, l->damage_type, th, l);
     return;
   case TD_SHOT_CHAIN: chain(w, l, th, damage, target); return;
   case TD_SHOT_HOMING:
@@ -230,7 +230,7 @@ static bool fly_pierce(td_world *w, size_t i) {
     s->pierce_left--;
     uint32_t tower = s->tower;
     float damage = s->damage;
-    enemy_hit(w, slot, damage, l->damage_type, tower, &l->effect, true);
+    enemy_hit(w, slot, damage, l->damage_type, tower, l);
     s = &w->shots[i];
   }
   s->x += s->dx * step;
@@ -261,12 +261,12 @@ static bool fly_to(td_world *w, size_t i) {
   if (l->splash > 0.0f) {
     splash(w, l, h.tower, h.damage, h.tx, h.ty);
   } else if (h.kind == TD_SHOT_HOMING) {
-    if (ti >= 0) enemy_hit(w, (size_t)ti, h.damage, l->damage_type, h.tower, &l->effect, true);
+    if (ti >= 0) enemy_hit(w, (size_t)ti, h.damage, l->damage_type, h.tower, l);
   } else {
     near_ctx q = {.l = l, .x = h.tx, .y = h.ty, .body = true, .best = -1};
     grid_query(w, h.tx, h.ty, w->max_radius, near_one, &q);
     if (q.best >= 0)
-      enemy_hit(w, (size_t)q.best, h.damage, l->damage_type, h.tower, &l->effect, true);
+      enemy_hit(w, (size_t)q.best, h.damage, l->damage_type, h.tower, l);
   }
   return true;
 }

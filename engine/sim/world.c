@@ -47,7 +47,7 @@ int32_t td_world_random_range(td_world *w, int32_t lo, int32_t hi) {
 /* ---- events -------------------------------------------------------------- */
 
 td_event world_event(const td_world *w, td_event_kind k) {
-  td_event e = {.kind = k, .tick = w->tick, .type = -1, .base = -1};
+  td_event e = {.kind = k, .tick = w->tick, .type = -1, .base = -1, .level = -1};
   return e;
 }
 

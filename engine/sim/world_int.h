@@ -190,8 +190,11 @@ bool enemy_active(const enemy_rec *e);
 int64_t enemy_add(td_world *w, int32_t type, int32_t node, float health, float scale,
                   int32_t wave, int32_t group, float lane, float slot, td_err *err);
 int32_t group_take(td_world *w);
+/* A hit of raw damage; emits TD_EVENT_HIT. l: the level of the tower's shot
+** (its effect is applied, and the event says source tower), NULL for a
+** script's (source script, credited to tower's current level if any). */
 float enemy_hit(td_world *w, size_t slot, float raw, int32_t dtype, uint32_t tower,
-                const td_effect *fx, bool emit_hit);
+                const td_tower_level *l);
 void enemy_effect(td_world *w, size_t slot, const td_effect *fx, int32_t dtype, uint32_t tower);
 void enemies_sync(td_world *w);
 void enemies_update(td_world *w);

@@ -100,6 +100,7 @@
 ---@field reason? string
 ---@field x? number
 ---@field y? number
+---@field source? "tower"|"script"
 ---@field damage? number
 ---@field bounty? number
 ---@field lives? number
@@ -205,7 +206,7 @@ function td.tower_info(h) end
 ---@return integer
 function td.give_gold(amount) end
 
----Hits an enemy (armour and resistance apply; the first damage type when none is given), credited to a tower if given; returns the health taken (0 for a dead handle). May kill: the kill event is handed to the handlers after the current one.
+---Hits an enemy (armour and resistance apply; the first damage type when none is given), credited to a tower if given; returns the health taken (0 for a dead handle). Raises a `hit` event with `source` "script" (a `hit` handler that calls it skips those). May kill: the kill event is handed to the handlers after the current one.
 ---@param h integer
 ---@param amount number
 ---@param damage_type? string
