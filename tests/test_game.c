@@ -164,10 +164,11 @@ static const char hit_handler[] =
     "td.every(600, function() print(('hits %d %d %s'):format(tower_hits, script_hits,\n"
     "  tostring(named))) end)\n";
 
-static void test_hit_source(void **state) {
-  (void)state;
+/* A game on tests/data/mods/game_api with more appended to its mod.lua, in
+** tmp(name). */
+static td_game *open_game_plus(const char *name, const char *more, uint64_t seed) {
   char cmd[1200], dir[400];
-  snprintf(dir, sizeof dir, "%s", tmp("hitmod"));
+  snprintf(dir, sizeof dir, "%s", tmp(name));
   snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp '%s'/mod.lua '%s'/", dir,
            td_test_path("tests/data/mods/game_api"), dir);
   assert_int_equal(system(cmd), 0);
@@ -175,9 +176,14 @@ static void test_hit_source(void **state) {
   snprintf(mod, sizeof mod, "%s/mod.lua", dir);
   FILE *f = fopen(mod, "a");
   assert_non_null(f);
-  fputs(hit_handler, f);
+  fputs(more, f);
   assert_int_equal(fclose(f), 0);
-  td_game *g = open_game(dir, 7);
+  return open_game(dir, seed);
+}
+
+static void test_hit_source(void **state) {
+  (void)state;
+  td_game *g = open_game_plus("hitmod", hit_handler, 7);
   td_world *w = td_game_world(g);
   place(g, 0, 15, 0);
   int64_t tower = 0, script = 0, credited = 0;
@@ -207,6 +213,53 @@ static void test_hit_source(void **state) {
   snprintf(line, sizeof line, "hits %" PRId64 " %" PRId64 " true", tower, script);
   /* the last print was at tick 2400, the end of the loop */
   assert_true(log_has(g, line));
+  td_game_destroy(g);
+}
+
+/* A handler cannot talk past the engine's limits: a flood of td.spawn (cheap
+** in instructions) inside a pcall is stopped at 256 in the step, the error
+** names the limit and the line, the handler is disabled, the game goes on;
+** a flood of td.damage likewise. */
+static const char flood_handlers[] =
+    "\ntd.on('wave_start', function(e)\n"
+    "  local ok = pcall(function() for i = 1, 100000 do td.spawn('imp') end end)\n"
+    "  print('swallowed ' .. tostring(ok))\n"
+    "end)\n"
+    "td.on('spawn', function(e)\n"
+    "  if td.enemy_info(e.enemy).type ~= 'runner' then return end\n"
+    "  for i = 1, 100000 do td.slow(e.enemy, 0.1, 1) end\n"
+    "end)\n";
+
+static void test_api_limits(void **state) {
+  (void)state;
+  td_game *g = open_game_plus("floodmod", flood_handlers, 7);
+  td_world *w = td_game_world(g);
+  size_t most = 0;
+  while (td_world_state(w) == TD_GAME_PLAYING && td_world_tick(w) < 60 * 30) {
+    step(g, 1);
+    if (td_world_enemy_count(w) > most) most = td_world_enemy_count(w);
+  }
+  td_mod *m = td_game_mod(g);
+  assert_false(log_has(g, "swallowed"));
+  assert_true(most >= TD_GAME_STEP_SPAWNS && most <= TD_GAME_STEP_SPAWNS + 10);
+  bool spawn_err = false, slow_err = false;
+  for (size_t i = 0; i < td_mod_error_count(m); i++) {
+    const td_mod_error *e = td_mod_error_at(m, i);
+    if (strstr(e->message, "td.spawn: more than 256 spawns in one step")) {
+      spawn_err = true;
+      assert_non_null(strstr(e->where, "mod.lua:"));
+    }
+    if (strstr(e->message, "td.slow: more than 16384 calls that hit enemies in one step"))
+      slow_err = true;
+  }
+  assert_true(spawn_err);
+  assert_true(slow_err);
+  /* the other handlers and the game went on (the imps leak: lost) */
+  assert_int_equal(td_world_state(w), TD_GAME_LOST);
+  char last[32];
+  snprintf(last, sizeof last, "tick %" PRIu64 " ", td_world_tick(w) / 60 * 60);
+  assert_true(td_world_tick(w) > 600);
+  assert_true(log_has(g, last));
   td_game_destroy(g);
 }
 
@@ -617,6 +670,7 @@ int main(void) {
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_world_functions),
       cmocka_unit_test(test_hit_source),
+      cmocka_unit_test(test_api_limits),
       cmocka_unit_test(test_random_is_the_worlds),
       cmocka_unit_test(test_save_continues),
       cmocka_unit_test(test_save_interrupted),

@@ -12,6 +12,7 @@
 ** does not have.
 */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,7 @@
 #include <lua.h>
 
 #include "game/game_int.h"
+#include "script/lsandbox.h"
 
 static td_world *world_of(lua_State *L, const char *fn) {
   td_game *g = td_mod_host(L);
@@ -27,6 +29,16 @@ static td_world *world_of(lua_State *L, const char *fn) {
     abort(); /* not reached: luaL_error raises */
   }
   return g->world;
+}
+
+/* Counts a call against one of game.h's per-step limits; past it, stops
+** the handler (td_lsandbox_raise_limit). */
+static void count_call(lua_State *L, uint32_t *count, uint32_t limit, const char *fn,
+                       const char *what) {
+  if (++*count <= limit) return;
+  char msg[160];
+  snprintf(msg, sizeof msg, "td.%s: more than %u %s in one step", fn, (unsigned)limit, what);
+  td_lsandbox_raise_limit(L, msg);
 }
 
 static uint32_t check_handle(lua_State *L, int i) {
@@ -234,6 +246,8 @@ static int l_give_gold(lua_State *L) {
 
 static int l_damage(lua_State *L) {
   td_world *w = world_of(L, "damage");
+  count_call(L, &((td_game *)td_mod_host(L))->step_hits, TD_GAME_STEP_HITS, "damage",
+             "calls that hit enemies");
   uint32_t h = check_handle(L, 1);
   double amount = luaL_checknumber(L, 2);
   if (!(amount >= 0) || amount > 1e9) return luaL_error(L, "td.damage: amount must be 0 .. 1e9");
@@ -246,6 +260,8 @@ static int l_damage(lua_State *L) {
 static int effect(lua_State *L, const char *fn, td_effect_kind kind, double mag, double secs,
                   int32_t dtype) {
   td_world *w = world_of(L, fn);
+  count_call(L, &((td_game *)td_mod_host(L))->step_hits, TD_GAME_STEP_HITS, fn,
+             "calls that hit enemies");
   uint32_t h = check_handle(L, 1);
   if (!(secs > 0) || secs > 3600) return luaL_error(L, "td.%s: seconds must be > 0 and <= 3600", fn);
   td_effect e = {.kind = kind, .magnitude = (float)mag, .duration = (float)secs};
@@ -273,6 +289,14 @@ static int l_burn(lua_State *L) {
 
 static int l_spawn(lua_State *L) {
   td_world *w = world_of(L, "spawn");
+  count_call(L, &((td_game *)td_mod_host(L))->step_spawns, TD_GAME_STEP_SPAWNS, "spawn",
+             "spawns");
+  if (td_world_enemy_count(w) >= TD_GAME_LIVE_ENEMIES) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "td.spawn: %u enemies are alive, the most a script may spawn to",
+             (unsigned)TD_GAME_LIVE_ENEMIES);
+    td_lsandbox_raise_limit(L, msg);
+  }
   const td_rules *r = td_world_rules(w);
   const char *name = luaL_checkstring(L, 1);
   int type = find_name(name, r->enemies, r->enemy_count, sizeof r->enemies[0]);
@@ -378,7 +402,9 @@ static const td_mod_api world_api[] = {
      "Adds gold (negative takes, never below 0); returns the new total.", RT},
     {"damage", l_damage, "(h: integer, amount: number, damage_type?: string, tower?: integer) -> number",
      "Hits an enemy (armour and resistance apply; the first damage type when none is given), "
-     "credited to a tower if given; returns the health taken (0 for a dead handle). Raises a "
+     "credited to a tower if given; returns the health taken (0 for a dead handle). td.damage, "
+     "td.slow, td.stun and td.burn together may be called 16384 times a step: the call past "
+     "stops the handler with an error. Raises a "
      "`hit` event with `source` \"script\" (a `hit` handler that calls it skips those). May "
      "kill: the kill event is handed to the handlers after the current one.", RT},
     {"slow", l_slow, "(h: integer, share: number, seconds: number) -> boolean",
@@ -394,7 +420,10 @@ static const td_mod_api world_api[] = {
      "Spawns one enemy now: at a spawn point (`spawn`, 1-based, default 1), or at the routed "
      "waypoint nearest to a living enemy (`near`, a handle) or to a point (`x`, `y`: a kill "
      "event's, say); returns its handle, nil when `near` is dead or no waypoint is routed. It "
-     "belongs to no wave.", RT},
+     "belongs to no wave. `health`: its health (> 0, default the type's); `lane`: its offset "
+     "across the road in tiles (default 0: the middle). All handlers together may spawn "
+     "256 enemies a step, and none once 8192 are alive: the call past either stops the "
+     "handler with an error (like the instruction limit).", RT},
 };
 
 int game_register_api(td_mod_options *o, td_game *g, td_err *err) {

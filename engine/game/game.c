@@ -196,6 +196,7 @@ int td_game_step(td_game *g, td_err *err) {
       td_mod_discard(g->mod, why.msg);
     }
   }
+  g->step_spawns = g->step_hits = 0;
   return td_world_step(g->world, err);
 }
 

@@ -26,6 +26,14 @@
 ** td_game_reloads counts them (td sim reports it: such a game cannot be
 ** replayed from its first files).
 **
+** Limits a mod cannot talk past. In one step, the handlers together may
+** spawn TD_GAME_STEP_SPAWNS enemies (td.spawn) and make TD_GAME_STEP_HITS
+** calls that hit or affect enemies (td.damage, td.slow, td.stun, td.burn),
+** and td.spawn stops at TD_GAME_LIVE_ENEMIES living enemies. The call past
+** a bound stops its handler with "td.spawn: more than 256 spawns in one
+** step", stickily like the instruction limit (td_lsandbox_raise_limit): the
+** handler's error is recorded and it is disabled; the game goes on.
+**
 ** Saves. td_game_save writes the world's save (sim/world.h) wrapped with
 ** what it was made from (the map's and the mod's content hashes, the seed,
 ** the commands so far) to a temporary file in the same directory, flushes
@@ -61,6 +69,10 @@ typedef enum td_difficulty {
   TD_DIFFICULTY_HARD
 } td_difficulty;
 #define TD_DIFFICULTY_COUNT 3
+
+#define TD_GAME_STEP_SPAWNS 256      /* td.spawn calls per step, all handlers */
+#define TD_GAME_STEP_HITS 16384      /* td.damage/slow/stun/burn calls per step */
+#define TD_GAME_LIVE_ENEMIES 8192    /* td.spawn refuses past this many living */
 
 /* "normal", "easy", "hard"; and back: 0, or -1 for another name. */
 const char *td_difficulty_name(td_difficulty d);

@@ -25,6 +25,7 @@ struct td_game {
   td_command *cmds;       /* the record */
   size_t ncmd, cmd_cap;
   uint32_t reloads;
+  uint32_t step_spawns, step_hits; /* script calls this step (game.h's limits) */
   uint64_t (*hook_clock)(void); /* td_game_set_hook_clock; not state */
   uint64_t hook_ns;
 };

@@ -28,6 +28,8 @@ struct td_lsandbox {
   bool load_oom;          /* the current run's load failed for memory */
   bool sticky_memory;     /* option: a cap hit trips like the instruction cap */
   bool mem_tripped;       /* sticky until the next run starts */
+  bool limit_tripped;     /* td_lsandbox_raise_limit: sticky until the next run */
+  char limit_msg[256];
   bool active;            /* a run or call is under way */
   bool in_handler;        /* the message handler may use TD_LSANDBOX_RESERVE */
   td_lsandbox_report *report; /* filled by report_handler */
@@ -79,6 +81,10 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
     lua_pushliteral(L, "memory limit exceeded");
     lua_error(L);
   }
+  if (sb->limit_tripped) {
+    lua_pushstring(L, sb->limit_msg);
+    lua_error(L);
+  }
   if (!sb->instr_tripped) {
     /* remember the position, for errors that leave no stack (memory) */
     if (sb->report && lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
@@ -93,6 +99,17 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
   }
   lua_pushliteral(L, "instruction limit exceeded");
   lua_error(L);
+}
+
+int td_lsandbox_raise_limit(lua_State *L, const char *message) {
+  td_lsandbox *sb = sandbox_of(L);
+  if (sb && sb->active && !sb->limit_tripped) {
+    sb->limit_tripped = true;
+    snprintf(sb->limit_msg, sizeof sb->limit_msg, "%s", message);
+    lua_sethook(L, count_hook, LUA_MASKCOUNT, 1);
+  }
+  lua_pushstring(L, message);
+  return lua_error(L);
 }
 
 /* Message handler: makes sure the error object is a string. Kept to one
@@ -148,6 +165,7 @@ static void begin(td_lsandbox *sb) {
   sb->alloc_fail = FAIL_NONE;
   sb->load_oom = false;
   sb->mem_tripped = false;
+  sb->limit_tripped = false;
   sb->in_handler = false;
   sb->hook_where[0] = '\0';
   lua_sethook(sb->L, count_hook, LUA_MASKCOUNT, TD_LSANDBOX_HOOK_STEP);
@@ -315,6 +333,9 @@ int td_lsandbox_pcall(td_lsandbox *sb, int nargs, int nresults, td_lsandbox_repo
   if (sb->instr_tripped) {
     rep->status = TD_LSANDBOX_INSTRUCTIONS;
     copy_line(rep->message, sizeof rep->message, "instruction limit exceeded");
+  } else if (sb->limit_tripped) {
+    rep->status = TD_LSANDBOX_LIMIT;
+    copy_line(rep->message, sizeof rep->message, sb->limit_msg);
   } else if (st == LUA_ERRMEM || sb->mem_tripped ||
              (st == LUA_ERRERR && sb->alloc_fail != FAIL_NONE)) {
     rep->status = sb->alloc_fail == FAIL_OOM ? TD_LSANDBOX_OOM : TD_LSANDBOX_MEMORY;

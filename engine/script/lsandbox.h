@@ -40,6 +40,8 @@
 ** With limits.sticky_memory, reaching the memory cap is sticky like the
 ** instruction cap: the hook raises "memory limit exceeded" before every
 ** further instruction of the call, so pcall cannot swallow it either.
+** td_lsandbox_raise_limit does the same for a limit of the host's (a C
+** function the script calls refuses to go on: too many spawns in a step).
 */
 #ifndef TD_LSANDBOX_H
 #define TD_LSANDBOX_H
@@ -69,7 +71,8 @@ typedef enum td_lsandbox_status {
   TD_LSANDBOX_ERROR,        /* the script (or a function it called) raised */
   TD_LSANDBOX_INSTRUCTIONS, /* instruction cap */
   TD_LSANDBOX_MEMORY,       /* memory cap */
-  TD_LSANDBOX_OOM           /* td_mem refused */
+  TD_LSANDBOX_OOM,          /* td_mem refused */
+  TD_LSANDBOX_LIMIT         /* td_lsandbox_raise_limit: a host's limit */
 } td_lsandbox_status;
 
 typedef struct td_lsandbox_report {
@@ -115,6 +118,14 @@ int td_lsandbox_call(td_lsandbox *sb, const char *name, lua_CFunction fn,
 ** [-(nargs+1), +nresults] and rep->status is TD_LSANDBOX_OK; on error -1
 ** [-(nargs+1), +0] with rep filled. rep must not be NULL. */
 int td_lsandbox_pcall(td_lsandbox *sb, int nargs, int nresults, td_lsandbox_report *rep);
+
+/* From a C function called by the running script: stops the whole call
+** with message (one line, "td.spawn: ..."), stickily like the instruction
+** cap: raised now at the caller's line, and again before every further
+** instruction of the call, so the script's pcall cannot swallow it. Never
+** returns. Outside a run or call of a sandbox (L not a sandbox's state,
+** not running) it is a plain lua_error. [-0, +1, v] */
+int td_lsandbox_raise_limit(lua_State *L, const char *message);
 
 /* Changes the instruction cap for the next runs and calls (0: default). */
 void td_lsandbox_set_instructions(td_lsandbox *sb, uint64_t instructions);

@@ -206,7 +206,7 @@ function td.tower_info(h) end
 ---@return integer
 function td.give_gold(amount) end
 
----Hits an enemy (armour and resistance apply; the first damage type when none is given), credited to a tower if given; returns the health taken (0 for a dead handle). Raises a `hit` event with `source` "script" (a `hit` handler that calls it skips those). May kill: the kill event is handed to the handlers after the current one.
+---Hits an enemy (armour and resistance apply; the first damage type when none is given), credited to a tower if given; returns the health taken (0 for a dead handle). td.damage, td.slow, td.stun and td.burn together may be called 16384 times a step: the call past stops the handler with an error. Raises a `hit` event with `source` "script" (a `hit` handler that calls it skips those). May kill: the kill event is handed to the handlers after the current one.
 ---@param h integer
 ---@param amount number
 ---@param damage_type? string
@@ -235,7 +235,7 @@ function td.stun(h, seconds) end
 ---@return boolean
 function td.burn(h, dps, seconds, damage_type) end
 
----Spawns one enemy now: at a spawn point (`spawn`, 1-based, default 1), or at the routed waypoint nearest to a living enemy (`near`, a handle) or to a point (`x`, `y`: a kill event's, say); returns its handle, nil when `near` is dead or no waypoint is routed. It belongs to no wave.
+---Spawns one enemy now: at a spawn point (`spawn`, 1-based, default 1), or at the routed waypoint nearest to a living enemy (`near`, a handle) or to a point (`x`, `y`: a kill event's, say); returns its handle, nil when `near` is dead or no waypoint is routed. It belongs to no wave. `health`: its health (> 0, default the type's); `lane`: its offset across the road in tiles (default 0: the middle). All handlers together may spawn 256 enemies a step, and none once 8192 are alive: the call past either stops the handler with an error (like the instruction limit).
 ---@param enemy_type string
 ---@param at? { spawn?: integer, near?: integer, x?: number, y?: number, health?: number, lane?: number }
 ---@return integer?
