@@ -14,7 +14,7 @@
 #include "game/scenario.h"
 
 static const char usage[] =
-  "usage: td check [--verbose] FILE.lua...\n"
+  "usage: td check [--verbose] [--strict] FILE.lua...\n"
   "\n"
   "Runs the behaviour scenarios of each file headless (a map, a mod, a seed,\n"
   "tower commands at ticks) and checks their expectations on what the game\n"
@@ -26,6 +26,10 @@ static const char usage[] =
   "\n"
   "options:\n"
   "  --verbose   before a scenario's lines, one line with everything it measured\n"
+  "  --strict    a handler error of the mod fails the scenario (a FAIL line)\n"
+  "\n"
+  "The mod's print lines and handler errors go to stderr as they happen, each\n"
+  "after \"scenario 'NAME': \".\n"
   "\n"
   "exit status: 0 every expectation held, 1 one failed, 2 bad usage or a broken\n"
   "scenario file (file:line and what is wrong)\n";
@@ -44,11 +48,12 @@ static void print_measure(const td_scenario_file *f, const td_scenario *s,
 }
 
 /* Runs one scenario, printing its lines. -1 when it could not run. */
-static int run_one(const td_scenario_file *f, const td_scenario *s, bool verbose,
+static int run_one(const td_scenario_file *f, const td_scenario *s, bool verbose, bool strict,
                    size_t *passed, size_t *failed) {
   td_scenario_measure m;
   td_err err;
-  if (td_scenario_run(f, s, &m, &err) != 0) {
+  fflush(stdout); /* the mod's stderr lines after the lines before */
+  if (td_scenario_run(f, s, &m, stderr, &err) != 0) {
     fflush(stdout);
     td_app_fail("%s", err.msg);
     return -1;
@@ -69,11 +74,16 @@ static int run_one(const td_scenario_file *f, const td_scenario *s, bool verbose
     if (ok) (*passed)++;
     else (*failed)++;
   }
+  if (strict && m.script_errors > 0) {
+    printf("FAIL  %s: no script errors (--strict) (got %lld, on stderr)  at %s:%d\n", s->name,
+           (long long)m.script_errors, f->path, s->line);
+    (*failed)++;
+  }
   return 0;
 }
 
 int td_cmd_check(int argc, char **argv) {
-  bool verbose = false;
+  bool verbose = false, strict = false;
   int first = 1;
   for (; first < argc && argv[first][0] == '-' && argv[first][1]; first++) {
     if (!strcmp(argv[first], "--help") || !strcmp(argv[first], "-h")) {
@@ -83,6 +93,10 @@ int td_cmd_check(int argc, char **argv) {
     if (!strcmp(argv[first], "--")) {
       first++;
       break;
+    }
+    if (!strcmp(argv[first], "--strict")) {
+      strict = true;
+      continue;
     }
     if (strcmp(argv[first], "--verbose") != 0 && strcmp(argv[first], "-v") != 0)
       return td_app_fail("check: unknown option '%s' (try td check --help)", argv[first]);
@@ -103,7 +117,7 @@ int td_cmd_check(int argc, char **argv) {
   size_t passed = 0, failed = 0;
   for (size_t i = 0; i < nf && status == 0; i++)
     for (size_t j = 0; j < files[i].count && status == 0; j++)
-      if (run_one(&files[i], &files[i].items[j], verbose, &passed, &failed) != 0) status = 2;
+      if (run_one(&files[i], &files[i].items[j], verbose, strict, &passed, &failed) != 0) status = 2;
   if (status == 0) {
     printf("%zu passed, %zu failed\n", passed, failed);
     status = failed ? 1 : 0;

@@ -16,11 +16,12 @@
 #include "game/auto.h"
 #include "game/game.h"
 #include "game/replay.h"
+#include "script/modout.h"
 
 static const char usage[] =
   "usage: td sim --map FILE (--auto | --idle | --replay FILE | --load SAVE)\n"
   "              [--mod DIR] [--seed N] [--difficulty D] [--endless] [--ticks N] [--every N]\n"
-  "              [--record FILE] [--save-at TICK --save FILE] [--json] [--quiet]\n"
+  "              [--record FILE] [--save-at TICK --save FILE] [--json] [--quiet] [--strict]\n"
   "\n"
   "Plays a whole game headless at 60 ticks per second: the map, the mod's\n"
   "waves, enemies, towers and Lua handlers, and a player. Prints the world's\n"
@@ -47,17 +48,22 @@ static const char usage[] =
   "  --record FILE   write the game as a replay (every command, the checksums)\n"
   "  --save-at TICK  with --save FILE: save the game when TICK ticks have run\n"
   "  --json          one JSON object instead of the text report\n"
-  "  --quiet         only the result line (text)\n"
+  "  --quiet         only the result line (text) and the mod's errors\n"
+  "  --strict        exit 1 when a handler of the mod failed (a modder's CI)\n"
+  "\n"
+  "The mod's print lines and its handlers' errors (file:line, message,\n"
+  "traceback) go to stderr as they happen; --json carries them too\n"
+  "(script_errors, log).\n"
   "\n"
   "exit status: 0 the game was played (won, lost or out of ticks), 1 a replay\n"
-  "did not match, 2 bad usage or bad input\n";
+  "did not match, or --strict and a handler failed, 2 bad usage or bad input\n";
 
 typedef enum player { P_NONE, P_AUTO, P_IDLE, P_REPLAY } player;
 
 typedef struct opts {
   const char *map, *mod, *replay, *load, *record, *save;
   uint64_t seed, ticks, every, save_at;
-  bool seed_set, endless, json, quiet, save_at_set, difficulty_set;
+  bool seed_set, endless, json, quiet, strict, save_at_set, difficulty_set;
   td_difficulty difficulty;
   player who;
 } opts;
@@ -95,6 +101,7 @@ static int parse(int argc, char **argv, opts *o) {
     if (!strcmp(a, "--endless")) { o->endless = true; continue; }
     if (!strcmp(a, "--json")) { o->json = true; continue; }
     if (!strcmp(a, "--quiet")) { o->quiet = true; continue; }
+    if (!strcmp(a, "--strict")) { o->strict = true; continue; }
     static const char *const valued[] = {"--map",   "--mod",   "--replay", "--load",   "--record",
                                          "--save",  "--seed",  "--ticks",  "--every",  "--save-at",
                                          "--difficulty"};
@@ -208,6 +215,8 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
              rec->checks[i].tick, rec->checks[i].checksum);
     const td_crowd_metrics *m = td_crowd_get_metrics(td_world_crowd(w));
     printf("],\"off_road\":%" PRId64 ",\"off_road_depth\":%.9g", m->off_road, m->off_road_depth);
+    putchar(',');
+    td_modout_json(td_game_mod(g), stdout);
     printf(",\"checksum\":\"%016" PRIx64 "\"}\n", td_world_checksum(w));
     return;
   }
@@ -226,6 +235,8 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
   if (!o->quiet)
     printf("off_road %" PRId64 " agent-ticks, deepest %.3f (map units)\n", m->off_road,
            m->off_road_depth);
+  uint64_t errors = td_modout_errors(td_game_mod(g));
+  if (errors) printf("script errors: %" PRIu64 " (on stderr)\n", errors);
   if (!o->quiet) printf("checksum %016" PRIx64 "\n", td_world_checksum(w));
 }
 
@@ -270,6 +281,7 @@ int td_sim_game(int argc, char **argv) {
   td_err err;
   td_replay play = {0}, rec = {0};
   stats st = {0};
+  td_modout mo = {.quiet = o.quiet || o.json};
   td_auto *au = NULL;
   td_game *g = NULL;
   td_command *cmds = NULL; /* the replay's, resolved against g */
@@ -342,6 +354,8 @@ int td_sim_game(int argc, char **argv) {
       goto out;
     }
     on_events(g, &st);
+    fflush(stdout); /* the mod's lines where they happened among ours */
+    td_modout_flush(&mo, td_game_mod(g), stderr, NULL);
     uint64_t t = td_world_tick(w);
     if (t % o.every == 0) {
       uint64_t sum = td_world_checksum(w);
@@ -385,6 +399,8 @@ int td_sim_game(int argc, char **argv) {
       if (td_replay_add_command(&rec, g, &given[i], &err) != 0) status = td_app_fail("%s", err.msg);
     if (status == 0 && td_replay_write(&rec, o.record, &err) != 0) status = td_app_fail("%s", err.msg);
   }
+  if (g) td_modout_flush(&mo, td_game_mod(g), stderr, NULL);
+  if (status == 0 && o.strict && td_modout_errors(td_game_mod(g)) > 0) status = 1;
   if (status != 2) report(&o, g, &st, &rec, au);
   if (o.replay && status == 0 && !o.json && !o.quiet)
     printf("replay: %zu checksums and the end match\n", play.ncheck);

@@ -23,6 +23,7 @@
 
 #include "game/game.h"
 #include "script/lsandbox.h"
+#include "script/modout.h"
 #include "script/mod_int.h" /* mod_distance: the "did you mean" of the mod schemas */
 
 static const char *const key_names[TD_SCENARIO_KEY_COUNT] = {
@@ -801,7 +802,7 @@ static void count_events(const td_world *w, const td_map *map, td_scenario_measu
 }
 
 int td_scenario_run(const td_scenario_file *f, const td_scenario *s, td_scenario_measure *m,
-                    td_err *err) {
+                    FILE *mod_out, td_err *err) {
   memset(m, 0, sizeof *m);
   resolved *r = NULL;
   td_game *g = start(f, s, &r, err);
@@ -814,6 +815,9 @@ int td_scenario_run(const td_scenario_file *f, const td_scenario *s, td_scenario
   int rc = 0;
   size_t next = 0;
   td_err gerr;
+  td_modout mo = {0};
+  char prefix[sizeof s->name + 16];
+  snprintf(prefix, sizeof prefix, "scenario '%s': ", s->name);
   while (td_world_tick(w) < s->ticks) {
     if (s->until_end && td_world_state(w) != TD_GAME_PLAYING) break;
     uint64_t t = td_world_tick(w);
@@ -826,7 +830,9 @@ int td_scenario_run(const td_scenario_file *f, const td_scenario *s, td_scenario
       break;
     }
     count_events(w, td_game_map(g), m);
+    if (mod_out) td_modout_flush(&mo, td_game_mod(g), mod_out, prefix);
   }
+  if (mod_out) td_modout_flush(&mo, td_game_mod(g), mod_out, prefix);
   m->result = td_world_state(w);
   m->lives = td_world_lives(w);
   m->gold = td_world_gold(w);

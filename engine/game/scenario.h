@@ -41,6 +41,7 @@
 #define TD_SCENARIO_H
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -149,10 +150,12 @@ typedef struct td_scenario_measure {
 ** tower 'arow' (did you mean 'arrow'?)", or the loader's message). */
 int td_scenario_check(const td_scenario_file *f, const td_scenario *s, td_err *err);
 
-/* Checks, then plays the scenario and fills m. 0, or -1 with err set (as
+/* Checks, then plays the scenario and fills m. The mod's print lines and
+** handler errors go to mod_out as they happen (script/modout.h), each line
+** after "scenario 'NAME': "; NULL: nowhere. 0, or -1 with err set (as
 ** td_scenario_check, or the game broke). */
 int td_scenario_run(const td_scenario_file *f, const td_scenario *s, td_scenario_measure *m,
-                    td_err *err);
+                    FILE *mod_out, td_err *err);
 
 /* The measured value behind key (RESULT: the td_game_state). */
 double td_scenario_value(const td_scenario_measure *m, td_scenario_key key);

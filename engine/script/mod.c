@@ -144,6 +144,7 @@ static void number_handler(mod_version *v) {
 
 static void log_line(td_mod *m, const char *s, size_t len) {
   if (!m->log) return;
+  m->log_total++;
   size_t slot;
   if (m->log_count < TD_MOD_LOG_LINES) slot = (m->log_first + m->log_count++) % TD_MOD_LOG_LINES;
   else slot = m->log_first, m->log_first = (m->log_first + 1) % TD_MOD_LOG_LINES;
@@ -1160,6 +1161,7 @@ void td_mod_clear_errors(td_mod *m) {
 size_t td_mod_disabled_count(const td_mod *m) { return m->disabled; }
 
 size_t td_mod_log_count(const td_mod *m) { return m->log_count; }
+uint64_t td_mod_log_total(const td_mod *m) { return m->log_total; }
 const char *td_mod_log_line(const td_mod *m, size_t i) {
   return i < m->log_count ? m->log[(m->log_first + i) % TD_MOD_LOG_LINES] : NULL;
 }

@@ -182,6 +182,7 @@ size_t td_mod_disabled_count(const td_mod *m);         /* handlers disabled so f
 
 /* What print wrote, one line per call, oldest first. */
 size_t td_mod_log_count(const td_mod *m);
+uint64_t td_mod_log_total(const td_mod *m);  /* lines printed since creation (kept or not) */
 const char *td_mod_log_line(const td_mod *m, size_t i);
 void td_mod_clear_log(td_mod *m);
 

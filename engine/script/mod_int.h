@@ -149,6 +149,7 @@ struct td_mod {
   size_t nerrors, error_cap, errors_dropped, disabled;
   char (*log)[TD_MOD_LOG_LINE_MAX];
   size_t log_first, log_count;
+  uint64_t log_total;     /* lines printed since creation (never reset) */
   uint64_t rng;          /* math.random without a host generator */
   uint64_t tick;         /* of the running dispatch */
 };

@@ -26,12 +26,12 @@ grep -q "^replay: [0-9]* checksums and the end match$" "$tmp/out"; check $? "rep
 
 # one checksum changed: the run stops there, exit 1
 sed '0,/^check 1200 .*/s//check 1200 00000000000000ff/' "$tmp/a.replay" >"$tmp/b.replay"
-expect "tampered" 1 "tick 1200: checksum" -- "$td" sim --replay "$tmp/b.replay"
+expect "tampered" 1 "tick 1200: checksum" -- "$td" sim --replay "$tmp/b.replay" --quiet
 grep -q "the replay says 00000000000000ff" "$tmp/err"; check $? "tampered: names the recorded checksum"
 
 # a command removed: the game parts from the recording
 grep -v '^cmd 0 ' "$tmp/a.replay" >"$tmp/c.replay"
-expect "missing command" 1 "the game has parted from the recording" -- "$td" sim --replay "$tmp/c.replay"
+expect "missing command" 1 "the game has parted from the recording" -- "$td" sim --replay "$tmp/c.replay" --quiet
 
 # golden replays, committed: the engine still plays them bit for bit
 # (regenerate after an intended change: docs/cli.md#replays)
