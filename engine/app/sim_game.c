@@ -75,8 +75,7 @@ typedef struct wave_line {
 } wave_line;
 
 typedef struct stats {
-  int64_t kills, leaks, refused;
-  wave_line *waves;
+  wave_line *waves;           /* since this run started (a loaded game's too) */
   size_t nwaves, wcap;
 } stats;
 
@@ -153,10 +152,7 @@ static void on_events(td_game *g, stats *st) {
   size_t n;
   const td_event *ev = td_world_events(td_game_world(g), &n);
   for (size_t i = 0; i < n; i++) {
-    if (ev[i].kind == TD_EVENT_KILLED) st->kills++;
-    else if (ev[i].kind == TD_EVENT_LEAKED) st->leaks++;
-    else if (ev[i].kind == TD_EVENT_REFUSED) st->refused++;
-    else if (ev[i].kind == TD_EVENT_WAVE_STARTED) {
+    if (ev[i].kind == TD_EVENT_WAVE_STARTED) {
       wave_line *p = td_mem_grow(st->waves, &st->wcap, st->nwaves + 1, sizeof *p);
       if (!p) continue; /* the report just lacks the line */
       st->waves = p;
@@ -187,6 +183,8 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
   uint64_t t = td_world_tick(w);
   int32_t built = 0, upgraded = 0;
   if (au) td_auto_counts(au, &built, &upgraded);
+  int64_t kills, leaks, refused; /* the whole game's, a loaded one's too */
+  td_game_totals(g, &kills, &leaks, &refused);
   const char *who = o->who == P_AUTO ? "auto" : o->who == P_REPLAY ? "replay" : "idle";
   if (o->json) {
     printf("{\"map\":");
@@ -201,8 +199,8 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
            td_game_seed(g), td_difficulty_name(td_game_difficulty(g)), who,
            td_world_endless(w) ? "true" : "false",
            result_name(td_world_state(w)), t, (int)td_world_wave(w), (int)r->wave_count,
-           (int)td_world_lives(w), (int)r->start_lives, (int)td_world_gold(w), st->kills,
-           st->leaks, st->refused, td_world_tower_count(w), (int)built, (int)upgraded,
+           (int)td_world_lives(w), (int)r->start_lives, (int)td_world_gold(w), kills,
+           leaks, refused, td_world_tower_count(w), (int)built, (int)upgraded,
            (unsigned)td_game_reloads(g));
     printf("\"wave_starts\":[");
     for (size_t i = 0; i < st->nwaves; i++)
@@ -228,7 +226,7 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
          "gold %d, kills %" PRId64 ", leaks %" PRId64 ", towers %zu",
          result_name(td_world_state(w)), t, t / 3600, t / 60 % 60, (int)td_world_wave(w),
          (int)r->wave_count, (int)td_world_lives(w), (int)r->start_lives, (int)td_world_gold(w),
-         st->kills, st->leaks, td_world_tower_count(w));
+         kills, leaks, td_world_tower_count(w));
   if (au) printf(" (%d built, %d upgrades)", (int)built, (int)upgraded);
   printf("\n");
   const td_crowd_metrics *m = td_crowd_get_metrics(td_world_crowd(w));
@@ -316,6 +314,14 @@ int td_sim_game(int argc, char **argv) {
     td_app_fail("%s", err.msg);
     goto out;
   }
+  if (au && o.load) { /* the player's memory, as it was saved */
+    size_t plen;
+    const void *pst = td_game_player_state(g, &plen);
+    if (td_auto_load(au, pst, plen, &err) != 0) {
+      td_app_fail("%s: %s", o.load, err.msg);
+      goto out;
+    }
+  }
   td_replay_init(&rec, g, (uint32_t)o.every);
   td_world *w = td_game_world(g);
   /* the crowd's metrics (off_road): the world keeps them off, and turning
@@ -332,7 +338,12 @@ int td_sim_game(int argc, char **argv) {
   status = 0;
   while (td_world_state(w) == TD_GAME_PLAYING && td_world_tick(w) < stop) {
     if (o.save_at_set && td_world_tick(w) == o.save_at) {
-      if (td_game_save(g, o.save, &err) != 0) {
+      td_blob mem = {0};
+      if (au) td_auto_save(au, &mem);
+      int rc = mem.failed ? td_err_set(&err, "%s: out of memory", o.save)
+                          : td_game_set_player_state(g, mem.data, mem.len, &err);
+      td_blob_free(&mem);
+      if (rc != 0 || td_game_save(g, o.save, &err) != 0) {
         status = td_app_fail("%s", err.msg);
         goto out;
       }

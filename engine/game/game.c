@@ -16,7 +16,7 @@
 #include "script/mapfile.h"
 
 #define SAVE_MAGIC "TDGS"
-#define SAVE_VERSION 2u /* 2: the difficulty */
+#define SAVE_VERSION 3u /* 2: the difficulty; 3: totals, player, td.state */
 
 /* ---- math.random before the world exists (the data stage) ----------------- */
 
@@ -166,6 +166,7 @@ void td_game_destroy(td_game *g) {
   td_mod_destroy(g->mod);
   if (g->map_loaded) td_map_free(&g->map);
   td_mem_free(g->cmds, g->cmd_cap * sizeof *g->cmds);
+  td_mem_free(g->player, g->player_cap);
   td_mem_free(g, sizeof *g);
 }
 
@@ -197,7 +198,38 @@ int td_game_step(td_game *g, td_err *err) {
     }
   }
   g->step_spawns = g->step_hits = 0;
-  return td_world_step(g->world, err);
+  if (td_world_step(g->world, err) != 0) return -1;
+  size_t n;
+  const td_event *e = td_world_events(g->world, &n);
+  for (size_t i = 0; i < n; i++) {
+    g->kills += e[i].kind == TD_EVENT_KILLED;
+    g->leaks += e[i].kind == TD_EVENT_LEAKED;
+    g->refused += e[i].kind == TD_EVENT_REFUSED;
+  }
+  return 0;
+}
+
+void td_game_totals(const td_game *g, int64_t *kills, int64_t *leaks, int64_t *refused) {
+  if (kills) *kills = g->kills;
+  if (leaks) *leaks = g->leaks;
+  if (refused) *refused = g->refused;
+}
+
+int td_game_set_player_state(td_game *g, const void *data, size_t len, td_err *err) {
+  if (len > g->player_cap) {
+    uint8_t *p = td_mem_realloc(g->player, g->player_cap, len);
+    if (!p) return td_err_set(err, "game: out of memory");
+    g->player = p;
+    g->player_cap = len;
+  }
+  if (len) memcpy(g->player, data, len);
+  g->player_len = len;
+  return 0;
+}
+
+const void *td_game_player_state(const td_game *g, size_t *len) {
+  *len = g->player_len;
+  return g->player;
 }
 
 int td_game_reload(td_game *g, td_err *err) {
@@ -260,9 +292,10 @@ const td_command *td_game_commands(const td_game *g, size_t *n) {
 
 /* Layout (little-endian): "TDGS", u32 version, u64 map hash, u64 mod hash,
 ** u64 seed, u8 endless, u8 difficulty, u32 reloads, u64 command count, the commands (u64
-** tick, u32 kind, i32 base, i32 tower_type, i32 upgrade, u32 mode), u64 the
-** world's save length, the world's save (sim/world.h), u64 FNV-1a of all
-** the bytes before. */
+** tick, u32 kind, i32 base, i32 tower_type, i32 upgrade, u32 mode), u64
+** kills, u64 leaks, u64 refused, u64 the player's length and bytes, u64 td.state's
+** length and bytes (script/mod_state.c), u64 the world's save length, the
+** world's save (sim/world.h), u64 FNV-1a of all the bytes before. */
 static void put_command(td_blob *b, const td_command *c) {
   td_blob_u64(b, c->tick);
   td_blob_u32(b, (uint32_t)c->kind);
@@ -307,6 +340,21 @@ int td_game_save(const td_game *g, const char *path, td_err *err) {
   td_blob_u32(&b, g->reloads);
   td_blob_u64(&b, g->ncmd);
   for (size_t i = 0; i < g->ncmd; i++) put_command(&b, &g->cmds[i]);
+  td_blob_u64(&b, (uint64_t)g->kills);
+  td_blob_u64(&b, (uint64_t)g->leaks);
+  td_blob_u64(&b, (uint64_t)g->refused);
+  td_blob_u64(&b, g->player_len);
+  td_blob_bytes(&b, g->player, g->player_len);
+  td_blob st = {0};
+  td_err serr;
+  if (td_mod_state_save(g->mod, &st, &serr) != 0) {
+    td_blob_free(&st);
+    td_blob_free(&b);
+    return td_err_set(err, "%s: cannot save: %s", path, serr.msg);
+  }
+  td_blob_u64(&b, st.len);
+  td_blob_bytes(&b, st.data, st.len);
+  td_blob_free(&st);
   td_blob w = {0};
   td_world_save(g->world, &w);
   td_blob_u64(&b, w.len);
@@ -393,6 +441,23 @@ td_game *td_game_load(const td_game_options *o, const char *path, td_err *err) {
     c->mode = (td_target_mode)td_blob_get_u32(&r);
   }
   g->ncmd = (size_t)ncmd;
+  g->kills = (int64_t)td_blob_get_u64(&r);
+  g->leaks = (int64_t)td_blob_get_u64(&r);
+  g->refused = (int64_t)td_blob_get_u64(&r);
+  uint64_t plen = td_blob_get_u64(&r);
+  if (r.failed || plen > len - r.pos) {
+    td_err_set(err, "%s: the player's part is cut short", path);
+    goto fail;
+  }
+  if (td_game_set_player_state(g, buf + r.pos, (size_t)plen, err) != 0) goto fail;
+  r.pos += (size_t)plen;
+  uint64_t slen = td_blob_get_u64(&r);
+  if (r.failed || slen > len - r.pos) {
+    td_err_set(err, "%s: td.state's part is cut short", path);
+    goto fail;
+  }
+  const char *state = buf + r.pos;
+  r.pos += (size_t)slen;
   uint64_t wlen = td_blob_get_u64(&r);
   if (r.failed || wlen != len - r.pos - 8) {
     td_err_set(err, "%s: the world's part is cut short", path);
@@ -406,6 +471,11 @@ td_game *td_game_load(const td_game_options *o, const char *path, td_err *err) {
     goto fail;
   }
   bind_world(g);
+  td_err serr;
+  if (td_mod_state_load(g->mod, state, (size_t)slen, &serr) != 0) {
+    td_err_set(err, "%s: %s", path, serr.msg);
+    goto fail;
+  }
   goto out;
 fail:
   td_game_destroy(g);

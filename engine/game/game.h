@@ -36,7 +36,9 @@
 **
 ** Saves. td_game_save writes the world's save (sim/world.h) wrapped with
 ** what it was made from (the map's and the mod's content hashes, the seed,
-** the commands so far) to a temporary file in the same directory, flushes
+** the commands so far), the mod's td.state (script/mod.h: refused, naming
+** the value, when it holds what cannot be saved), the player's memory
+** (td_game_set_player_state) and the game's totals to a temporary file in the same directory, flushes
 ** and renames it over the target, so an interrupted save never damages the
 ** previous one. td_game_load makes a game from the same map and mod and
 ** continues the saved world: same checksums as the game that was saved.
@@ -122,6 +124,18 @@ uint64_t td_game_mod_hash(const td_game *g);
 
 /* The commands given so far, in the order given. */
 const td_command *td_game_commands(const td_game *g, size_t *n);
+
+/* Enemies killed and leaked and commands refused over the whole game (a
+** loaded one included: saves carry them). Any pointer may be NULL. */
+void td_game_totals(const td_game *g, int64_t *kills, int64_t *leaks, int64_t *refused);
+
+/* The player's memory, for saves: the app hands the bytes of its player
+** (the built-in one's: td_auto_save) before td_game_save, which writes
+** them; after td_game_load, td_game_player_state returns what the save
+** held (len 0: nothing). The game copies them and never reads them.
+** 0, or -1 with err set (out of memory). */
+int td_game_set_player_state(td_game *g, const void *data, size_t len, td_err *err);
+const void *td_game_player_state(const td_game *g, size_t *len);
 
 /* Starts a reload of the mod's files (see the top). 0 when the new version
 ** loaded and fits (it is swapped in at the next step); -1 with err set

@@ -26,6 +26,9 @@ struct td_game {
   size_t ncmd, cmd_cap;
   uint32_t reloads;
   uint32_t step_spawns, step_hits; /* script calls this step (game.h's limits) */
+  int64_t kills, leaks, refused; /* over the whole game (saved) */
+  uint8_t *player;        /* td_game_set_player_state's bytes (saved) */
+  size_t player_len, player_cap;
   uint64_t (*hook_clock)(void); /* td_game_set_hook_clock; not state */
   uint64_t hook_ns;
 };
