@@ -3,8 +3,10 @@
 ** plays a whole game headless (engine/game): the map, the mod's rules and
 ** handlers, a player (the built-in strategy, nobody, or a replay's
 ** commands), and prints the game's course, its result and the world's
-** checksum every N ticks. A replay is verified as it plays: the first
-** checksum that differs from the file's stops the run (exit 1).
+** checksum every N ticks. A replay is verified before it plays (whole,
+** its records hash, the map and mod it names) and as it plays: the first
+** checksum that differs from the file's stops the run (exit 1), and the
+** end must be the file's in full (exit 1).
 */
 #include <inttypes.h>
 #include <stdio.h>
@@ -31,8 +33,8 @@ static const char usage[] =
   "                  enemies pass, upgrades when it cannot build\n"
   "  --idle          nobody: no tower is ever built\n"
   "  --replay FILE   the commands of a replay; its map, mod and seed are used\n"
-  "                  (--map and --mod may be left out) and every checksum it\n"
-  "                  holds is checked\n"
+  "                  (--map and --mod may be left out), every checksum it\n"
+  "                  holds is checked, and its end: result, tick, lives, gold\n"
   "  --load SAVE     continue a saved game (with --auto or --idle as the player\n"
   "                  from there; --idle when neither)\n"
   "\n"
@@ -50,7 +52,7 @@ static const char usage[] =
   "  --quiet         only the result line (text)\n"
   "\n"
   "exit status: 0 the game was played (won, lost or out of ticks), 1 a replay\n"
-  "did not match, 2 bad usage or bad input\n";
+  "did not match, 2 bad usage or bad input (a replay cut short or changed)\n";
 
 typedef enum player { P_NONE, P_AUTO, P_IDLE, P_REPLAY } player;
 
@@ -305,6 +307,11 @@ int td_sim_game(int argc, char **argv) {
     goto out;
   }
   td_replay_init(&rec, g, (uint32_t)o.every);
+  /* a game that could not be recorded is refused before it plays */
+  if (o.record && td_replay_check_writable(&rec, o.record, &err) != 0) {
+    td_app_fail("%s", err.msg);
+    goto out;
+  }
   td_world *w = td_game_world(g);
   /* the crowd's metrics (off_road): the world keeps them off, and turning
   ** them on changes nothing in the game (see td_check) */
@@ -316,7 +323,7 @@ int td_sim_game(int argc, char **argv) {
            td_world_endless(w) ? ", endless" : "");
   size_t next_check = 0, next_cmd = 0;
   uint64_t stop = td_world_tick(w) + o.ticks;
-  if (o.replay && play.ended && play.end_ticks < stop) stop = play.end_ticks;
+  if (o.replay && play.end_ticks < stop) stop = play.end_ticks;
   status = 0;
   while (td_world_state(w) == TD_GAME_PLAYING && td_world_tick(w) < stop) {
     if (o.save_at_set && td_world_tick(w) == o.save_at) {
@@ -369,13 +376,15 @@ int td_sim_game(int argc, char **argv) {
     }
   }
   td_replay_end(&rec, g);
-  if (o.replay && play.ended &&
-      (play.end_ticks != rec.end_ticks || play.end_checksum != rec.end_checksum ||
-       play.result != rec.result)) {
-    fprintf(stderr, "td: %s: the game ended %s at tick %" PRIu64 " (checksum %016" PRIx64
-            "), the replay says %s at tick %" PRIu64 " (%016" PRIx64 ")\n", o.replay,
-            result_name(rec.result), rec.end_ticks, rec.end_checksum, result_name(play.result),
-            play.end_ticks, play.end_checksum);
+  if (o.replay && (next_check < play.ncheck || play.end_ticks != rec.end_ticks ||
+                   play.result != rec.result || play.lives != rec.lives || play.gold != rec.gold ||
+                   play.end_checksum != rec.end_checksum)) {
+    fprintf(stderr, "td: %s:%d: the game ended %s at tick %" PRIu64 " with %d lives, %d gold, "
+            "checksum %016" PRIx64 "; the replay says %s at tick %" PRIu64 " with %d lives, %d "
+            "gold, checksum %016" PRIx64 "\n", o.replay, play.end_line, result_name(rec.result),
+            rec.end_ticks, (int)rec.lives, (int)rec.gold, rec.end_checksum,
+            result_name(play.result), play.end_ticks, (int)play.lives, (int)play.gold,
+            play.end_checksum);
     status = 1;
   }
   if (o.record) {
@@ -387,7 +396,7 @@ int td_sim_game(int argc, char **argv) {
   }
   if (status != 2) report(&o, g, &st, &rec, au);
   if (o.replay && status == 0 && !o.json && !o.quiet)
-    printf("replay: %zu checksums and the end match\n", play.ncheck);
+    printf("replay: %zu commands, %zu checksums and the end match\n", play.ncmd, play.ncheck);
 out:
   td_auto_destroy(au);
   td_game_destroy(g);
