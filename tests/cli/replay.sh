@@ -2,7 +2,9 @@
 # td sim --replay proves the whole game (issue 17): every cut of a replay, at
 # a line or at a byte, is refused as a cut; the end is compared in full; the
 # records hash binds every cmd and check line; the map's name is part of the
-# map; paths with blanks are recorded and read back.
+# map; options a replay or a save fixes are refused when they disagree; an
+# unreachable --save-at is refused or reported; paths with blanks are
+# recorded and read back.
 set -u
 source "$(dirname "$0")/harness.bash"
 cd "$src" || exit 1
@@ -80,6 +82,35 @@ expect "copy replay" 2 "base.replay: made with a map named '01-crossroads', not 
 expect "save original" 0 "" -- "$td" sim --map $map --idle --ticks 700 --save-at 600 --save "$tmp/o.tds"
 expect "copy load" 2 "o.tds: made with another map than $tmp/copy.lua (its content or its name 'copy'" -- \
   "$td" sim --map "$tmp/copy.lua" --load "$tmp/o.tds"
+
+# options a replay or a save fixes: refused when they disagree
+expect "replay seed" 2 "a.replay: played with seed 1, not 5 (a replay keeps its seed)" -- \
+  "$td" sim --replay "$tmp/a.replay" --seed 5
+expect "replay same seed" 0 "" -- "$td" sim --replay "$tmp/a.replay" --seed 1 --quiet
+expect "replay endless" 2 "a.replay: not played endless" -- "$td" sim --replay "$tmp/a.replay" --endless
+expect "replay ticks" 2 "a.replay: --ticks 100 stops before the replay's end (tick 1946" -- \
+  "$td" sim --replay "$tmp/a.replay" --ticks 100
+expect "save" 0 "" -- "$td" sim --map $map --mod $mod --idle --save-at 700 --save "$tmp/g.tds" --quiet
+expect "load seed" 2 "g.tds: saved with seed 1, not 4 (a save keeps its seed)" -- \
+  "$td" sim --map $map --mod $mod --load "$tmp/g.tds" --seed 4
+expect "load same seed" 0 "" -- "$td" sim --map $map --mod $mod --load "$tmp/g.tds" --seed 1 --quiet
+expect "load endless" 2 "g.tds: not saved endless" -- "$td" sim --map $map --mod $mod --load "$tmp/g.tds" --endless
+
+# --save-at a tick the game never reaches: refused up front, or reported
+expect "save-at before the save" 2 "g.tds: saved at tick 700, after --save-at 600" -- \
+  "$td" sim --map $map --mod $mod --load "$tmp/g.tds" --save-at 600 --save "$tmp/h.tds"
+[ ! -s "$tmp/out" ]; check $? "save-at before the save: played anyway: $(head -c 200 "$tmp/out")"
+expect "save-at beyond ticks" 2 "sim: --save-at 500: beyond the last tick the game may run, 100 (--ticks 100)" -- \
+  "$td" sim --map $map --mod $mod --idle --ticks 100 --save-at 500 --save "$tmp/h.tds"
+[ ! -s "$tmp/out" ]; check $? "save-at beyond ticks: played anyway"
+expect "save-at beyond the replay" 2 "sim: --save-at 5000: the replay $tmp/a.replay ends at tick 1946" -- \
+  "$td" sim --replay "$tmp/a.replay" --save-at 5000 --save "$tmp/h.tds"
+expect "save-at after the end" 2 "sim: --save-at 99999: the game ended at tick 2235 before it; nothing was saved to $tmp/h.tds" -- \
+  "$td" sim --map $map --mod $mod --idle --save-at 99999 --save "$tmp/h.tds"
+grep -q '^result: lost at tick 2235 ' "$tmp/out"; check $? "save-at after the end: the report"
+[ ! -e "$tmp/h.tds" ]; check $? "save-at: a file was written"
+expect "save-at the last tick" 0 "" -- "$td" sim --map $map --mod $mod --idle --ticks 700 --save-at 700 --save "$tmp/h.tds"
+grep -q "^saved $tmp/h.tds at tick 700$" "$tmp/out"; check $? "save-at the last tick: $(grep saved "$tmp/out")"
 
 # a map path with blanks, '#' and '"': recorded quoted, read back exactly
 odd="$tmp/my map #2 \"x\".lua"
