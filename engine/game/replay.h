@@ -26,18 +26,25 @@
 ** tower type is named; `#` starts a comment; blank lines are skipped. A
 ** word with a blank, '#' or '"' in it (a path "maps/my map.lua") is written
 ** quoted, with \" and \\ for '"' and '\' inside; no word holds a control
-** character. Hashes and checksums are 16 hex digits. Commands are in tick
-** order, those of one tick in the order they were given (the order the
-** world applies them in); checks go up; no cmd or check is after the end.
+** character (a tab or CR included). Hashes and checksums are 16 hex
+** digits. Commands are in tick order, those of one tick in the order they
+** were given (the order the world applies them in); checks go up, from
+** tick 1; no cmd or check is after the end.
 **
 ** A replay proves the whole game: the `end` record is required, is the
 ** last, and td sim compares all of it with the game's end; its records
 ** hash binds every cmd and check line (td_replay_check_game), so a line
 ** moved, changed or removed is caught even where the game would converge.
+** The records hash (td_replay_records_hash) is FNV-1a 64 over the number
+** of commands, each one's tick, kind, base, argument and tower type, the
+** number of checks, each one's tick and checksum (integers as 8 bytes,
+** little-endian). The header is not in it: a changed seed or difficulty
+** plays another game, which parts from the checks or the end.
 ** A file cut short is refused as such: it must end with a newline after
 ** its `end` record ("r.replay:10: no 'end' record: the replay stops after
-** line 10 (cut short?)"). Version 1 files (no gold, no records hash, the
-** end optional) are refused: re-record them.
+** line 10 (cut short, or not a whole game)", "r.replay:14: cut short: the
+** file ends inside line 14, without a newline"). Version 1 files (no gold,
+** no records hash, the end optional) are refused: re-record them.
 **
 ** Reading checks every line and refuses the file at the first bad one with
 ** "FILE:LINE: what is wrong"; names and ids are resolved against the game
