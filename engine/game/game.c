@@ -16,7 +16,7 @@
 #include "script/mapfile.h"
 
 #define SAVE_MAGIC "TDGS"
-#define SAVE_VERSION 3u /* 2: the difficulty; 3: totals, player, td.state */
+#define SAVE_VERSION 3u /* 2: the difficulty; 3: the map's name in its hash, totals, player, td.state */
 
 /* ---- math.random before the world exists (the data stage) ----------------- */
 
@@ -129,6 +129,10 @@ static td_game *game_open(const td_game_options *o, td_err *err) {
     if (hash_file(g->map_path, &g->map_hash, err) != 0) goto fail;
     if (td_mapfile_load(g->map_path, &g->map, err) != 0) goto fail;
   }
+  /* the name is part of the map's identity: a mod may read it */
+  td_game_map_name_of(g->map_path, g->map_name, sizeof g->map_name);
+  g->map_hash = td_blob_fnv(g->map_hash, "", 1);
+  g->map_hash = td_blob_fnv(g->map_hash, g->map_name, strlen(g->map_name));
   g->map_loaded = true;
   td_mod_options mo = {0};
   mo.random = game_random;
@@ -279,6 +283,17 @@ int td_difficulty_parse(const char *name, td_difficulty *out) {
   return -1;
 }
 const char *td_game_map_path(const td_game *g) { return g->map_path; }
+const char *td_game_map_name(const td_game *g) { return g->map_name; }
+
+void td_game_map_name_of(const char *map_path, char *out, size_t cap) {
+  const char *base = strrchr(map_path, '/');
+  base = base ? base + 1 : map_path;
+  size_t n = strcspn(base, ".");
+  if (cap == 0) return;
+  if (n >= cap) n = cap - 1;
+  memcpy(out, base, n);
+  out[n] = '\0';
+}
 const char *td_game_mod_dir(const td_game *g) { return g->mod_dir; }
 uint64_t td_game_map_hash(const td_game *g) { return g->map_hash; }
 uint64_t td_game_mod_hash(const td_game *g) { return td_mod_hash(g->mod); }
@@ -417,7 +432,8 @@ td_game *td_game_load(const td_game_options *o, const char *path, td_err *err) {
   g = game_open(&lo, err);
   if (!g) goto out;
   if (g->map_hash != map_hash) {
-    td_err_set(err, "%s: made with another map than %s", path, g->map_path);
+    td_err_set(err, "%s: made with another map than %s (its content or its name '%s', which a "
+               "mod may read)", path, g->map_path, g->map_name);
     goto fail;
   }
   if (td_mod_hash(g->mod) != mod_hash) {

@@ -116,9 +116,17 @@ uint64_t td_game_seed(const td_game *g);
 td_difficulty td_game_difficulty(const td_game *g);
 const char *td_game_map_path(const td_game *g);
 const char *td_game_mod_dir(const td_game *g);
+/* The map's name as a mod reads it (td.map_name): the file name without
+** its directory and from its first '.' on ("maps/01-crossroads.lua":
+** "01-crossroads"); td_game_map_name_of derives it from a path, cut to
+** fit out[cap]. */
+const char *td_game_map_name(const td_game *g);
+void td_game_map_name_of(const char *map_path, char *out, size_t cap);
 
-/* Content hashes (FNV-1a 64) of the map file and of every file the mod
-** read, in the order it read them; a replay and a save are bound to them. */
+/* Content hashes (FNV-1a 64): of the map file and its name (a mod may read
+** the name, td.map_name, so a copy of a map under another name may play
+** another game), and of every file the mod read, in the order it read
+** them; a replay and a save are bound to them. */
 uint64_t td_game_map_hash(const td_game *g);
 uint64_t td_game_mod_hash(const td_game *g);
 

@@ -13,6 +13,7 @@
 struct td_game {
   char map_path[GAME_PATH_MAX];
   char mod_dir[GAME_PATH_MAX];
+  char map_name[GAME_PATH_MAX]; /* td.map_name: td_game_map_name_of(map_path) */
   td_map map;
   bool map_loaded;
   td_mod *mod;
@@ -21,7 +22,7 @@ struct td_game {
   uint64_t pre_rng;       /* math.random before the world exists */
   bool endless;
   td_difficulty difficulty;
-  uint64_t map_hash;
+  uint64_t map_hash;      /* the map's content, then its name */
   td_command *cmds;       /* the record */
   size_t ncmd, cmd_cap;
   uint32_t reloads;

@@ -192,7 +192,8 @@ void td_mod_clear_log(td_mod *m);
 ** gives the same bytes); 0, or -1 with err naming what cannot be saved
 ** ("base: td.state.towers[3]: a function cannot be saved (...)").
 ** td_mod_state_load replaces td.state's contents in place (the table stays
-** the same) with what td_mod_state_save wrote; -1 with err on bad data. */
+** the same) with what td_mod_state_save wrote (len 0: nothing, td.state
+** stays as the mod made it); -1 with err on bad data. */
 int td_mod_state_save(td_mod *m, td_blob *b, td_err *err);
 int td_mod_state_load(td_mod *m, const void *data, size_t len, td_err *err);
 

@@ -258,6 +258,7 @@ static int load_call(lua_State *L) {
 }
 
 int td_mod_state_load(td_mod *m, const void *data, size_t len, td_err *err) {
+  if (len == 0) return 0; /* nothing was kept */
   reader rd = {.r = td_blob_read(data, len)};
   if (td_lsandbox_call(m->cur->sb, m->name, load_call, &rd, 0, 0, err) != 0) return -1;
   if (rd.bad) return td_err_set(err, "%s: td.state in the save: %s", m->name, rd.bad);
