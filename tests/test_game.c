@@ -5,13 +5,16 @@
 ** read, played back to the same checksums, refused with file:line); the
 ** built-in player; the mod's load budget (load_instructions).
 */
-#define _POSIX_C_SOURCE 200809L /* mkdtemp, st_mtim */
+#define _XOPEN_SOURCE 700 /* mkdtemp, st_mtim, setrlimit */
 #include "support.h"
 
+#include <dirent.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -40,6 +43,19 @@ static const char *tmp(const char *name) {
   k = (k + 1) % 4;
   snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
   return buf[k];
+}
+
+/* Files named *.tmp in the test's directory: temporaries left behind. */
+static int count_temporaries(void) {
+  DIR *d = opendir(tmpdir);
+  assert_non_null(d);
+  int n = 0;
+  for (struct dirent *e; (e = readdir(d));) {
+    size_t len = strlen(e->d_name);
+    n += len > 4 && !strcmp(e->d_name + len - 4, ".tmp");
+  }
+  closedir(d);
+  return n;
 }
 
 static td_game *open_game(const char *mod, uint64_t seed) {
@@ -225,19 +241,28 @@ static void test_save_continues(void **state) {
   assert_null(td_game_load(&o, cut, &err));
   assert_non_null(strstr(err.msg, "corrupt or truncated"));
 
-  /* a save that cannot be written leaves the previous one as it was */
+  /* a save that cannot be written (a disk full after 100 bytes: the file
+  ** size limit) leaves the previous one as it was, and no temporary */
   struct stat before, after;
   assert_int_equal(stat(path, &before), 0);
-  assert_int_equal(mkdir(tmp("game.tds.tmp"), 0700), 0); /* the temporary's name is taken */
-  assert_int_not_equal(td_game_save(a, path, &err), 0);
-  assert_non_null(strstr(err.msg, "game.tds.tmp"));
+  struct rlimit lim, small;
+  assert_int_equal(getrlimit(RLIMIT_FSIZE, &lim), 0);
+  small = lim;
+  small.rlim_cur = 100;
+  void (*old_xfsz)(int) = signal(SIGXFSZ, SIG_IGN);
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+  int rc = td_game_save(a, path, &err);
+  assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+  signal(SIGXFSZ, old_xfsz);
+  assert_int_not_equal(rc, 0);
+  if (!strstr(err.msg, "game.tds: write failed: File too large")) fail_msg("%s", err.msg);
   assert_int_equal(stat(path, &after), 0);
   assert_int_equal(before.st_size, after.st_size);
   assert_int_equal(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
+  assert_int_equal(count_temporaries(), 0);
   b = td_game_load(&o, path, &err);
   assert_non_null(b);
   td_game_destroy(b);
-  rmdir(tmp("game.tds.tmp"));
 
   /* another mod than the save's */
   snprintf(dir, sizeof dir, "%s", td_test_path("tests/data/mods/game_api"));
@@ -256,10 +281,12 @@ static size_t read_all(const char *path, unsigned char *buf, size_t cap) {
   return len;
 }
 
-/* A save interrupted at any byte: the new save's bytes so far sit in the
-** temporary file (game.tds.tmp) while game.tds keeps the previous save,
-** byte for byte and loadable; the cut bytes, loaded as a save, are refused
-** with a message naming the file and why; the next save goes through. */
+/* A save interrupted at any byte: the new save's bytes so far sit in its
+** temporary file (prev.tds.XXXXXX.tmp) while prev.tds keeps the previous
+** save, byte for byte and loadable; the cut bytes, loaded as a save, are
+** refused with a message naming the file and why; the next save goes
+** through (beside the one a killed writer left, which it neither reuses nor
+** removes). */
 static void test_save_interrupted(void **state) {
   (void)state;
   td_game *a = open_game("scripts/base", 4);
@@ -284,7 +311,7 @@ static void test_save_interrupted(void **state) {
   snprintf(dir, sizeof dir, "%s", td_test_path("scripts/base"));
   td_game_options o = {.map_path = map, .mod_dir = dir};
   char tmp_path[512];
-  snprintf(tmp_path, sizeof tmp_path, "%s.tmp", path);
+  snprintf(tmp_path, sizeof tmp_path, "%s.k1ll3d.tmp", path);
   for (size_t n = 0; n < next_len; n++) {
     FILE *f = fopen(tmp_path, "wb"); /* what td_game_save had written so far */
     assert_non_null(f);
@@ -306,9 +333,11 @@ static void test_save_interrupted(void **state) {
   assert_int_equal(td_world_checksum(td_game_world(b)), prev_sum);
   td_game_destroy(b);
 
-  /* the next save replaces what the interrupted one left */
+  /* the next save goes through; what the interrupted one left stays */
   assert_int_equal(td_game_save(a, path, &err), 0);
-  assert_int_equal(access(tmp_path, F_OK), -1);
+  assert_int_equal(count_temporaries(), 1);
+  assert_int_equal(read_all(tmp_path, now, sizeof now), next_len - 1);
+  assert_int_equal(unlink(tmp_path), 0);
   b = td_game_load(&o, path, &err);
   if (!b) fail_msg("%s", err.msg);
   assert_int_equal(td_world_checksum(td_game_world(b)), td_world_checksum(td_game_world(a)));

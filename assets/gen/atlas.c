@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "render/png.h"
 #include "render/raster.h"
 
 #define AW 512
@@ -1239,8 +1240,9 @@ static void font(int ox, int oy) {
 }
 
 static int save(SDL_Surface *s, const char *path) {
-  if (IMG_SavePNG(s, path) != 0) {
-    fprintf(stderr, "td_assetgen: %s: %s\n", path, IMG_GetError());
+  td_err err;
+  if (td_png_save(s, path, &err) != 0) {
+    fprintf(stderr, "td_assetgen: %s\n", err.msg);
     return -1;
   }
   return 0;

@@ -48,7 +48,6 @@
 ** is; choosing a window size sets it.
 */
 #define _POSIX_C_SOURCE 200809L /* mkdir */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +56,10 @@
 
 #include "app/cmds.h"
 #include "app/play.h"
+#include "game/file.h"
+
+#define SETTINGS_MAX_BYTES ((size_t)64 << 10)
+#define SCRIPT_MAX_BYTES ((size_t)16 << 20)
 
 static const char usage[] =
   "usage: td play [--map FILE] [--mod DIR] [--seed N] [--difficulty D] [--window WxH] [--fullscreen]\n"
@@ -95,17 +98,36 @@ static bool settings_path(char *buf, size_t n, size_t *dir_len) {
   return true;
 }
 
-/* Reads the file's `key value` lines over *st; true when it exists. */
+/* The next line of text[*at .. len) into line[cap], cut to fit, without its
+** line break; false at the end. */
+static bool next_line(const char *text, size_t len, size_t *at, char *line, size_t cap) {
+  if (*at >= len) return false;
+  const char *p = text + *at, *nl = memchr(p, '\n', len - *at);
+  size_t n = nl ? (size_t)(nl - p) : len - *at, k = n < cap - 1 ? n : cap - 1;
+  memcpy(line, p, k);
+  line[k] = '\0';
+  *at += n + (nl ? 1 : 0);
+  return true;
+}
+
+/* Reads the file's `key value` lines over *st; true when it exists (one
+** that cannot be read, a FIFO say, is reported and left alone). */
 static bool settings_read(const char *path, td_client_settings *st) {
-  FILE *f = fopen(path, "r");
-  if (!f) return false;
-  char line[256];
-  for (int ln = 1; fgets(line, sizeof line, f); ln++) {
+  struct stat sb;
+  if (stat(path, &sb) != 0) return false;
+  char *text, line[256];
+  size_t len, cap, at = 0;
+  td_err err;
+  if (td_mem_read_file(path, SETTINGS_MAX_BYTES, &text, &len, &cap, &err) != 0) {
+    td_app_fail("play: %s; settings not read", err.msg);
+    return false;
+  }
+  for (int ln = 1; next_line(text, len, &at, line, sizeof line); ln++) {
     char key[32];
     int a = 0, b = 0;
     char extra, word[16];
     td_difficulty d = TD_DIFFICULTY_NORMAL;
-    if (line[0] == '#' || line[0] == '\n') continue;
+    if (line[0] == '#' || line[0] == '\0' || line[0] == '\r') continue;
     bool ok = sscanf(line, "%31s", key) == 1;
     if (ok && !strcmp(key, "window"))
       ok = sscanf(line, "%*s %dx%d %c", &a, &b, &extra) == 2 && a >= 320 && b >= 240 &&
@@ -120,9 +142,9 @@ static bool settings_read(const char *path, td_client_settings *st) {
       ok = false;
     if (!ok) {
       line[strcspn(line, "\r\n")] = '\0';
-      fprintf(stderr, "td: play: %s:%d: '%.60s' is not a setting (window WxH, fullscreen 0|1, "
-                      "vsync 0|1, volume 0..100, muted 0|1, difficulty easy|normal|hard); "
-                      "skipped\n", path, ln, line);
+      td_app_fail("play: %s:%d: '%.60s' is not a setting (window WxH, fullscreen 0|1, "
+                  "vsync 0|1, volume 0..100, muted 0|1, difficulty easy|normal|hard); skipped",
+                  path, ln, line);
       continue;
     }
     if (!strcmp(key, "window")) st->window_w = a, st->window_h = b;
@@ -132,14 +154,14 @@ static bool settings_read(const char *path, td_client_settings *st) {
     else if (!strcmp(key, "difficulty")) st->difficulty = d;
     else st->volume = a;
   }
-  fclose(f);
+  td_mem_free(text, cap);
   return true;
 }
 
-/* Writes st to path (its directory made when missing) through path.tmp and
-** a rename: a crash leaves the old file or the new one. */
+/* Writes st to path (its directory made when missing) through the output
+** writer (game/file.h): a crash leaves the old file or the new one. */
 static void settings_write(const char *path, size_t dir_len, const td_client_settings *st) {
-  char dir[1024], tmp[1100];
+  char dir[1024], text[512];
   if (dir_len >= sizeof dir) return;
   memcpy(dir, path, dir_len);
   dir[dir_len] = '\0';
@@ -150,21 +172,17 @@ static void settings_write(const char *path, size_t dir_len, const td_client_set
       *p = '/';
     }
   mkdir(dir, 0755);
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  bool ok = f != NULL;
-  if (f) {
-    ok = fprintf(f, "# td play's settings (written by td play; docs/game.md)\n"
-                    "window %dx%d\nfullscreen %d\nvsync %d\nvolume %d\nmuted %d\n"
-                    "difficulty %s\n",
-                 st->window_w, st->window_h, st->fullscreen, st->vsync, st->volume, st->muted,
-                 td_difficulty_name(st->difficulty)) > 0;
-    ok = fclose(f) == 0 && ok;
-  }
-  if (!ok || rename(tmp, path) != 0) {
-    fprintf(stderr, "td: play: cannot save the settings to %s: %s\n", path, strerror(errno));
-    remove(tmp);
-  }
+  int n = snprintf(text, sizeof text,
+                   "# td play's settings (written by td play; docs/game.md)\n"
+                   "window %dx%d\nfullscreen %d\nvsync %d\nvolume %d\nmuted %d\n"
+                   "difficulty %s\n",
+                   st->window_w, st->window_h, st->fullscreen, st->vsync, st->volume, st->muted,
+                   td_difficulty_name(st->difficulty));
+  td_err err;
+  if (n < 0 || (size_t)n >= sizeof text)
+    td_app_fail("play: cannot save the settings to %s: too long", path);
+  else if (td_file_write(path, text, (size_t)n, &err) != 0)
+    td_app_fail("play: cannot save the settings: %s", err.msg);
 }
 
 typedef struct frame_mark {
@@ -453,12 +471,14 @@ static int script_line(session *s, const char *file, int ln, char *line) {
 }
 
 static int run_script(session *s, const char *path) {
-  FILE *f = fopen(path, "r");
-  if (!f) return td_app_fail("%s: %s", path, strerror(errno));
-  char line[512];
+  char *text, line[512];
+  size_t len, cap, at = 0;
+  td_err err;
+  if (td_mem_read_file(path, SCRIPT_MAX_BYTES, &text, &len, &cap, &err) != 0)
+    return td_app_fail("%s", err.msg);
   int ln = 0, status = 0;
   frame(s, 1.0 / 60);
-  while (fgets(line, sizeof line, f)) {
+  while (next_line(text, len, &at, line, sizeof line)) {
     ln++;
     int rc = script_line(s, path, ln, line);
     if (rc == 2) {
@@ -470,7 +490,7 @@ static int run_script(session *s, const char *path) {
       status = 1;
     }
   }
-  fclose(f);
+  td_mem_free(text, cap);
   for (int i = 0; i < s->nmarks; i++) free(s->marks[i].px);
   if (status != 2) printf("script %s: %d expectation(s) failed\n", path, s->fails);
   return status;

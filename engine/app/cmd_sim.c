@@ -93,7 +93,7 @@ void sim_run_free(sim_run *r) {
   td_walk_destroy(r->walk);
   td_route_destroy(r->route);
   td_map_free(&r->map);
-  if (r->trace) fclose(r->trace);
+  if (r->trace) td_file_abort(&r->trace_file); /* a run that failed: no trace */
   memset(r, 0, sizeof *r);
 }
 
@@ -289,7 +289,7 @@ static int observe(sim_run *r) {
         fprintf(r->trace, "%llu,%d,%d,%.3f,%.3f,%.3f,%.3f,%s\n", (unsigned long long)tick,
                 r->slot_agent[s], v.group, (double)v.x, (double)v.y, (double)v.vx, (double)v.vy,
                 sim_state_name(v.state)) < 0)
-      return td_app_fail("%s: cannot write: %s", r->trace_path, strerror(errno));
+      return td_app_fail("%s: write failed: %s", r->trace_path, strerror(errno));
     if (v.state == TD_AGENT_WAITING) continue; /* at its gate, off the map: no trail yet */
     if (add_trail_point(r, a, v.x, v.y, v.state == TD_AGENT_LEAKED) != 0)
       return td_app_fail("sim: out of memory");
@@ -433,27 +433,31 @@ static int run(const sim_opts *o) {
   td_crowd_set_walk(r.crowd, r.walk);
   td_crowd_enable_metrics(r.crowd, true);
   if (o->png) r.trail_step = (float)(r.map.tile_w > 0 ? r.map.tile_w : 8) / 8.0f;
-  if (o->png) { /* fail before a long run, not after it */
-    FILE *f = fopen(o->png, "ab");
-    if (!f || fclose(f) != 0) {
-      td_app_fail("%s: cannot write: %s", o->png, strerror(errno));
+  if (o->png) { /* fail before a long run, not after it (and leave nothing) */
+    td_file_out f;
+    if (td_file_begin(&f, o->png, &err) != 0) {
+      td_app_fail("%s", err.msg);
       goto done;
     }
+    td_file_abort(&f);
   }
-  if (o->trace) {
+  if (o->trace) { /* written as the run goes, in place at its end (game/file.h) */
     r.trace_path = o->trace;
-    r.trace = fopen(o->trace, "w");
-    if (!r.trace || fputs("tick,agent,group,x,y,vx,vy,state\n", r.trace) < 0) {
-      td_app_fail("%s: cannot write: %s", o->trace, strerror(errno));
+    if (td_file_begin(&r.trace_file, o->trace, &err) != 0) {
+      td_app_fail("%s", err.msg);
+      goto done;
+    }
+    r.trace = r.trace_file.f;
+    if (fputs("tick,agent,group,x,y,vx,vy,state\n", r.trace) < 0) {
+      td_app_fail("%s: write failed: %s", o->trace, strerror(errno));
       goto done;
     }
   }
   if (run_loop(&r) != 0) goto done;
   if (r.trace) {
-    int rc = fclose(r.trace);
     r.trace = NULL;
-    if (rc != 0) {
-      td_app_fail("%s: cannot write: %s", o->trace, strerror(errno));
+    if (td_file_commit(&r.trace_file, &err) != 0) {
+      td_app_fail("%s", err.msg);
       goto done;
     }
   }

@@ -28,9 +28,9 @@
 **
 ** Saves. td_game_save writes the world's save (sim/world.h) wrapped with
 ** what it was made from (the map's and the mod's content hashes, the seed,
-** the commands so far) to a temporary file in the same directory, flushes
-** and renames it over the target, so an interrupted save never damages the
-** previous one. td_game_load makes a game from the same map and mod and
+** the commands so far) through game/file.h: a temporary file of a unique
+** name in the same directory, synced and renamed over the target, so an
+** interrupted or failed save never damages the previous one. td_game_load makes a game from the same map and mod and
 ** continues the saved world: same checksums as the game that was saved.
 **
 ** Memory: a td_game owns its map, mod, world and recording (td_mem, and

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/file.h"
 #include "game/game_int.h"
 
 static const char *const kind_names[TD_COMMAND_KIND_COUNT] = {
@@ -188,7 +189,7 @@ int td_replay_write(const td_replay *r, const char *path, td_err *err) {
     put(&o, "end %" PRIu64 " %s %d %016" PRIx64 "\n", r->end_ticks, result_names[r->result],
         (int)r->lives, r->end_checksum);
   int rc = o.failed ? td_err_set(err, "%s: out of memory", path)
-                    : game_write_atomic(path, o.buf, o.len, err);
+                    : td_file_write(path, o.buf, o.len, err);
   td_mem_free(o.buf, o.cap);
   return rc;
 }

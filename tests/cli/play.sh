@@ -242,7 +242,7 @@ grep -qx 'volume 40' "$conf" && ! grep -q loud "$conf"; check $? "rewritten clea
 mkdir -p "$tmp/ro" && printf 'x' >"$tmp/ro/td" # a file where the directory should be
 XDG_CONFIG_HOME="$tmp/ro" "$td" play --software --frames 2 >"$tmp/out" 2>"$tmp/err"
 check $? "unwritable settings: the game still ends well: $(cat "$tmp/err")"
-grep -qF "cannot save the settings to $tmp/ro/td/settings.txt" "$tmp/err"; check $? "unwritable settings named: $(cat "$tmp/err")"
+grep -qF "cannot save the settings: $tmp/ro/td/settings.txt: cannot write" "$tmp/err"; check $? "unwritable settings named: $(cat "$tmp/err")"
 printf 'wait 2\nexpect sounds:nope > 0\n' >"$tmp/badsound.txt"
 expect "bad sound name" 2 "unknown value 'sounds:nope'" -- \
   "$td" play --software --script "$tmp/badsound.txt"
