@@ -278,7 +278,7 @@ static bool compare(long long got, const char *op, long long want) {
 static int expect_number(const char *file, int ln, const char *key, const char *op,
                          const char *want, long long got) {
   bool ok = compare(got, op, atoll(want));
-  if (!ok) fprintf(stderr, "td: %s:%d: expect %s %s %s failed: %lld\n", file, ln, key, op, want, got);
+  if (!ok) td_app_say("%s:%d: expect %s %s %s failed: %lld", file, ln, key, op, want, got);
   else printf("ok: %s %s %s (%lld)\n", key, op, want, got);
   return ok ? 0 : 1;
 }
@@ -394,8 +394,8 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       double f = diff_fraction(s, m->px, now, r);
       free(now);
       bool ok = !strcmp(a, "changed") ? f >= 0.005 : f < 0.005;
-      if (!ok) fprintf(stderr, "td: %s:%d: expect %s %s %s failed: %.1f%% of the pixels differ\n", file, ln,
-                       a, b, spec, f * 100);
+      if (!ok) td_app_say("%s:%d: expect %s %s %s failed: %.1f%% of the pixels differ", file, ln,
+                          a, b, spec, f * 100);
       else printf("ok: %s %s %s (%.1f%% differ)\n", a, b, spec, f * 100);
       return ok ? 0 : 1;
     }
@@ -425,7 +425,7 @@ static int script_line(session *s, const char *file, int ln, char *line) {
           }
         }
         if (!s->audio) {
-          fprintf(stderr, "td: %s:%d: expect %s: no audio device\n", file, ln, a);
+          td_app_say("%s:%d: expect %s: no audio device", file, ln, a);
           return 1;
         }
         got = (long long)td_audio_started(s->audio, which);
@@ -433,7 +433,7 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       return expect_number(file, ln, a, b, c3, got);
     }
     if (!g) {
-      fprintf(stderr, "td: %s:%d: no game on\n", file, ln);
+      td_app_say("%s:%d: no game on", file, ln);
       return 1;
     }
     const td_world *w = td_game_world(g);
@@ -441,14 +441,14 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       static const char *names[3] = {"playing", "won", "lost"};
       const char *got = names[td_world_state(w)];
       bool ok = !strcmp(got, b);
-      if (!ok) fprintf(stderr, "td: %s:%d: expect state %s failed: %s\n", file, ln, b, got);
+      if (!ok) td_app_say("%s:%d: expect state %s failed: %s", file, ln, b, got);
       return ok ? 0 : 1;
     }
     if (!strcmp(a, "toast") && n >= 3) {
       const char *want = strstr(line, "toast") + 6;
       while (*want == ' ') want++;
       bool ok = strstr(td_client_toast(s->c), want) != NULL;
-      if (!ok) fprintf(stderr, "td: %s:%d: expect toast '%s' failed: '%s'\n", file, ln, want, td_client_toast(s->c));
+      if (!ok) td_app_say("%s:%d: expect toast '%s' failed: '%s'", file, ln, want, td_client_toast(s->c));
       return ok ? 0 : 1;
     }
     if (n == 4) {
@@ -524,16 +524,17 @@ int td_cmd_play(int argc, char **argv) {
       if (!strcmp(a, "--map")) map = v;
       else if (!strcmp(a, "--mod")) mod = v;
       else if (!strcmp(a, "--script")) script = v;
-      else if (!strcmp(a, "--seed") && td_app_parse_u64(v, &seed) != 0)
-        return td_app_fail("play: --seed: '%s' is not a number", v);
+      else if (!strcmp(a, "--seed") && td_app_parse_option("play: --seed", v, 0, UINT64_MAX, &seed))
+        return 2;
       else if (!strcmp(a, "--difficulty") && td_difficulty_parse(v, &difficulty) != 0)
         return td_app_fail("play: --difficulty: expected normal, easy or hard, got '%s'", v);
-      else if (!strcmp(a, "--frames") && td_app_parse_u64(v, &frames) != 0)
-        return td_app_fail("play: --frames: '%s' is not a number", v);
+      else if (!strcmp(a, "--frames") &&
+               td_app_parse_option("play: --frames", v, 0, UINT64_MAX, &frames))
+        return 2;
       else if (!strcmp(a, "--window") && parse_size(v, &ww, &wh) != 0)
         return td_app_fail("play: --window: '%s' is not WxH (320x240 .. 8192x8192)", v);
-      else if (!strcmp(a, "--volume") && (td_app_parse_u64(v, &volume) != 0 || volume > 100))
-        return td_app_fail("play: --volume: '%s' is not a number from 0 to 100", v);
+      else if (!strcmp(a, "--volume") && td_app_parse_option("play: --volume", v, 0, 100, &volume))
+        return 2;
       window_set |= !strcmp(a, "--window");
       difficulty_set |= !strcmp(a, "--difficulty");
       volume_set |= !strcmp(a, "--volume");
@@ -591,7 +592,7 @@ int td_cmd_play(int argc, char **argv) {
     /* sound, once the game is sure to run; without a device, silence */
     char why[256];
     td_audio *audio = td_audio_open((int)volume, muted, why, sizeof why);
-    if (!audio) fprintf(stderr, "td: play: %s; playing without sound\n", why);
+    if (!audio) td_app_say("play: %s; playing without sound", why);
     td_client_set_audio(c, audio);
     session s = {.c = c, .audio = audio, .ren = ren, .win = win};
     td_client_get_settings(c, &s.applied);

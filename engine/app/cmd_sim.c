@@ -242,16 +242,14 @@ static int place_tower(sim_run *r, sim_event *e) {
     e->cut_node = verdict.cut_node;
     if (verdict.cut_index < r->map.spawn_count) {
       e->cut_spawn = r->map.spawns[verdict.cut_index].object_id;
-      fprintf(stderr,
-              "td: %s: object %d (tower_base): refused at tick %llu: it would cut spawn "
-              "object %d (node %d) off from every goal\n",
-              r->map_path, base->object_id, (unsigned long long)e->tick, e->cut_spawn,
-              e->cut_node);
+      td_app_say("%s: object %d (tower_base): refused at tick %llu: it would cut spawn "
+                 "object %d (node %d) off from every goal",
+                 r->map_path, base->object_id, (unsigned long long)e->tick, e->cut_spawn,
+                 e->cut_node);
     } else {
-      fprintf(stderr,
-              "td: %s: object %d (tower_base): refused at tick %llu: it would cut node %d, "
-              "where an agent walks, off from every goal\n",
-              r->map_path, base->object_id, (unsigned long long)e->tick, e->cut_node);
+      td_app_say("%s: object %d (tower_base): refused at tick %llu: it would cut node %d, "
+                 "where an agent walks, off from every goal",
+                 r->map_path, base->object_id, (unsigned long long)e->tick, e->cut_node);
     }
     return 0;
   }
@@ -476,12 +474,7 @@ done:
 /* ---- options ------------------------------------------------------------- */
 
 static int parse_count(const char *opt, const char *val, uint64_t min, uint64_t *out) {
-  uint64_t v;
-  if (sim_parse_uint(val, strlen(val), &v) != 0 || v < min)
-    return td_app_fail("%s %s: expected a whole number >= %llu", opt, val,
-                       (unsigned long long)min);
-  *out = v;
-  return 0;
+  return td_app_parse_option(opt, val, min, SIM_MAX_TICK, out);
 }
 
 int td_cmd_sim(int argc, char **argv) {

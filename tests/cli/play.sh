@@ -246,7 +246,7 @@ grep -qF "cannot save the settings: $tmp/ro/td/settings.txt: cannot write" "$tmp
 printf 'wait 2\nexpect sounds:nope > 0\n' >"$tmp/badsound.txt"
 expect "bad sound name" 2 "unknown value 'sounds:nope'" -- \
   "$td" play --software --script "$tmp/badsound.txt"
-expect "bad volume" 2 "play: --volume: '150' is not a number from 0 to 100" -- "$td" play --volume 150
+expect "bad volume" 2 "play: --volume: '150' is out of range (0 .. 100)" -- "$td" play --volume 150
 
 expect "bad difficulty" 2 "play: --difficulty: expected normal, easy or hard, got 'nope'" -- \
   "$td" play --difficulty nope

@@ -141,7 +141,7 @@ expect "bad overlay" 2 "shot: --overlay: no overlay 'nope'" -- "$td" shot --map 
 expect "bad base" 2 "shot: no tower base with object id 999" -- "$td" shot --map "$map" --select 999 "$tmp/x.png"
 expect "bad type" 2 "shot: --build: no tower type 'laser'" -- "$td" shot --map "$map" --build laser --hover 9 "$tmp/x.png"
 expect "bad map" 2 "nope.lua" -- "$td" shot --map "$tmp/nope.lua" "$tmp/x.png"
-expect "bad tick" 2 "shot: --tick: 'x' is not a tick" -- "$td" shot --map "$map" --tick x "$tmp/x.png"
+expect "bad tick" 2 "shot: --tick: 'x' is not a whole number (0 .. 10000000)" -- "$td" shot --map "$map" --tick x "$tmp/x.png"
 "$td" shot --map "$map" >/dev/null 2>&1
 [ $? -eq 2 ]; check $? "no output file: usage, exit 2"
 "$td" shot --help | grep -q "usage: td shot"; check $? "help"
