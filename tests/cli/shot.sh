@@ -146,4 +146,12 @@ expect "bad tick" 2 "shot: --tick: 'x' is not a whole number (0 .. 10000000)" --
 [ $? -eq 2 ]; check $? "no output file: usage, exit 2"
 "$td" shot --help | grep -q "usage: td shot"; check $? "help"
 
+# a map without tower bases: the built-in player has nothing to do (it once
+# passed NULL to memset there: UBSan in the Sanitize build), in td shot and
+# in td sim --auto
+road="$src/tests/data/maps/sprite_road.lua"
+expect "no bases: shot" 0 "" -- "$td" shot --map "$road" --tick 900 "$tmp/road.png"
+expect "no bases: sim --auto" 0 "" -- "$td" sim --map "$road" --auto --ticks 1800 --quiet
+grep -q "^result: .* towers 0 (0 built, 0 upgrades)$" "$tmp/out"; check $? "no bases: nothing built: $(cat "$tmp/out")"
+
 finish
