@@ -10,44 +10,21 @@
 ** directory is refused. The reader: a FIFO, a directory and a device are
 ** refused at once, naming the file.
 */
-#define _XOPEN_SOURCE 700 /* mkdtemp, mkfifo, symlink, setrlimit */
+#define _XOPEN_SOURCE 700 /* mkfifo, symlink, fork */
 #include "support.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "game/file.h"
 
-static char tmpdir[256];
-
-static int setup(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/td_test_file_XXXXXX");
-  return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
-static const char *tmp(const char *name) {
-  static char buf[4][400];
-  static int k;
-  k = (k + 1) % 4;
-  snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
-  return buf[k];
-}
+static const char *tmp(const char *name) { return td_test_tmp(name); }
 
 static void put(const char *path, const char *text) {
   FILE *f = fopen(path, "wb");
@@ -67,18 +44,7 @@ static const char *get(const char *path) {
   return buf;
 }
 
-/* Entries of the test's directory whose name ends in .tmp. */
-static int temporaries(void) {
-  DIR *d = opendir(tmpdir);
-  assert_non_null(d);
-  int n = 0;
-  for (struct dirent *e; (e = readdir(d));) {
-    size_t len = strlen(e->d_name);
-    n += len > 4 && !strcmp(e->d_name + len - 4, ".tmp");
-  }
-  closedir(d);
-  return n;
-}
+static int temporaries(void) { return td_test_tmp_count(".tmp"); }
 
 /* A PATH.tmp link planted towards another file: that file stays as it
 ** was, and PATH becomes a regular file holding the new bytes. */
@@ -171,16 +137,10 @@ static void test_full_disk(void **state) {
   }
   const char *path = tmp("big");
   put(path, "old");
-  struct rlimit lim, small;
-  assert_int_equal(getrlimit(RLIMIT_FSIZE, &lim), 0);
-  small = lim;
-  small.rlim_cur = 100;
-  void (*old)(int) = signal(SIGXFSZ, SIG_IGN);
-  assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+  td_test_disk_full(100);
   int small_rc = td_file_write(path, data, 50, &err); /* fits */
   int big_rc = td_file_write(path, data, sizeof data, &err);
-  assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
-  signal(SIGXFSZ, old);
+  td_test_disk_full(-1);
   assert_int_equal(small_rc, 0);
   assert_int_equal(big_rc, -1);
   if (!strstr(err.msg, "big: write failed: File too large")) fail_msg("%s", err.msg);
@@ -218,7 +178,7 @@ static void test_links_and_refusals(void **state) {
   assert_true(S_ISLNK(st.st_mode));
   assert_string_equal(get(tmp("real")), "new");
 
-  assert_int_equal(td_file_write(tmpdir, "x", 1, &err), -1);
+  assert_int_equal(td_file_write(td_test_tmp_dir(), "x", 1, &err), -1);
   assert_non_null(strstr(err.msg, ": is a directory"));
   assert_int_equal(td_file_write(tmp("no/such"), "x", 1, &err), -1);
   if (!strstr(err.msg, "no/such: cannot write: No such file or directory")) fail_msg("%s", err.msg);
@@ -251,7 +211,7 @@ static void test_read_refuses(void **state) {
   assert_int_equal(td_mem_read_file(tmp("fifo"), 1024, &buf, &len, &cap, &err), -1);
   if (!strstr(err.msg, "fifo: not a regular file (a FIFO)")) fail_msg("%s", err.msg);
   assert_null(buf);
-  assert_int_equal(td_mem_read_file(tmpdir, 1024, &buf, &len, &cap, &err), -1);
+  assert_int_equal(td_mem_read_file(td_test_tmp_dir(), 1024, &buf, &len, &cap, &err), -1);
   assert_non_null(strstr(err.msg, ": not a regular file (a directory)"));
   assert_int_equal(td_mem_read_file("/dev/zero", 1024, &buf, &len, &cap, &err), -1);
   assert_string_equal(err.msg, "/dev/zero: not a regular file (a character device)");
@@ -273,5 +233,5 @@ int main(void) {
       cmocka_unit_test(test_links_and_refusals),
       cmocka_unit_test(test_read_refuses),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, td_test_dir_setup, td_test_dir_teardown);
 }

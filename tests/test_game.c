@@ -5,16 +5,13 @@
 ** read, played back to the same checksums, refused with file:line); the
 ** built-in player; the mod's load budget (load_instructions).
 */
-#define _XOPEN_SOURCE 700 /* mkdtemp, st_mtim, setrlimit */
+#define _POSIX_C_SOURCE 200809L /* st_mtim, unlink */
 #include "support.h"
 
-#include <dirent.h>
 #include <inttypes.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,41 +19,7 @@
 #include "game/game.h"
 #include "game/replay.h"
 
-static char tmpdir[256];
-
-static int setup(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/td_test_game_XXXXXX");
-  return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
-static const char *tmp(const char *name) {
-  static char buf[4][400];
-  static int k;
-  k = (k + 1) % 4;
-  snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
-  return buf[k];
-}
-
-/* Files named *.tmp in the test's directory: temporaries left behind. */
-static int count_temporaries(void) {
-  DIR *d = opendir(tmpdir);
-  assert_non_null(d);
-  int n = 0;
-  for (struct dirent *e; (e = readdir(d));) {
-    size_t len = strlen(e->d_name);
-    n += len > 4 && !strcmp(e->d_name + len - 4, ".tmp");
-  }
-  closedir(d);
-  return n;
-}
+static const char *tmp(const char *name) { return td_test_tmp(name); }
 
 static td_game *open_game(const char *mod, uint64_t seed) {
   char map[512], dir[512];
@@ -245,21 +208,15 @@ static void test_save_continues(void **state) {
   ** size limit) leaves the previous one as it was, and no temporary */
   struct stat before, after;
   assert_int_equal(stat(path, &before), 0);
-  struct rlimit lim, small;
-  assert_int_equal(getrlimit(RLIMIT_FSIZE, &lim), 0);
-  small = lim;
-  small.rlim_cur = 100;
-  void (*old_xfsz)(int) = signal(SIGXFSZ, SIG_IGN);
-  assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+  td_test_disk_full(100);
   int rc = td_game_save(a, path, &err);
-  assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
-  signal(SIGXFSZ, old_xfsz);
+  td_test_disk_full(-1);
   assert_int_not_equal(rc, 0);
   if (!strstr(err.msg, "game.tds: write failed: File too large")) fail_msg("%s", err.msg);
   assert_int_equal(stat(path, &after), 0);
   assert_int_equal(before.st_size, after.st_size);
   assert_int_equal(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
-  assert_int_equal(count_temporaries(), 0);
+  assert_int_equal(td_test_tmp_count(".tmp"), 0);
   b = td_game_load(&o, path, &err);
   assert_non_null(b);
   td_game_destroy(b);
@@ -335,7 +292,7 @@ static void test_save_interrupted(void **state) {
 
   /* the next save goes through; what the interrupted one left stays */
   assert_int_equal(td_game_save(a, path, &err), 0);
-  assert_int_equal(count_temporaries(), 1);
+  assert_int_equal(td_test_tmp_count(".tmp"), 1);
   assert_int_equal(read_all(tmp_path, now, sizeof now), next_len - 1);
   assert_int_equal(unlink(tmp_path), 0);
   b = td_game_load(&o, path, &err);
@@ -587,5 +544,5 @@ int main(void) {
       cmocka_unit_test(test_hot_reload),
       cmocka_unit_test(test_load_instructions),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, td_test_dir_setup, td_test_dir_teardown);
 }
