@@ -159,9 +159,16 @@ static bool settings_read(const char *path, td_client_settings *st) {
 }
 
 /* Writes st to path (its directory made when missing) through the output
-** writer (game/file.h): a crash leaves the old file or the new one. */
+** writer (game/file.h): a crash leaves the old file or the new one. A path
+** that is there and not a file (a FIFO would block the writer until someone
+** reads it) is left alone, with a warning. */
 static void settings_write(const char *path, size_t dir_len, const td_client_settings *st) {
   char dir[1024], text[512];
+  struct stat sb;
+  if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    td_app_say("play: %s: not a regular file; settings not saved", path);
+    return;
+  }
   if (dir_len >= sizeof dir) return;
   memcpy(dir, path, dir_len);
   dir[dir_len] = '\0';

@@ -22,6 +22,13 @@ expect "fifo save" 2 "fifo.lua: not a regular file (a FIFO)" -- $t 10 "$td" sim 
 expect "fifo scenario" 2 "fifo.lua: not a regular file (a FIFO)" -- $t 10 "$td" check "$tmp/fifo.lua"
 mkdir -p "$tmp/fifomod" && mkfifo "$tmp/fifomod/mod.lua"
 expect "fifo mod file" 2 "mod.lua: not a regular file (a FIFO)" -- $t 10 "$td" sim --map $map --mod "$tmp/fifomod" --idle
+# td play's settings a FIFO: not read, not written (neither blocks), the game runs
+mkdir -p "$tmp/conf/td" && mkfifo "$tmp/conf/td/settings.txt"
+XDG_CONFIG_HOME="$tmp/conf" SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $t 20 "$td" play --software --frames 2 \
+  >"$tmp/out" 2>"$tmp/err"
+check $? "fifo settings: td play still ends well: $(cat "$tmp/err")"
+grep -qF "settings.txt: not a regular file (a FIFO); settings not read" "$tmp/err"; check $? "fifo settings: not read, said: $(cat "$tmp/err")"
+grep -qF "settings.txt: not a regular file; settings not saved" "$tmp/err"; check $? "fifo settings: not saved, said"
 expect "directory map" 2 "maps: not a regular file (a directory)" -- $t 10 "$td" route --map maps
 [ ! -e "$tmp/x.png" ]; check $? "fifo map: no picture left"
 
