@@ -531,17 +531,15 @@ int td_cmd_play(int argc, char **argv) {
       if (!strcmp(a, "--map")) map = v;
       else if (!strcmp(a, "--mod")) mod = v;
       else if (!strcmp(a, "--script")) script = v;
-      else if (!strcmp(a, "--seed") && td_app_parse_option("play: --seed", v, 0, UINT64_MAX, &seed))
-        return 2;
+      else if ((!strcmp(a, "--seed") && td_app_parse_option("play: --seed", v, 0, UINT64_MAX, &seed)) ||
+               (!strcmp(a, "--frames") &&
+                td_app_parse_option("play: --frames", v, 0, UINT64_MAX, &frames)) ||
+               (!strcmp(a, "--volume") && td_app_parse_option("play: --volume", v, 0, 100, &volume)))
+        return 2; /* said */
       else if (!strcmp(a, "--difficulty") && td_difficulty_parse(v, &difficulty) != 0)
         return td_app_fail("play: --difficulty: expected normal, easy or hard, got '%s'", v);
-      else if (!strcmp(a, "--frames") &&
-               td_app_parse_option("play: --frames", v, 0, UINT64_MAX, &frames))
-        return 2;
       else if (!strcmp(a, "--window") && parse_size(v, &ww, &wh) != 0)
         return td_app_fail("play: --window: '%s' is not WxH (320x240 .. 8192x8192)", v);
-      else if (!strcmp(a, "--volume") && td_app_parse_option("play: --volume", v, 0, 100, &volume))
-        return 2;
       window_set |= !strcmp(a, "--window");
       difficulty_set |= !strcmp(a, "--difficulty");
       volume_set |= !strcmp(a, "--volume");

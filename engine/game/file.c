@@ -3,7 +3,7 @@
 ** name beside the target, every byte checked, fsync, rename, fsync of the
 ** directory; or, for a device or a FIFO, the target itself.
 */
-#define _XOPEN_SOURCE 700 /* O_NOFOLLOW, O_CLOEXEC, O_DIRECTORY, fsync, lstat, realpath */
+#define _GNU_SOURCE /* realpath (XSI); O_NOFOLLOW, O_CLOEXEC, O_DIRECTORY, fsync, lstat */
 #include "game/file.h"
 
 #include <errno.h>
