@@ -39,9 +39,7 @@ static int group_teardown(void **state) {
   char path[400];
   snprintf(path, sizeof path, "%s/game.tds", tmpdir);
   remove(path);
-  snprintf(path, sizeof path, "%s/game.tds.tmp", tmpdir);
-  remove(path);
-  return rmdir(tmpdir);
+  return rmdir(tmpdir); /* fails when a failed save left its temporary */
 }
 
 static void report(const td_test_sweep *s) {

@@ -6,7 +6,7 @@
 ** cut refused as one, quoted paths, the map's name bound); the
 ** built-in player; the mod's load budget (load_instructions).
 */
-#define _POSIX_C_SOURCE 200809L /* mkdtemp, st_mtim */
+#define _POSIX_C_SOURCE 200809L /* st_mtim, unlink */
 #include "support.h"
 
 #include <inttypes.h>
@@ -20,28 +20,7 @@
 #include "game/game.h"
 #include "game/replay.h"
 
-static char tmpdir[256];
-
-static int setup(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/td_test_game_XXXXXX");
-  return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
-static const char *tmp(const char *name) {
-  static char buf[4][400];
-  static int k;
-  k = (k + 1) % 4;
-  snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
-  return buf[k];
-}
+static const char *tmp(const char *name) { return td_test_tmp(name); }
 
 static td_game *open_game(const char *mod, uint64_t seed) {
   char map[512], dir[512];
@@ -345,19 +324,22 @@ static void test_save_continues(void **state) {
   assert_null(td_game_load(&o, cut, &err));
   assert_non_null(strstr(err.msg, "corrupt or truncated"));
 
-  /* a save that cannot be written leaves the previous one as it was */
+  /* a save that cannot be written (a disk full after 100 bytes: the file
+  ** size limit) leaves the previous one as it was, and no temporary */
   struct stat before, after;
   assert_int_equal(stat(path, &before), 0);
-  assert_int_equal(mkdir(tmp("game.tds.tmp"), 0700), 0); /* the temporary's name is taken */
-  assert_int_not_equal(td_game_save(a, path, &err), 0);
-  assert_non_null(strstr(err.msg, "game.tds.tmp"));
+  td_test_disk_full(100);
+  int rc = td_game_save(a, path, &err);
+  td_test_disk_full(-1);
+  assert_int_not_equal(rc, 0);
+  if (!strstr(err.msg, "game.tds: write failed: File too large")) fail_msg("%s", err.msg);
   assert_int_equal(stat(path, &after), 0);
   assert_int_equal(before.st_size, after.st_size);
   assert_int_equal(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
+  assert_int_equal(td_test_tmp_count(".tmp"), 0);
   b = td_game_load(&o, path, &err);
   assert_non_null(b);
   td_game_destroy(b);
-  rmdir(tmp("game.tds.tmp"));
 
   /* another mod than the save's */
   snprintf(dir, sizeof dir, "%s", td_test_path("tests/data/mods/game_api"));
@@ -376,10 +358,12 @@ static size_t read_all(const char *path, unsigned char *buf, size_t cap) {
   return len;
 }
 
-/* A save interrupted at any byte: the new save's bytes so far sit in the
-** temporary file (game.tds.tmp) while game.tds keeps the previous save,
-** byte for byte and loadable; the cut bytes, loaded as a save, are refused
-** with a message naming the file and why; the next save goes through. */
+/* A save interrupted at any byte: the new save's bytes so far sit in its
+** temporary file (prev.tds.XXXXXX.tmp) while prev.tds keeps the previous
+** save, byte for byte and loadable; the cut bytes, loaded as a save, are
+** refused with a message naming the file and why; the next save goes
+** through (beside the one a killed writer left, which it neither reuses nor
+** removes). */
 static void test_save_interrupted(void **state) {
   (void)state;
   td_game *a = open_game("scripts/base", 4);
@@ -404,7 +388,7 @@ static void test_save_interrupted(void **state) {
   snprintf(dir, sizeof dir, "%s", td_test_path("scripts/base"));
   td_game_options o = {.map_path = map, .mod_dir = dir};
   char tmp_path[512];
-  snprintf(tmp_path, sizeof tmp_path, "%s.tmp", path);
+  snprintf(tmp_path, sizeof tmp_path, "%s.k1ll3d.tmp", path);
   for (size_t n = 0; n < next_len; n++) {
     FILE *f = fopen(tmp_path, "wb"); /* what td_game_save had written so far */
     assert_non_null(f);
@@ -426,9 +410,11 @@ static void test_save_interrupted(void **state) {
   assert_int_equal(td_world_checksum(td_game_world(b)), prev_sum);
   td_game_destroy(b);
 
-  /* the next save replaces what the interrupted one left */
+  /* the next save goes through; what the interrupted one left stays */
   assert_int_equal(td_game_save(a, path, &err), 0);
-  assert_int_equal(access(tmp_path, F_OK), -1);
+  assert_int_equal(td_test_tmp_count(".tmp"), 1);
+  assert_int_equal(read_all(tmp_path, now, sizeof now), next_len - 1);
+  assert_int_equal(unlink(tmp_path), 0);
   b = td_game_load(&o, path, &err);
   if (!b) fail_msg("%s", err.msg);
   assert_int_equal(td_world_checksum(td_game_world(b)), td_world_checksum(td_game_world(a)));
@@ -840,5 +826,5 @@ int main(void) {
       cmocka_unit_test(test_hot_reload),
       cmocka_unit_test(test_load_instructions),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, td_test_dir_setup, td_test_dir_teardown);
 }

@@ -372,7 +372,7 @@ int td_auto_play(td_auto *a, td_game *g, td_err *err) {
     a->tried = p;
     a->tried_cap = m->base_count;
   }
-  memset(a->tried, 0, m->base_count);
+  if (m->base_count > 0) memset(a->tried, 0, m->base_count); /* no bases: tried may be NULL */
   size_t nodes = (size_t)td_route_graph(td_world_route(w))->node_count, types = r->tower_count;
   if (nodes > a->node_cap) {
     int32_t *nx = td_mem_realloc(a->next, a->node_cap * sizeof *nx, nodes * sizeof *nx);
@@ -388,7 +388,7 @@ int td_auto_play(td_auto *a, td_game *g, td_err *err) {
     a->cov = cv;
     a->cov_cap = m->base_count * types;
   }
-  memset(a->on_path, 0, nodes);
+  if (nodes > 0) memset(a->on_path, 0, nodes);
   a->np = 0;
   if (collect_ground(a, w, td_route_next(td_world_route(w)), a->on_path) != 0)
     return td_err_set(err, "auto: out of memory");

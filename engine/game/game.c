@@ -3,15 +3,13 @@
 ** hooks from the world into the mod, commands and their record, hot
 ** reload, and the save file. The td.* world functions are in bind.c.
 */
-#define _POSIX_C_SOURCE 200809L /* fileno, fsync */
 #include "game/game.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "game/file.h"
 #include "game/game_int.h"
 #include "script/mapfile.h"
 
@@ -320,29 +318,6 @@ static void put_command(td_blob *b, const td_command *c) {
   td_blob_u32(b, (uint32_t)c->mode);
 }
 
-int game_write_atomic(const char *path, const void *data, size_t len, td_err *err) {
-  char tmp[GAME_PATH_MAX + 16];
-  if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp)
-    return td_err_set(err, "%s: path too long", path);
-  FILE *f = fopen(tmp, "wb");
-  if (!f) return td_err_set(err, "%s: cannot create: %s", tmp, strerror(errno));
-  bool ok = fwrite(data, 1, len, f) == len;
-  ok = fflush(f) == 0 && ok;
-  ok = fsync(fileno(f)) == 0 && ok;
-  int e = errno;
-  ok = fclose(f) == 0 && ok;
-  if (!ok) {
-    remove(tmp);
-    return td_err_set(err, "%s: write failed: %s", tmp, strerror(e));
-  }
-  if (rename(tmp, path) != 0) {
-    e = errno;
-    remove(tmp);
-    return td_err_set(err, "%s: cannot replace: %s", path, strerror(e));
-  }
-  return 0;
-}
-
 int td_game_save(const td_game *g, const char *path, td_err *err) {
   td_blob b = {0};
   td_blob_bytes(&b, SAVE_MAGIC, 4);
@@ -382,7 +357,7 @@ int td_game_save(const td_game *g, const char *path, td_err *err) {
     return td_err_set(err, "%s: cannot save: %s", path,
                       failed ? "the world is broken or out of memory" : "out of memory");
   }
-  int rc = game_write_atomic(path, b.data, b.len, err);
+  int rc = td_file_write(path, b.data, b.len, err);
   td_blob_free(&b);
   return rc;
 }

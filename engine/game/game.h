@@ -38,9 +38,10 @@
 ** what it was made from (the map's and the mod's content hashes, the seed,
 ** the commands so far), the mod's td.state (script/mod.h: refused, naming
 ** the value, when it holds what cannot be saved), the player's memory
-** (td_game_set_player_state) and the game's totals to a temporary file in the same directory, flushes
-** and renames it over the target, so an interrupted save never damages the
-** previous one. td_game_load makes a game from the same map and mod and
+** (td_game_set_player_state) and the game's totals through game/file.h: a
+** temporary file of a unique name in the same directory, synced and
+** renamed over the target, so an interrupted or failed save never damages
+** the previous one. td_game_load makes a game from the same map and mod and
 ** continues the saved world: same checksums as the game that was saved.
 **
 ** Memory: a td_game owns its map, mod, world and recording (td_mem, and

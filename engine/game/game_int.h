@@ -37,10 +37,6 @@ struct td_game {
 /* game.c: copies src into dst[cap], cut to fit, always terminated. */
 void game_copy_str(char *dst, size_t cap, const char *src);
 
-/* game.c: writes path.tmp, flushes it to disk and renames it over path; on
-** any failure path is untouched. 0 or -1 with err. */
-int game_write_atomic(const char *path, const void *data, size_t len, td_err *err);
-
 /* bind.c: adds the td.* world functions to o (their host pointer: g). */
 int game_register_api(td_mod_options *o, td_game *g, td_err *err);
 

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/file.h"
 #include "game/game_int.h"
 #include "nav/blob.h"
 
@@ -242,7 +243,7 @@ int td_replay_write(const td_replay *r, const char *path, td_err *err) {
       result_names[r->result], (int)r->lives, (int)r->gold, r->end_checksum,
       td_replay_records_hash(r));
   int rc = o.failed ? td_err_set(err, "%s: out of memory", path)
-                    : game_write_atomic(path, o.buf, o.len, err);
+                    : td_file_write(path, o.buf, o.len, err);
   td_mem_free(o.buf, o.cap);
   return rc;
 }
