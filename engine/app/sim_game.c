@@ -379,9 +379,11 @@ int td_sim_game(int argc, char **argv) {
                   " (--ticks %" PRIu64 ")", o.save_at, stop, o.ticks);
     goto out;
   }
+  char map_esc[1024], mod_esc[1024];
   if (!o.json && !o.quiet)
-    printf("game: %s, mod %s, seed %" PRIu64 ", %s, player %s%s\n", td_game_map_path(g),
-           td_game_mod_dir(g), td_game_seed(g), td_difficulty_name(td_game_difficulty(g)),
+    printf("game: %s, mod %s, seed %" PRIu64 ", %s, player %s%s\n",
+           td_app_escape(td_game_map_path(g), map_esc, sizeof map_esc),
+           td_app_escape(td_game_mod_dir(g), mod_esc, sizeof mod_esc), td_game_seed(g), td_difficulty_name(td_game_difficulty(g)),
            o.who == P_AUTO ? "auto" : o.who == P_REPLAY ? "replay" : "idle",
            td_world_endless(w) ? ", endless" : "");
   bool saved = false;
@@ -398,7 +400,9 @@ int td_sim_game(int argc, char **argv) {
         goto out;
       }
       saved = true;
-      if (!o.json && !o.quiet) printf("saved %s at tick %" PRIu64 "\n", o.save, o.save_at);
+      if (!o.json && !o.quiet)
+        printf("saved %s at tick %" PRIu64 "\n", td_app_escape(o.save, map_esc, sizeof map_esc),
+               o.save_at);
     }
     if (td_world_state(w) != TD_GAME_PLAYING || td_world_tick(w) >= stop) break;
     /* a replay's commands are given at their tick, as they were recorded:
@@ -436,9 +440,9 @@ int td_sim_game(int argc, char **argv) {
     if (next_check < play.ncheck && play.checks[next_check].tick == t) {
       uint64_t sum = td_world_checksum(w);
       if (sum != play.checks[next_check].checksum) {
-        fprintf(stderr, "td: %s: tick %" PRIu64 ": checksum %016" PRIx64 ", the replay says %016"
-                PRIx64 ": the game has parted from the recording\n", o.replay, t, sum,
-                play.checks[next_check].checksum);
+        td_app_say("%s: tick %" PRIu64 ": checksum %016" PRIx64 ", the replay says %016" PRIx64
+                   ": the game has parted from the recording", o.replay, t, sum,
+                   play.checks[next_check].checksum);
         status = 1;
         goto out;
       }
@@ -449,9 +453,9 @@ int td_sim_game(int argc, char **argv) {
   if (o.replay && (next_check < play.ncheck || play.end_ticks != rec.end_ticks ||
                    play.result != rec.result || play.lives != rec.lives || play.gold != rec.gold ||
                    play.end_checksum != rec.end_checksum)) {
-    fprintf(stderr, "td: %s:%d: the game ended %s at tick %" PRIu64 " with %d lives, %d gold, "
+    td_app_say("%s:%d: the game ended %s at tick %" PRIu64 " with %d lives, %d gold, "
             "checksum %016" PRIx64 "; the replay says %s at tick %" PRIu64 " with %d lives, %d "
-            "gold, checksum %016" PRIx64 "\n", o.replay, play.end_line, result_name(rec.result),
+            "gold, checksum %016" PRIx64, o.replay, play.end_line, result_name(rec.result),
             rec.end_ticks, (int)rec.lives, (int)rec.gold, rec.end_checksum,
             result_name(play.result), play.end_ticks, (int)play.lives, (int)play.gold,
             play.end_checksum);
