@@ -1164,6 +1164,194 @@ static void test_data_files(void **state) {
   }
 }
 
+/* ---- the C-side budgets: hostile maps (issue 17) ----------------------- */
+
+/* The header of a waypoint map whose layers a Lua program makes: `pre` runs
+** first (locals), `layers` is the expression of the layers list. */
+static void hostile(sbuf *s, const char *pre, const char *layers) {
+  s->n = 0;
+  sb_add(s, "local function path(id) return { id = id, type = 'path', shape = 'polyline',"
+            " x = 0, y = 0, polyline = { { x = 0, y = 0 }, { x = 640, y = 0 } } } end\n"
+            "local function pt(id, cls, x) return { id = id, type = cls, shape = 'point',"
+            " x = x, y = 0 } end\n"
+            "%s\n"
+            "return { orientation = 'orthogonal', width = 30, height = 4, tilewidth = 32,"
+            " tileheight = 32, layers = %s }\n",
+         pre, layers);
+}
+
+static void expect_refused(const sbuf *s, const char *want) {
+  expect_error_len(s->p, s->n, want);
+}
+
+/* One group listed 4 times at each of 16 levels: 4^16 layers walked before
+** the layer budget; within it, a group listed several times loads. */
+static void test_hostile_nested_groups(void **state) {
+  (void)state;
+  sbuf s = {0};
+  hostile(&s, "local g = { type = 'objectgroup', objects = {} }\n"
+              "for i = 1, 16 do g = { type = 'group', layers = { g, g, g, g } } end",
+          "{ g, { type = 'objectgroup', objects = { path(1), pt(2, 'spawn', 0),"
+          " pt(3, 'goal', 640) } } }");
+  expect_refused(&s, "the map lists more than 4096 layers (a group's layers count each time "
+                     "the group is listed; the loader's limit)");
+  /* 4^5 + 4^4 + ... + 4 = 1364 layers: fine */
+  hostile(&s, "local g = { type = 'objectgroup', objects = {} }\n"
+              "for i = 1, 5 do g = { type = 'group', layers = { g, g, g, g } } end",
+          "{ g, { type = 'objectgroup', objects = { path(1), pt(2, 'spawn', 0),"
+          " pt(3, 'goal', 640) } } }");
+  td_map m;
+  td_err err = {{0}};
+  if (td_mapfile_load_buffer(NAME, s.p, s.n, &m, &err) != 0) fail_msg("%s", err.msg);
+  td_map_free(&m);
+  free(s.p);
+}
+
+/* One 1000x1000 tile layer listed 200 times: refused by the cell budget at
+** the 17th; listed a few times, it is shared, not copied. */
+static void test_hostile_repeated_layer(void **state) {
+  (void)state;
+  sbuf s = {0};
+  s.n = 0;
+  sb_add(&s, "local d = {} for i = 1, 1000000 do d[i] = 0 end\n"
+             "local l = { type = 'tilelayer', width = 1000, height = 1000, encoding = 'lua',"
+             " data = d }\n"
+             "local ls = {} for i = 1, 200 do ls[i] = l end\n"
+             "ls[201] = { type = 'objectgroup', objects = {"
+             " { id = 1, type = 'path', shape = 'polyline', x = 0, y = 0,"
+             "   polyline = { { x = 0, y = 0 }, { x = 64, y = 0 } } },"
+             " { id = 2, type = 'spawn', shape = 'point', x = 0, y = 0 },"
+             " { id = 3, type = 'goal', shape = 'point', x = 64, y = 0 } } }\n"
+             "return { orientation = 'orthogonal', width = 1000, height = 1000,"
+             " tilewidth = 32, tileheight = 32, layers = ls }\n");
+  expect_refused(&s, "maps/t.lua: layers[17]: the tile layers have more than 16777216 cells "
+                     "in all (the loader's limit)");
+
+  /* three listings of one table, and a fourth layer of its own */
+  s.n = 0;
+  sb_add(&s, "local d = {} for i = 1, 100 do d[i] = i %% 3 end\n"
+             "local l = { type = 'tilelayer', name = 'deco', width = 10, height = 10,"
+             " encoding = 'lua', data = d }\n"
+             "local e = {} for i = 1, 100 do e[i] = 7 end\n"
+             "return { orientation = 'orthogonal', width = 10, height = 10,"
+             " tilewidth = 32, tileheight = 32, layers = { l, l,"
+             " { type = 'tilelayer', name = 'own', width = 10, height = 10, encoding = 'lua',"
+             "   data = e }, l, { type = 'objectgroup', objects = { %s } } } }\n",
+         PATH_L OK_POINTS);
+  td_map m;
+  td_err err = {{0}};
+  if (td_mapfile_load_buffer(NAME, s.p, s.n, &m, &err) != 0) fail_msg("%s", err.msg);
+  assert_int_equal(m.layer_count, 4);
+  assert_false(m.layers[0].shared);
+  assert_true(m.layers[1].shared && m.layers[3].shared);
+  assert_false(m.layers[2].shared);
+  assert_ptr_equal(m.layers[1].gids, m.layers[0].gids);
+  assert_ptr_equal(m.layers[3].gids, m.layers[0].gids);
+  assert_true(m.layers[2].gids != m.layers[0].gids && m.layers[2].gids[99] == 7);
+  assert_int_equal(m.layers[0].gids[4], 2);
+  td_map_free(&m); /* the teardown checks that each block was freed once */
+
+  /* a walkable layer listed twice is two walkable layers */
+  s.n = 0;
+  sb_add(&s, "local d = {} for i = 1, 100 do d[i] = 1 end\n"
+             "local l = { type = 'tilelayer', name = 'floor', width = 10, height = 10,"
+             " encoding = 'lua', data = d }\n"
+             "return { orientation = 'orthogonal', width = 10, height = 10,"
+             " tilewidth = 32, tileheight = 32, tilesets = { { firstgid = 1, tiles = {"
+             " { id = 0, properties = { walkable = true } } } } }, layers = { l, l,"
+             " { type = 'objectgroup', objects = {"
+             "  { id = 3, type = 'spawn', shape = 'point', x = 48, y = 48 },"
+             "  { id = 4, type = 'goal', shape = 'point', x = 280, y = 280 } } } } }\n");
+  expect_refused(&s, "layers 'floor' and 'floor' both use tiles with the 'walkable' property");
+  free(s.p);
+}
+
+/* 300,000 spawns and goals (one table of each, listed over and over); 1,000
+** and 100,000 spawns on one node; the most spawns and goals a map may have. */
+static void test_hostile_spawns(void **state) {
+  (void)state;
+  sbuf s = {0};
+  hostile(&s, "local o = { path(1) } local sp, g = pt(2, 'spawn', 0), pt(3, 'goal', 640)\n"
+              "for i = 1, 150000 do o[#o + 1] = sp o[#o + 1] = g end",
+          "{ { type = 'objectgroup', name = 'crowd', objects = o } }");
+  expect_refused(&s, "maps/t.lua: layer 'crowd': the map lists more than 100000 objects "
+                     "(the loader's limit)");
+  hostile(&s, "local o = { path(1), pt(2, 'goal', 640) }\n"
+              "for i = 1, 1000 do o[#o + 1] = pt(2 + i, 'spawn', 0) end",
+          "{ { type = 'objectgroup', objects = o } }");
+  expect_refused(&s, "maps/t.lua: object 67 (spawn): the map has more than 64 spawns "
+                     "(the loader's limit)");
+  hostile(&s, "local o = { path(1), pt(2, 'goal', 640) } local sp = pt(3, 'spawn', 0)\n"
+              "for i = 1, 100000 do o[#o + 1] = sp end",
+          "{ { type = 'objectgroup', objects = o } }");
+  expect_refused(&s, "the map lists more than 100000 objects (the loader's limit)");
+  hostile(&s, "local o = { path(1), pt(2, 'spawn', 0) }\n"
+              "for i = 1, 65 do o[#o + 1] = pt(2 + i, 'goal', 640) end",
+          "{ { type = 'objectgroup', objects = o } }");
+  expect_refused(&s, "maps/t.lua: object 67 (goal): the map has more than 64 goals");
+
+  /* 64 spawns and 64 goals, each on a node of its own, along one path */
+  hostile(&s, "local pl = {} for i = 0, 128 do pl[#pl + 1] = { x = i * 10, y = 0 } end\n"
+              "local o = { { id = 1, type = 'path', shape = 'polyline', x = 0, y = 0,"
+              " polyline = pl } }\n"
+              "for i = 0, 63 do o[#o + 1] = pt(100 + i, 'spawn', i * 10)"
+              " o[#o + 1] = pt(200 + i, 'goal', 650 + i * 10) end",
+          "{ { type = 'objectgroup', objects = o } }");
+  td_map m;
+  td_err err = {{0}};
+  if (td_mapfile_load_buffer(NAME, s.p, s.n, &m, &err) != 0) fail_msg("%s", err.msg);
+  assert_int_equal(m.spawn_count, 64);
+  assert_int_equal(m.goal_count, 64);
+  assert_int_equal(m.spawns[63].node, 63);
+  assert_int_equal(m.goals[0].node, 65);
+  td_map_free(&m);
+  /* ... and the last goal on the node of the last spawn: named */
+  hostile(&s, "local pl = {} for i = 0, 128 do pl[#pl + 1] = { x = i * 10, y = 0 } end\n"
+              "local o = { { id = 1, type = 'path', shape = 'polyline', x = 0, y = 0,"
+              " polyline = pl } }\n"
+              "for i = 0, 63 do o[#o + 1] = pt(100 + i, 'spawn', i * 10)"
+              " o[#o + 1] = pt(200 + i, 'goal', i == 63 and 630 or 650 + i * 10) end",
+          "{ { type = 'objectgroup', objects = o } }");
+  expect_refused(&s, "maps/t.lua: object 163 (spawn): on the same node as object 263 (goal)");
+  free(s.p);
+}
+
+/* Tilesets listed over and over. */
+static void test_hostile_tilesets(void **state) {
+  (void)state;
+  sbuf s = {0};
+  sb_add(&s, "local t = { firstgid = 1, tiles = {} }\n"
+             "local ts = {} for i = 1, 1025 do ts[i] = t end\n"
+             "return { orientation = 'orthogonal', width = 10, height = 10, tilewidth = 32,"
+             " tileheight = 32, tilesets = ts, layers = {} }\n");
+  expect_refused(&s, "maps/t.lua: field 'tilesets': 1025 tilesets, more than 1024");
+  s.n = 0;
+  sb_add(&s, "local e = { id = 0, properties = { walkable = true } }\n"
+             "local tl = {} for i = 1, 50001 do tl[i] = e end\n"
+             "local t = { name = 'big', firstgid = 1, tiles = tl }\n"
+             "return { orientation = 'orthogonal', width = 10, height = 10, tilewidth = 32,"
+             " tileheight = 32, tilesets = { t, t }, layers = {} }\n");
+  expect_refused(&s, "maps/t.lua: tileset 'big': the tilesets list more than 100000 tiles");
+  free(s.p);
+}
+
+/* A grid too big for the C budget: refused while its graph is built. */
+static void test_hostile_c_bytes(void **state) {
+  (void)state;
+  sbuf s = {0};
+  sb_add(&s, "local N = 1400 local d = {} for i = 1, N * N do d[i] = 1 end\n"
+             "return { orientation = 'orthogonal', width = N, height = N, tilewidth = 16,"
+             " tileheight = 16, tilesets = { { firstgid = 1, tiles = {"
+             " { id = 0, properties = { walkable = true } } } } }, layers = {"
+             " { type = 'tilelayer', name = 'ground', width = N, height = N, encoding = 'lua',"
+             "   data = d }, { type = 'objectgroup', objects = {"
+             " { id = 1, type = 'spawn', shape = 'point', x = 8, y = 8 },"
+             " { id = 2, type = 'goal', shape = 'point', x = 16 * N - 8, y = 16 * N - 8 } } } } }\n");
+  expect_refused(&s, "maps/t.lua: the map needs more than 128 MiB outside Lua (the loader's "
+                     "limit)");
+  free(s.p);
+}
+
 /* ---- the sandbox itself -------------------------------------------------- */
 
 static int c_pcall(lua_State *L) {
@@ -1417,6 +1605,11 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_bad_grid, setup, teardown),
       cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
       cmocka_unit_test_setup_teardown(test_data_files, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_hostile_nested_groups, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_hostile_repeated_layer, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_hostile_spawns, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_hostile_tilesets, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_hostile_c_bytes, setup, teardown),
       cmocka_unit_test_setup_teardown(test_sandbox_sticky_limit, setup, teardown),
       cmocka_unit_test_setup_teardown(test_sandbox_messages, setup, teardown),
       cmocka_unit_test_setup_teardown(test_alloc_failures, setup, teardown),

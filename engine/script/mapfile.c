@@ -79,16 +79,24 @@ typedef struct extract {
   size_t base_count;
   vertex *verts;
   size_t vert_count, vert_cap;
+  const void **data_of;      /* per tile layer: its Lua data table (identity only) */
+  size_t data_cap;
+  /* the C-side budgets (mapfile.h): every listing of a table counts */
+  size_t layers_seen, cells_seen, objects_seen, tileset_tiles_seen;
+  size_t spawn_count, goal_count;
+  size_t bytes;              /* C bytes of the arrays above, capacity included */
 } extract;
 
 static void extract_free(extract *x) {
   td_mem_free(x->tiles, x->tile_cap * sizeof *x->tiles);
   for (size_t i = 0; i < x->layer_count; i++)
-    td_mem_free(x->layers[i].gids, (size_t)x->layers[i].width *
-                                       (size_t)x->layers[i].height * sizeof(uint32_t));
+    if (!x->layers[i].shared)
+      td_mem_free(x->layers[i].gids, (size_t)x->layers[i].width *
+                                         (size_t)x->layers[i].height * sizeof(uint32_t));
   td_mem_free(x->layers, x->layer_cap * sizeof *x->layers);
   td_mem_free(x->objs, x->obj_cap * sizeof *x->objs);
   td_mem_free(x->verts, x->vert_cap * sizeof *x->verts);
+  td_mem_free(x->data_of, x->data_cap * sizeof *x->data_of);
   memset(x, 0, sizeof *x);
 }
 
@@ -247,9 +255,26 @@ static void need_stack(extract *x, int n) {
   if (!lua_checkstack(x->L, n)) fail(x, "out of memory (Lua stack)");
 }
 
+/* Takes n more C bytes from the budget of TD_MAPFILE_MAX_C_BYTES. */
+static void take_bytes(extract *x, size_t n) {
+  if (n > TD_MAPFILE_MAX_C_BYTES - x->bytes)
+    fail(x, "the map needs more than %zu MiB outside Lua (the loader's limit)",
+         TD_MAPFILE_MAX_C_BYTES >> 20);
+  x->bytes += n;
+}
+
+/* td_mem_grow's doubling, with the growth taken from the byte budget first. */
 static void *grow(extract *x, void *p, size_t *cap, size_t need, size_t elem) {
-  void *q = td_mem_grow(p, cap, need, elem);
+  if (need <= *cap) return p;
+  size_t ncap = *cap ? *cap : 8;
+  while (ncap < need) ncap = ncap <= SIZE_MAX / 2 ? ncap * 2 : need;
+  size_t room = (TD_MAPFILE_MAX_C_BYTES - x->bytes) / elem + *cap; /* what the budget allows */
+  if (ncap > room) ncap = need; /* near the budget: no more than needed */
+  if (ncap > room) take_bytes(x, TD_MAPFILE_MAX_C_BYTES + 1); /* refuses */
+  take_bytes(x, (ncap - *cap) * elem);
+  void *q = td_mem_realloc(p, *cap * elem, ncap * elem);
   if (!q) fail(x, "out of memory");
+  *cap = ncap;
   return q;
 }
 
@@ -320,6 +345,9 @@ static void read_tilesets(extract *x, int m) {
   int ts = opt_table(x, m, "tilesets");
   if (!ts) return;
   size_t n = array_len(x, ts);
+  if (n > TD_MAPFILE_MAX_TILESETS)
+    fail(x, "field 'tilesets': %zu tilesets, more than %d (the loader's limit)", n,
+         TD_MAPFILE_MAX_TILESETS);
   for (size_t i = 1; i <= n; i++) {
     x->where[0] = '\0';
     int t = elem_table(x, ts, (lua_Integer)i, "tilesets");
@@ -331,6 +359,10 @@ static void read_tilesets(extract *x, int m) {
     int tiles = opt_table(x, t, "tiles");
     if (tiles) {
       size_t tn = array_len(x, tiles);
+      if (tn > TD_MAPFILE_MAX_TILESET_TILES - x->tileset_tiles_seen)
+        fail(x, "the tilesets list more than %d tiles (the loader's limit)",
+             TD_MAPFILE_MAX_TILESET_TILES);
+      x->tileset_tiles_seen += tn;
       size_t keep = strlen(x->where);
       for (size_t k = 1; k <= tn; k++) {
         x->where[keep] = '\0';
@@ -378,13 +410,34 @@ static void read_tile_layer(extract *x, int l, int32_t id, const char *name,
   size_t cells = (size_t)w * (size_t)h, n = array_len(x, d);
   if (n != cells)
     fail(x, "data has %zu entries, expected %zu (%dx%d)", n, cells, w, h);
+  if (cells > TD_MAPFILE_MAX_CELLS - x->cells_seen)
+    fail(x, "the tile layers have more than %zu cells in all (the loader's limit)",
+         TD_MAPFILE_MAX_CELLS);
+  x->cells_seen += cells;
   x->layers = grow(x, x->layers, &x->layer_cap, x->layer_count + 1, sizeof *x->layers);
+  x->data_of = grow(x, x->data_of, &x->data_cap, x->layer_count + 1, sizeof *x->data_of);
+  const void *table = lua_topointer(x->L, d); /* compared, never ordered */
+  x->data_of[x->layer_count] = table;
   td_map_layer *ly = &x->layers[x->layer_count];
   memset(ly, 0, sizeof *ly);
   ly->id = id;
   snprintf(ly->name, sizeof ly->name, "%s", name);
   ly->offset_x = ox;
   ly->offset_y = oy;
+  /* the very table of an earlier layer (a file can list one table many
+  ** times; Tiled never does): share its gids, checked already (at most
+  ** MAX_LAYERS earlier layers to look through) */
+  for (size_t j = 0; j < x->layer_count; j++)
+    if (x->data_of[j] == table && !x->layers[j].shared) {
+      ly->gids = x->layers[j].gids;
+      ly->shared = 1;
+      ly->width = w;
+      ly->height = h;
+      x->layer_count++;
+      lua_pop(x->L, 1); /* data */
+      return;
+    }
+  take_bytes(x, cells * sizeof(uint32_t));
   uint32_t *gids = td_mem_alloc(cells * sizeof *gids);
   if (!gids) fail(x, "out of memory");
   ly->gids = gids;
@@ -492,6 +545,10 @@ static void read_object(extract *x, int o, double ox, double oy) {
     if (strcmp(shape, "point") != 0 || tile_object)
       fail(x, "a %s must be a point object, not a %s", class_names[k],
            tile_object ? "tile object" : shape);
+    if (k == CLASS_SPAWN && x->spawn_count++ == TD_MAPFILE_MAX_SPAWNS)
+      fail(x, "the map has more than %d spawns (the loader's limit)", TD_MAPFILE_MAX_SPAWNS);
+    if (k == CLASS_GOAL && x->goal_count++ == TD_MAPFILE_MAX_GOALS)
+      fail(x, "the map has more than %d goals (the loader's limit)", TD_MAPFILE_MAX_GOALS);
     break;
   default: /* CLASS_BASE */
     if (strcmp(shape, "rectangle") != 0)
@@ -532,6 +589,9 @@ static void read_layers(extract *x, int lt, double ox, double oy, int depth) {
     opt_string(x, l, "name", name, sizeof name);
     if (name[0]) set_where(x, "layer '%s'", name);
     else set_where(x, "layers[%zu]", i);
+    if (x->layers_seen++ == TD_MAPFILE_MAX_LAYERS)
+      fail(x, "the map lists more than %d layers (a group's layers count each time the "
+              "group is listed; the loader's limit)", TD_MAPFILE_MAX_LAYERS);
     if (!opt_string(x, l, "type", type, sizeof type))
       fail(x, "field 'type' is missing (expected a string)");
     lua_Integer id = 0;
@@ -547,6 +607,10 @@ static void read_layers(extract *x, int lt, double ox, double oy, int depth) {
       int ot = opt_table(x, l, "objects");
       if (ot) {
         size_t on = array_len(x, ot);
+        if (on > TD_MAPFILE_MAX_OBJECTS - x->objects_seen)
+          fail(x, "the map lists more than %d objects (the loader's limit)",
+               TD_MAPFILE_MAX_OBJECTS);
+        x->objects_seen += on;
         char layer_where[sizeof x->where];
         memcpy(layer_where, x->where, sizeof layer_where);
         for (size_t k = 1; k <= on; k++) {
@@ -560,7 +624,8 @@ static void read_layers(extract *x, int lt, double ox, double oy, int depth) {
         lua_pop(x->L, 1);
       }
     } else if (strcmp(type, "group") == 0) {
-      if (depth >= 16) fail(x, "layer groups nested deeper than 16");
+      if (depth >= TD_MAPFILE_MAX_DEPTH)
+        fail(x, "layer groups nested deeper than %d", TD_MAPFILE_MAX_DEPTH);
       int sub = opt_table(x, l, "layers");
       if (sub) {
         read_layers(x, sub, lox, loy, depth + 1);
@@ -926,12 +991,19 @@ static int place_points(build *b) {
     pt->object_id = ob->id;
     snprintf(pt->name, sizeof pt->name, "%s", ob->name);
   }
-  for (size_t s = 0; s < m->spawn_count; s++)
-    for (size_t k = 0; k < m->goal_count; k++)
-      if (m->spawns[s].node == m->goals[k].node)
-        return td_err_set(b->err, "%s: object %d (spawn): on the same node as object %d (goal)",
-                          b->name, m->spawns[s].object_id, m->goals[k].object_id);
-  return 0;
+  /* a spawn on a goal's node: goals indexed by node (the first goal there) */
+  int32_t *goal_at = td_mem_calloc((size_t)m->graph->node_count, sizeof *goal_at);
+  if (!goal_at) return td_err_set(b->err, "%s: out of memory", b->name);
+  for (size_t k = m->goal_count; k-- > 0;) goal_at[m->goals[k].node] = (int32_t)k + 1;
+  int rc = 0;
+  for (size_t s = 0; s < m->spawn_count && rc == 0; s++) {
+    int32_t k = goal_at[m->spawns[s].node];
+    if (k)
+      rc = td_err_set(b->err, "%s: object %d (spawn): on the same node as object %d (goal)",
+                      b->name, m->spawns[s].object_id, m->goals[k - 1].object_id);
+  }
+  td_mem_free(goal_at, (size_t)m->graph->node_count * sizeof *goal_at);
+  return rc;
 }
 
 /* Closed segment against closed rectangle (Liang-Barsky clipping): true
@@ -1084,7 +1156,10 @@ static int build_map(build *b) {
   if (x->tile_count) qsort(x->tiles, x->tile_count, sizeof *x->tiles, cmp_tile);
   td_map_layer *walk = NULL;
   for (size_t i = 0; i < x->layer_count; i++) {
-    if (!layer_has_walkable(x, &x->layers[i])) continue;
+    /* a shared layer has what its first layer has: walkable only when that
+    ** one is, and then it is `walk` (the first walkable one) */
+    const td_map_layer *ly = &x->layers[i];
+    if (ly->shared ? !(walk && walk->gids == ly->gids) : !layer_has_walkable(x, ly)) continue;
     if (walk)
       return td_err_set(b->err, "%s: layers '%s' and '%s' both use tiles with the "
                         "'walkable' property; a map has one walkable layer",
@@ -1143,10 +1218,17 @@ int td_mapfile_load_buffer(const char *name, const char *data, size_t len,
   if (rc == 0) rc = td_lsandbox_call(sb, name, extract_map, &x, 1, 0, err);
   td_lsandbox_destroy(sb);
   if (rc == 0) {
+    /* phase 2 is plain C: meter it, counting from what phase 1 holds */
+    td_mem_meter meter = {.live = x.bytes, .limit = TD_MAPFILE_MAX_C_BYTES};
+    td_mem_meter *outer = td_mem_meter_set(&meter);
     snprintf(out->source, sizeof out->source, "%s", name);
     build b = {.name = name, .x = &x, .m = out, .err = err};
     rc = build_map(&b);
     build_free(&b);
+    td_mem_meter_set(outer);
+    if (rc != 0 && meter.over)
+      td_err_set(err, "%s: the map needs more than %zu MiB outside Lua (the loader's limit)",
+                 name, TD_MAPFILE_MAX_C_BYTES >> 20);
   }
   extract_free(&x);
   if (rc != 0) td_map_free(out);

@@ -57,6 +57,9 @@ typedef struct td_map_layer {
   double offset_x, offset_y;    /* drawing offset in map units (with its groups') */
   uint32_t *gids;               /* width*height, row-major */
   uint8_t walkable;             /* nonzero: this layer made the grid */
+  uint8_t shared;               /* nonzero: gids are an earlier layer's (the file
+                                ** listed one data table twice): read-only here,
+                                ** freed with that layer */
 } td_map_layer;
 
 typedef struct td_map {
