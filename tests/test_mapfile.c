@@ -1204,6 +1204,12 @@ static void test_hostile_nested_groups(void **state) {
   td_err err = {{0}};
   if (td_mapfile_load_buffer(NAME, s.p, s.n, &m, &err) != 0) fail_msg("%s", err.msg);
   td_map_free(&m);
+  /* a group of td objects listed twice lists each object twice */
+  hostile(&s, "local g = { type = 'group', name = 'twice', layers = {"
+              " { type = 'objectgroup', name = 'o', objects = { path(1), pt(2, 'spawn', 0) } } } }",
+          "{ g, g, { type = 'objectgroup', name = 'end', objects = { pt(3, 'goal', 640) } } }");
+  expect_refused(&s, "maps/t.lua: object 1 (path) in layer 'o' (objects[1]) has the same id as "
+                     "object 1 (path) in layer 'o' (objects[1]); object ids must be unique");
   free(s.p);
 }
 
@@ -1350,6 +1356,37 @@ static void test_hostile_c_bytes(void **state) {
   expect_refused(&s, "maps/t.lua: the map needs more than 128 MiB outside Lua (the loader's "
                      "limit)");
   free(s.p);
+}
+
+/* Object ids are unique among td's objects; a duplicate names both. */
+static void test_duplicate_ids(void **state) {
+  (void)state;
+  expect_error(waypoint_map(PATH_L OK_POINTS
+                            "{ id = 5, type = 'tower_base', shape = 'rectangle', x = 90,"
+                            "  y = 40, width = 20, height = 20 },\n"
+                            "{ id = 5, type = 'tower_base', shape = 'rectangle', x = 40,"
+                            "  y = -10, width = 20, height = 20 },\n"),
+               "maps/t.lua: object 5 (tower_base) in layer 'objects' (objects[5]) has the same "
+               "id as object 5 (tower_base) in layer 'objects' (objects[4]); object ids must "
+               "be unique");
+  /* across classes and layers; the first duplicate in file order is named */
+  expect_error("return { orientation = 'orthogonal', width = 10, height = 10, tilewidth = 32,"
+               " tileheight = 32, layers = {"
+               " { type = 'objectgroup', objects = { " PATH_L OK_POINTS " } },"
+               " { type = 'objectgroup', name = 'b', objects = {"
+               "   { id = 9, type = 'note', x = 0, y = 0 },"
+               "   { id = 4, type = 'tower_base', shape = 'rectangle', x = 90, y = 40,"
+               "     width = 20, height = 20 },"
+               "   { id = 1, type = 'tower_base', shape = 'rectangle', x = 40, y = -10,"
+               "     width = 20, height = 20 } } } } }",
+               "object 4 (tower_base) in layer 'b' (objects[2]) has the same id as object 4 "
+               "(goal) in layers[1] (objects[3])");
+  /* ids of other objects (decoration) are not td's business */
+  td_map m;
+  load_ok(waypoint_map(PATH_L OK_POINTS "{ id = 3, type = 'note', x = 0, y = 0 },\n"
+                                        "{ id = 3, x = 0, y = 0 },\n"),
+          &m);
+  td_map_free(&m);
 }
 
 /* ---- the sandbox itself -------------------------------------------------- */
@@ -1610,6 +1647,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_hostile_spawns, setup, teardown),
       cmocka_unit_test_setup_teardown(test_hostile_tilesets, setup, teardown),
       cmocka_unit_test_setup_teardown(test_hostile_c_bytes, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_duplicate_ids, setup, teardown),
       cmocka_unit_test_setup_teardown(test_sandbox_sticky_limit, setup, teardown),
       cmocka_unit_test_setup_teardown(test_sandbox_messages, setup, teardown),
       cmocka_unit_test_setup_teardown(test_alloc_failures, setup, teardown),

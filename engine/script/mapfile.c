@@ -57,6 +57,8 @@ typedef struct object {
   size_t v0, vn;             /* path: its vertices, verts[v0 .. v0+vn) */
   bool closed;               /* path drawn as a polygon */
   bool pad;                  /* base: property blocking = false (blocks nothing) */
+  uint32_t index;            /* its place in its layer's objects (from 1) */
+  char layer[72];            /* its layer, as messages name it */
 } object;
 
 typedef struct walk_tile {
@@ -507,7 +509,8 @@ static void read_path(extract *x, int o, object *ob, const char *shape, double r
 
 /* One object of an object layer; objects of other classes are skipped
 ** without further checks (they are decoration for other tools). */
-static void read_object(extract *x, int o, double ox, double oy) {
+static void read_object(extract *x, int o, double ox, double oy, const char *layer,
+                        size_t index) {
   char cls[64] = "";
   if (!opt_string(x, o, "class", cls, sizeof cls) || !cls[0])
     opt_string(x, o, "type", cls, sizeof cls);
@@ -520,6 +523,8 @@ static void read_object(extract *x, int o, double ox, double oy) {
   memset(&ob, 0, sizeof ob);
   ob.id = (int32_t)id;
   ob.cls = k;
+  ob.index = (uint32_t)index;
+  snprintf(ob.layer, sizeof ob.layer, "%s", layer);
   opt_string(x, o, "name", ob.name, sizeof ob.name);
   char shape[32] = "rectangle";
   opt_string(x, o, "shape", shape, sizeof shape);
@@ -618,7 +623,7 @@ static void read_layers(extract *x, int lt, double ox, double oy, int depth) {
           int o = elem_table(x, ot, (lua_Integer)k, "objects");
           size_t keep = strlen(x->where);
           snprintf(x->where + keep, sizeof x->where - keep, ": objects[%zu]", k);
-          read_object(x, o, lox, loy);
+          read_object(x, o, lox, loy, layer_where, k);
           lua_pop(x->L, 1);
         }
         lua_pop(x->L, 1);
@@ -949,6 +954,40 @@ static int build_grid(build *b, td_map_layer *ly) {
   return 0;
 }
 
+static int cmp_id(const void *pa, const void *pb) {
+  const int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+  return (a > b) - (a < b);
+}
+
+/* Object ids are unique (among td's classes): sorted (id, order) pairs find
+** the duplicates; the one reported is the first object, in file order, whose
+** id an earlier object has. */
+static int check_ids(build *b) {
+  extract *x = b->x;
+  size_t n = x->obj_count;
+  if (n < 2) return 0;
+  int64_t *key = td_mem_alloc(n * sizeof *key); /* id << 32 | order: ids are >= 0 */
+  if (!key) return td_err_set(b->err, "%s: out of memory", b->name);
+  for (size_t i = 0; i < n; i++) key[i] = (int64_t)x->objs[i].id << 32 | (int64_t)i;
+  qsort(key, n, sizeof *key, cmp_id);
+  size_t dup = SIZE_MAX, first = 0;
+  for (size_t i = 1; i < n; i++)
+    if (key[i] >> 32 == key[i - 1] >> 32) {
+      size_t later = (size_t)(key[i] & 0xFFFFFFFF);
+      if (dup == SIZE_MAX || later < dup) {
+        dup = later;
+        first = (size_t)(key[i - 1] & 0xFFFFFFFF); /* the run's first: later is its second */
+      }
+    }
+  td_mem_free(key, n * sizeof *key);
+  if (dup == SIZE_MAX) return 0;
+  const object *a = &x->objs[dup], *o = &x->objs[first];
+  return td_err_set(b->err, "%s: object %d (%s) in %s (objects[%u]) has the same id as "
+                    "object %d (%s) in %s (objects[%u]); object ids must be unique", b->name,
+                    a->id, obj_class(a), a->layer, a->index, o->id, obj_class(o), o->layer,
+                    o->index);
+}
+
 /* Spawns and goals, in file order. */
 static int place_points(build *b) {
   extract *x = b->x;
@@ -1149,6 +1188,7 @@ static int check_route(build *b) {
 static int build_map(build *b) {
   extract *x = b->x;
   td_map *m = b->m;
+  if (check_ids(b) != 0) return -1;
   m->width = x->width;
   m->height = x->height;
   m->tile_w = x->tile_w;

@@ -36,6 +36,9 @@
 ** (td_map_layer.shared) instead of copying them. Vertices merge through a
 ** spatial hash, and spawns are checked against goals through a per-node
 ** index.
+** Object ids must be unique among the objects of td's classes (Tiled makes
+** them so; tools, replays and saves name tower bases by id): duplicates are
+** found by sorting, and refused naming both objects.
 **
 ** Errors: one line in err, "<file>: <object/layer/field>: <what is wrong>",
 ** e.g. "maps/x.lua: object 12 (spawn): not on any path vertex".

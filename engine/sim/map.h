@@ -83,8 +83,8 @@ typedef struct td_map {
 
 void td_map_free(td_map *map);
 
-/* The tower base made from Tiled object `object_id`, or NULL (ids are
-** unique in a Tiled file: the first match is the one). */
+/* The tower base made from Tiled object `object_id`, or NULL (the loader
+** refuses duplicate ids; in a map made in code the first match is the one). */
 const td_tower_base *td_map_find_base(const td_map *map, int64_t object_id);
 
 /* Goal node ids into out (goal_count entries), for td_route_create. */
