@@ -5,7 +5,9 @@
 # and peak RSS are measured and printed; the RSS must stay under 256 MB
 # (1 GB under ASan, whose shadow and quarantine count in it) and the time
 # under 10 s (a hang or a quadratic step, not a benchmark: the figures
-# printed are a few hundredths of a second). Also: duplicate tower-base ids.
+# printed are a few hundredths of a second). Also: duplicate tower-base ids,
+# and the size limit that td sim --auto and td shot apply when they hash a
+# map.
 set -u
 source "$(dirname "$0")/harness.bash"
 
@@ -122,5 +124,15 @@ expect "duplicate base ids" 2 \
   "dup.lua: object 15 (tower_base) in layer 'bases' (objects[8]) has the same id as object 15 (tower_base) in layer 'bases' (objects[7]); object ids must be unique" \
   -- "$td" sim --map "$tmp/dup.lua" --auto --record "$tmp/dup.replay"
 [ ! -e "$tmp/dup.replay" ]; check $? "duplicate base ids: nothing recorded"
+
+# td sim --auto and td shot hash the map under the loader's 32 MiB limit
+# (a sparse file past 64 MiB, the limit they had)
+truncate -s 65M "$tmp/huge.lua"
+expect "sim --auto: huge map" 2 "huge.lua: file is larger than 33554432 bytes" \
+  -- "$td" sim --map "$tmp/huge.lua" --auto
+expect "shot: huge map" 2 "huge.lua: file is larger than 33554432 bytes" \
+  -- "$td" shot --map "$tmp/huge.lua" --tick 10 "$tmp/huge.png"
+expect "route: huge map" 2 "huge.lua: file is larger than 33554432 bytes" \
+  -- "$td" route --map "$tmp/huge.lua"
 
 finish
