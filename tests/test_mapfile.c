@@ -1164,6 +1164,153 @@ static void test_data_files(void **state) {
   }
 }
 
+/* The test's own copy of the loader's closed segment-rectangle test (the
+** same operations, so the same answers at the borders). */
+static bool hits(double x0, double y0, double x1, double y1, double rx, double ry, double rw,
+                 double rh) {
+  double p[4] = {-(x1 - x0), x1 - x0, -(y1 - y0), y1 - y0};
+  double q[4] = {x0 - rx, rx + rw - x0, y0 - ry, ry + rh - y0};
+  double t0 = 0.0, t1 = 1.0;
+  for (int k = 0; k < 4; k++) {
+    if (p[k] == 0.0) {
+      if (q[k] < 0.0) return false;
+      continue;
+    }
+    double t = q[k] / p[k];
+    if (p[k] < 0.0) {
+      if (t > t1) return false;
+      if (t > t0) t0 = t;
+    } else {
+      if (t < t0) return false;
+      if (t < t1) t1 = t;
+    }
+  }
+  return t0 <= t1;
+}
+
+/* Bases look only at the edges near them (a grid of cells): on random
+** networks (long, short, steep and almost vertical edges; rectangles small,
+** thin, huge, and on vertices' coordinates) every base blocks exactly the
+** edges a scan of all of them finds, in ascending order. */
+static void test_bases_near_edges(void **state) {
+  (void)state;
+  td_test_rng rng = {17};
+  sbuf s = {0}, objs = {0};
+  for (int round = 0; round < 20; round++) {
+    objs.n = 0;
+    int id = 1;
+    double vx[40], vy[40];
+    int nv = 0;
+    for (int p = 0; p < 8; p++) {
+      sb_add(&objs, "{ id = %d, type = 'path', shape = 'polyline', x = 0, y = 0, polyline = {",
+             id++);
+      int n = 2 + (int)td_test_below(&rng, 4);
+      for (int k = 0; k < n; k++) {
+        double x, y;
+        uint32_t kind = td_test_below(&rng, 4);
+        if (k > 0 && kind == 0 && nv > 0) { /* almost vertical from the last vertex */
+          x = vx[nv - 1] + 1e-9 * (double)td_test_below(&rng, 3);
+          y = vy[nv - 1] + 100.0 + 900.0 * td_test_unit(&rng);
+        } else if (kind == 1) { /* far */
+          x = 5000.0 * td_test_unit(&rng) - 2500.0;
+          y = 5000.0 * td_test_unit(&rng) - 2500.0;
+        } else { /* near: on a coarse lattice, so rectangles meet vertices exactly */
+          x = 8.0 * (double)td_test_below(&rng, 64);
+          y = 8.0 * (double)td_test_below(&rng, 64);
+        }
+        if (nv < 40) {
+          vx[nv] = x;
+          vy[nv] = y;
+          nv++;
+        }
+        sb_add(&objs, "{ x = %.17g, y = %.17g },", x, y);
+      }
+      sb_add(&objs, "} },\n");
+    }
+    /* the network without bases: its graph; spawn and goal on vertex 0 of
+    ** path 1 and the last vertex (both reachable or not: try) */
+    sbuf base = {0};
+    sb_add(&base, "%s", objs.p);
+    td_map m;
+    td_err err = {{0}};
+    s.n = 0;
+    sb_add(&s, "return { orientation = 'orthogonal', width = 10, height = 10, tilewidth = 32,"
+               " tileheight = 32, layers = { { type = 'objectgroup', objects = { %s"
+               " { id = 900, type = 'spawn', shape = 'point', x = %.17g, y = %.17g },"
+               " { id = 901, type = 'goal', shape = 'point', x = %.17g, y = %.17g } } } } }",
+           base.p, vx[0], vy[0], vx[1], vy[1]);
+    if (td_mapfile_load_buffer(NAME, s.p, s.n, &m, &err) != 0) {
+      free(base.p); /* merged or cut off: another round */
+      continue;
+    }
+    const td_graph *g = m.graph;
+    /* rectangles that touch 1 to 64 edges */
+    double rects[64][4];
+    int nr = 0;
+    for (int tries = 0; tries < 400 && nr < 64; tries++) {
+      double r[4];
+      uint32_t kind = td_test_below(&rng, 4);
+      if (kind == 0) { /* on a vertex's coordinates */
+        int v = (int)td_test_below(&rng, (uint32_t)g->node_count);
+        r[0] = g->x[v];
+        r[1] = g->y[v] - 8.0 * (double)td_test_below(&rng, 3);
+        r[2] = 8.0 * (1 + (double)td_test_below(&rng, 4));
+        r[3] = 8.0 * (1 + (double)td_test_below(&rng, 4));
+      } else if (kind == 1) { /* huge */
+        r[0] = -3000.0 + 1000.0 * td_test_unit(&rng);
+        r[1] = -3000.0 + 6000.0 * td_test_unit(&rng);
+        r[2] = 6000.0 * td_test_unit(&rng) + 1.0;
+        r[3] = 50.0 * td_test_unit(&rng) + 0.001;
+      } else { /* small, anywhere */
+        r[0] = 5000.0 * td_test_unit(&rng) - 2500.0;
+        r[1] = 5000.0 * td_test_unit(&rng) - 2500.0;
+        r[2] = 1.0 + 300.0 * td_test_unit(&rng);
+        r[3] = 1.0 + 300.0 * td_test_unit(&rng);
+      }
+      int count = 0;
+      for (int32_t e = 0; e < g->edge_count; e++) {
+        const td_edge *ed = &g->edges[e];
+        count += hits(g->x[ed->a], g->y[ed->a], g->x[ed->b], g->y[ed->b], r[0], r[1], r[2], r[3]);
+      }
+      if (count < 1 || count > 64) continue;
+      memcpy(rects[nr++], r, sizeof r);
+    }
+    for (int i = 0; i < nr; i++)
+      sb_add(&base, "{ id = %d, type = 'tower_base', shape = 'rectangle', x = %.17g,"
+                    " y = %.17g, width = %.17g, height = %.17g },\n",
+             1000 + i, rects[i][0], rects[i][1], rects[i][2], rects[i][3]);
+    s.n = 0;
+    sb_add(&s, "return { orientation = 'orthogonal', width = 10, height = 10, tilewidth = 32,"
+               " tileheight = 32, layers = { { type = 'objectgroup', objects = { %s"
+               " { id = 900, type = 'spawn', shape = 'point', x = %.17g, y = %.17g },"
+               " { id = 901, type = 'goal', shape = 'point', x = %.17g, y = %.17g } } } } }",
+           base.p, vx[0], vy[0], vx[1], vy[1]);
+    td_map mb;
+    if (td_mapfile_load_buffer(NAME, s.p, s.n, &mb, &err) != 0) fail_msg("%s", err.msg);
+    assert_int_equal(mb.base_count, (size_t)nr);
+    assert_int_equal(mb.graph->edge_count, g->edge_count);
+    for (int i = 0; i < nr; i++) {
+      size_t k = 0;
+      for (int32_t e = 0; e < g->edge_count; e++) {
+        const td_edge *ed = &g->edges[e];
+        if (!hits(g->x[ed->a], g->y[ed->a], g->x[ed->b], g->y[ed->b], rects[i][0], rects[i][1],
+                  rects[i][2], rects[i][3]))
+          continue;
+        assert_true(k < mb.bases[i].block_count);
+        assert_int_equal(mb.bases[i].block[k].id, e);
+        k++;
+      }
+      assert_int_equal(k, mb.bases[i].block_count);
+    }
+    print_message("round %d: %d edges, %d bases\n", round, g->edge_count, nr);
+    td_map_free(&mb);
+    td_map_free(&m);
+    free(base.p);
+  }
+  free(s.p);
+  free(objs.p);
+}
+
 /* ---- the C-side budgets: hostile maps (issue 17) ----------------------- */
 
 /* The header of a waypoint map whose layers a Lua program makes: `pre` runs
@@ -1642,6 +1789,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_bad_grid, setup, teardown),
       cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
       cmocka_unit_test_setup_teardown(test_data_files, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_bases_near_edges, setup, teardown),
       cmocka_unit_test_setup_teardown(test_hostile_nested_groups, setup, teardown),
       cmocka_unit_test_setup_teardown(test_hostile_repeated_layer, setup, teardown),
       cmocka_unit_test_setup_teardown(test_hostile_spawns, setup, teardown),

@@ -666,6 +666,151 @@ static int extract_map(lua_State *L) {
 
 /* ---- phase 2: building ------------------------------------------------ */
 
+/* Path edges by cell of a uniform grid, so that a tower base looks only at
+** the edges near it (place_bases on waypoint maps) instead of at every
+** edge. An edge is listed in the cells of its segment, walked along its
+** major axis one cell at a time and widened by one cell across it (rounding
+** can move a point by far less than a cell), so a rectangle finds every
+** edge that touches it among the cells it covers. Cells are the mean edge
+** length wide (at least one unit): the lists hold about nine entries per
+** edge. Buckets by a hash of the cell, in one array (counted, then
+** filled): linear in the edges, and no order depends on the hash beyond
+** the candidates, which are sorted. */
+typedef struct edge_item {
+  int32_t cx, cy, edge;
+} edge_item;
+
+typedef struct edge_index {
+  double size;               /* cell size, map units */
+  size_t buckets;            /* power of two */
+  size_t *start;             /* buckets + 1: bucket k is items[start[k], start[k+1]) */
+  edge_item *items;
+  size_t item_count;
+  uint32_t *stamp;           /* per edge: the last query that took it (+1) */
+  int32_t *cand;             /* candidates of one query */
+  int32_t edge_count;
+} edge_index;
+
+static void edge_index_free(edge_index *ix) {
+  size_t ne = (size_t)ix->edge_count;
+  td_mem_free(ix->start, (ix->buckets + 1) * sizeof *ix->start);
+  td_mem_free(ix->items, ix->item_count * sizeof *ix->items);
+  td_mem_free(ix->stamp, ne * sizeof *ix->stamp);
+  td_mem_free(ix->cand, ne * sizeof *ix->cand);
+  memset(ix, 0, sizeof *ix);
+}
+
+static size_t cell_bucket(const edge_index *ix, int32_t cx, int32_t cy) {
+  uint64_t h = (uint64_t)(uint32_t)cx * 0x9E3779B97F4A7C15ull ^
+               (uint64_t)(uint32_t)cy * 0xC2B2AE3D27D4EB4Full;
+  h ^= h >> 29;
+  return (size_t)h & (ix->buckets - 1);
+}
+
+/* Walks the cells of edge e (see edge_index): counts them into start[]
+** (items NULL), or files them (items set, start[] the next free slot). */
+static void edge_cells(edge_index *ix, const td_graph *g, int32_t e) {
+  double s = ix->size;
+  double x0 = g->x[g->edges[e].a], y0 = g->y[g->edges[e].a];
+  double x1 = g->x[g->edges[e].b], y1 = g->y[g->edges[e].b];
+  bool steep = fabs(y1 - y0) > fabs(x1 - x0);
+  if (steep) { /* walk along y: swap the axes, and back when filing */
+    double t = x0;
+    x0 = y0;
+    y0 = t;
+    t = x1;
+    x1 = y1;
+    y1 = t;
+  }
+  if (x1 < x0) {
+    double t = x0;
+    x0 = x1;
+    x1 = t;
+    t = y0;
+    y0 = y1;
+    y1 = t;
+  }
+  double slope = x1 > x0 ? (y1 - y0) / (x1 - x0) : 0.0; /* |slope| <= 1 */
+  int32_t c0 = (int32_t)floor(x0 / s), c1 = (int32_t)floor(x1 / s);
+  for (int32_t c = c0; c <= c1; c++) {
+    double xa = fmax(x0, c * s), xb = fmin(x1, (c + 1) * s);
+    if (xb < xa) xb = xa;
+    double ya = y0 + (xa - x0) * slope, yb = y0 + (xb - x0) * slope;
+    int32_t r0 = (int32_t)floor(fmin(ya, yb) / s) - 1, r1 = (int32_t)floor(fmax(ya, yb) / s) + 1;
+    for (int32_t r = r0; r <= r1; r++) {
+      int32_t cx = steep ? r : c, cy = steep ? c : r;
+      size_t k = cell_bucket(ix, cx, cy);
+      if (ix->items) ix->items[ix->start[k]++] = (edge_item){cx, cy, e};
+      else ix->start[k]++;
+    }
+  }
+}
+
+static int edge_index_build(edge_index *ix, const td_graph *g) {
+  memset(ix, 0, sizeof *ix);
+  size_t ne = (size_t)g->edge_count;
+  double total = 0;
+  for (size_t e = 0; e < ne; e++) {
+    const td_edge *ed = &g->edges[e];
+    total += hypot(g->x[ed->b] - g->x[ed->a], g->y[ed->b] - g->y[ed->a]);
+  }
+  ix->size = fmax(total / (double)(ne ? ne : 1), 1.0);
+  ix->buckets = 16;
+  while (ix->buckets < 4 * ne) ix->buckets *= 2;
+  ix->edge_count = (int32_t)ne;
+  ix->start = td_mem_calloc(ix->buckets + 1, sizeof *ix->start);
+  ix->stamp = td_mem_calloc(ne ? ne : 1, sizeof *ix->stamp);
+  ix->cand = td_mem_alloc((ne ? ne : 1) * sizeof *ix->cand);
+  if (!ix->start || !ix->stamp || !ix->cand) return -1;
+  for (size_t e = 0; e < ne; e++) edge_cells(ix, g, (int32_t)e);
+  size_t at = 0; /* start[k] = the first slot of bucket k */
+  for (size_t k = 0; k <= ix->buckets; k++) {
+    size_t n = ix->start[k];
+    ix->start[k] = at;
+    at += n;
+  }
+  assert(at > 0); /* a waypoint map has edges, and each is in some cell */
+  ix->items = td_mem_alloc(at * sizeof *ix->items);
+  if (!ix->items) return -1;
+  ix->item_count = at;
+  for (size_t e = 0; e < ne; e++) edge_cells(ix, g, (int32_t)e); /* start[k]: bucket k+1's */
+  for (size_t k = ix->buckets; k > 0; k--) ix->start[k] = ix->start[k - 1];
+  ix->start[0] = 0;
+  return 0;
+}
+
+static int cmp_int32(const void *pa, const void *pb) {
+  int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+  return (a > b) - (a < b);
+}
+
+/* The edges that may touch the rectangle, ascending, into ix->cand; query
+** is this query's number (from 1). Every edge when the rectangle covers
+** more cells than there are edges. */
+static size_t edge_index_near(edge_index *ix, uint32_t query, double rx, double ry,
+                              double rw, double rh) {
+  double s = ix->size;
+  double fx0 = floor(rx / s), fx1 = floor((rx + rw) / s);
+  double fy0 = floor(ry / s), fy1 = floor((ry + rh) / s);
+  size_t n = 0;
+  if ((fx1 - fx0 + 1) * (fy1 - fy0 + 1) > (double)ix->edge_count) {
+    for (int32_t e = 0; e < ix->edge_count; e++) ix->cand[n++] = e;
+    return n;
+  }
+  for (int32_t cy = (int32_t)fy0; cy <= (int32_t)fy1; cy++)
+    for (int32_t cx = (int32_t)fx0; cx <= (int32_t)fx1; cx++) {
+      size_t k = cell_bucket(ix, cx, cy);
+      for (size_t i = ix->start[k]; i < ix->start[k + 1]; i++) {
+        const edge_item *it = &ix->items[i];
+        if (it->cx != cx || it->cy != cy || ix->stamp[it->edge] == query) continue;
+        ix->stamp[it->edge] = query;
+        ix->cand[n++] = it->edge;
+      }
+    }
+  qsort(ix->cand, n, sizeof *ix->cand, cmp_int32);
+  return n;
+}
+
 typedef struct build {
   const char *name;
   extract *x;
@@ -681,6 +826,7 @@ typedef struct build {
   int32_t *next;             /* vertex -> next vertex in its cell */
   int32_t *parent;           /* union-find over vertices; root = smallest */
   int32_t *node_of;          /* vertex -> graph node */
+  edge_index eix;            /* waypoint maps with bases: edges by cell */
 } build;
 
 static void build_free(build *b) {
@@ -689,6 +835,7 @@ static void build_free(build *b) {
   td_mem_free(b->next, nv * sizeof *b->next);
   td_mem_free(b->parent, nv * sizeof *b->parent);
   td_mem_free(b->node_of, nv * sizeof *b->node_of);
+  edge_index_free(&b->eix);
 }
 
 static const char *obj_class(const object *ob) { return class_names[ob->cls]; }
@@ -1103,6 +1250,8 @@ static int place_bases(build *b) {
   m->bases = td_mem_calloc(x->base_count, sizeof *m->bases);
   if (!m->bases) return td_err_set(b->err, "%s: out of memory", b->name);
   m->base_count = x->base_count;
+  if (!m->grid && edge_index_build(&b->eix, g) != 0)
+    return td_err_set(b->err, "%s: out of memory", b->name);
   size_t bi = 0;
   for (size_t i = 0; i < x->obj_count; i++) {
     const object *ob = &x->objs[i];
@@ -1139,8 +1288,11 @@ static int place_bases(build *b) {
         return td_err_set(b->err, "%s: object %d (tower_base): covers no walkable cell",
                           b->name, ob->id);
     } else {
-      /* count every edge it touches (for the message), keep the first ones */
-      for (int32_t e = 0; e < g->edge_count; e++) {
+      /* count every edge it touches (for the message), keep the first ones;
+      ** the index gives the edges near it, in ascending order */
+      size_t nc = edge_index_near(&b->eix, (uint32_t)bi, ob->x, ob->y, ob->w, ob->h);
+      for (size_t c = 0; c < nc; c++) {
+        int32_t e = b->eix.cand[c];
         const td_edge *ed = &g->edges[e];
         if (!segment_hits_rect(g->x[ed->a], g->y[ed->a], g->x[ed->b], g->y[ed->b], ob->x,
                                ob->y, ob->w, ob->h))

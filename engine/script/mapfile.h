@@ -33,9 +33,11 @@
 ** through td_mem: mem.h). A map past one is refused as soon as the count
 ** passes it, with a message that names the limit. A tile layer whose data
 ** is the very table of an earlier one shares that layer's gids
-** (td_map_layer.shared) instead of copying them. Vertices merge through a
-** spatial hash, and spawns are checked against goals through a per-node
-** index.
+** (td_map_layer.shared) instead of copying them. Within the budgets no
+** step is quadratic: vertices merge through a spatial hash, spawns are
+** checked against goals through a per-node index, and a tower base looks
+** only at the path edges listed in the grid cells it covers (all of them
+** only when it covers more cells than there are edges).
 ** Object ids must be unique among the objects of td's classes (Tiled makes
 ** them so; tools, replays and saves name tower bases by id): duplicates are
 ** found by sorting, and refused naming both objects.

@@ -104,6 +104,19 @@ wrap "$tmp/spawns64.lua" '{ { type = "objectgroup", objects = o } }'
 measured "64 spawns on one node" 0 "" -- "$td" sim --map "$tmp/spawns64.lua" --auto
 grep -q '^result: lost' "$tmp/out"; check $? "64 spawns: the game ends: $(tail -3 "$tmp/out")"
 
+# 1,024 tower bases along a path of 100,000 vertices: each base looks only at
+# the edges near it (a tower on one cuts the only path: refused)
+cat >"$tmp/bases.lua" <<'EOF'
+local pl = {} for i = 1, 100000 do pl[i] = { x = (i - 1) * 2, y = 0 } end
+local o = { { id = 1, type = "path", shape = "polyline", x = 0, y = 0, polyline = pl },
+  { id = 2, type = "spawn", shape = "point", x = 0, y = 0 }, { id = 3, type = "goal", shape = "point", x = 199998, y = 0 } }
+for i = 1, 1024 do o[#o + 1] = { id = 10 + i, type = "tower_base", shape = "rectangle", x = i * 190, y = -1, width = 1, height = 2 } end
+return { orientation = "orthogonal", width = 4, height = 4, tilewidth = 32, tileheight = 32, layers = { { type = "objectgroup", objects = o } } }
+EOF
+measured "1,024 bases on 100,000 vertices" 1 \
+  "bases.lua: object 1034 (tower_base): refused: it would cut spawn object 2 (node 0) off" \
+  -- "$td" route --map "$tmp/bases.lua" --tower 1034
+
 # an open grid too big for the memory outside Lua
 cat >"$tmp/grid.lua" <<'EOF'
 local N = 1400 local d = {} for i = 1, N * N do d[i] = 1 end
