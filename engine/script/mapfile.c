@@ -524,7 +524,7 @@ static void read_object(extract *x, int o, double ox, double oy, const char *lay
   ob.id = (int32_t)id;
   ob.cls = k;
   ob.index = (uint32_t)index;
-  snprintf(ob.layer, sizeof ob.layer, "%s", layer);
+  snprintf(ob.layer, sizeof ob.layer, "%.*s", (int)sizeof ob.layer - 1, layer);
   opt_string(x, o, "name", ob.name, sizeof ob.name);
   char shape[32] = "rectangle";
   opt_string(x, o, "shape", shape, sizeof shape);
