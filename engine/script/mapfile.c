@@ -682,6 +682,7 @@ typedef struct edge_item {
 
 typedef struct edge_index {
   double size;               /* cell size, map units */
+  double x0, y0, x1, y1;     /* the box of every node */
   size_t buckets;            /* power of two */
   size_t *start;             /* buckets + 1: bucket k is items[start[k], start[k+1]) */
   edge_item *items;
@@ -755,6 +756,14 @@ static int edge_index_build(edge_index *ix, const td_graph *g) {
     total += hypot(g->x[ed->b] - g->x[ed->a], g->y[ed->b] - g->y[ed->a]);
   }
   ix->size = fmax(total / (double)(ne ? ne : 1), 1.0);
+  ix->x0 = ix->y0 = INFINITY;
+  ix->x1 = ix->y1 = -INFINITY;
+  for (int32_t n = 0; n < g->node_count; n++) {
+    ix->x0 = fmin(ix->x0, g->x[n]);
+    ix->y0 = fmin(ix->y0, g->y[n]);
+    ix->x1 = fmax(ix->x1, g->x[n]);
+    ix->y1 = fmax(ix->y1, g->y[n]);
+  }
   ix->buckets = 16;
   while (ix->buckets < 4 * ne) ix->buckets *= 2;
   ix->edge_count = (int32_t)ne;
@@ -785,13 +794,17 @@ static int cmp_int32(const void *pa, const void *pb) {
 }
 
 /* The edges that may touch the rectangle, ascending, into ix->cand; query
-** is this query's number (from 1). Every edge when the rectangle covers
-** more cells than there are edges. */
+** is this query's number (from 1). Only the part of the rectangle within
+** the nodes' box can touch an edge; every edge when that part covers more
+** cells than there are edges. */
 static size_t edge_index_near(edge_index *ix, uint32_t query, double rx, double ry,
                               double rw, double rh) {
   double s = ix->size;
-  double fx0 = floor(rx / s), fx1 = floor((rx + rw) / s);
-  double fy0 = floor(ry / s), fy1 = floor((ry + rh) / s);
+  double ax = fmax(rx, ix->x0), bx = fmin(rx + rw, ix->x1);
+  double ay = fmax(ry, ix->y0), by = fmin(ry + rh, ix->y1);
+  if (ax > bx || ay > by) return 0; /* apart from every edge */
+  double fx0 = floor(ax / s), fx1 = floor(bx / s);
+  double fy0 = floor(ay / s), fy1 = floor(by / s);
   size_t n = 0;
   if ((fx1 - fx0 + 1) * (fy1 - fy0 + 1) > (double)ix->edge_count) {
     for (int32_t e = 0; e < ix->edge_count; e++) ix->cand[n++] = e;
