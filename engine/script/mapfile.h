@@ -33,11 +33,13 @@
 ** through td_mem: mem.h). A map past one is refused as soon as the count
 ** passes it, with a message that names the limit. A tile layer whose data
 ** is the very table of an earlier one shares that layer's gids
-** (td_map_layer.shared) instead of copying them. Within the budgets no
-** step is quadratic: vertices merge through a spatial hash, spawns are
-** checked against goals through a per-node index, and a tower base looks
-** only at the path edges listed in the grid cells it covers (all of them
-** only when it covers more cells than there are edges).
+** (td_map_layer.shared) instead of copying them. Vertices merge through a
+** spatial hash, spawns are checked against goals through a per-node index,
+** and a tower base looks only at the path edges listed in the grid cells
+** its rectangle covers within the nodes' box; only a base whose rectangle
+** spans more cells there than the map has edges looks at every edge (so
+** the bases' step is at worst bases x edges, 1024 x 100,000 tests: about
+** half a second).
 ** Object ids must be unique among the objects of td's classes (Tiled makes
 ** them so; tools, replays and saves name tower bases by id): duplicates are
 ** found by sorting, and refused naming both objects.
