@@ -840,6 +840,8 @@ typedef struct build {
   int32_t *parent;           /* union-find over vertices; root = smallest */
   int32_t *node_of;          /* vertex -> graph node */
   edge_index eix;            /* waypoint maps with bases: edges by cell */
+  const char *making;        /* what is being built, for the byte budget's message */
+  char making_buf[128];
 } build;
 
 static void build_free(build *b) {
@@ -1100,6 +1102,9 @@ static int build_grid(build *b, td_map_layer *ly) {
   if (ly->offset_x != 0.0 || ly->offset_y != 0.0)
     return td_err_set(b->err, "%s: layer '%s': the walkable layer cannot have an offset",
                       b->name, ly->name);
+  snprintf(b->making_buf, sizeof b->making_buf, "layer '%s': its grid of %dx%d cells: ",
+           ly->name, ly->width, ly->height);
+  b->making = b->making_buf;
   b->m->grid = td_grid_create(ly->width, ly->height, (double)x->tile_w, &gerr);
   if (!b->m->grid) return td_err_set(b->err, "%s: %s", b->name, gerr.msg);
   for (int32_t cy = 0; cy < ly->height; cy++)
@@ -1109,6 +1114,7 @@ static int build_grid(build *b, td_map_layer *ly) {
     }
   b->m->graph = td_grid_build_graph(b->m->grid, &gerr);
   if (!b->m->graph) return td_err_set(b->err, "%s: %s", b->name, gerr.msg);
+  b->making = NULL;
   if (b->m->graph->node_count == 0)
     return td_err_set(b->err, "%s: layer '%s': no walkable cell", b->name, ly->name);
   return 0;
@@ -1336,10 +1342,13 @@ static int check_route(build *b) {
   int32_t *goals = td_mem_alloc(m->goal_count * sizeof *goals);
   if (!goals) return td_err_set(b->err, "%s: out of memory", b->name);
   td_map_goal_nodes(m, goals);
+  snprintf(b->making_buf, sizeof b->making_buf, "the route over %d nodes: ", g->node_count);
+  b->making = b->making_buf;
   td_err rerr;
   td_route *r = td_route_create(g, goals, m->goal_count, &rerr); /* a goal twice is fine */
   td_mem_free(goals, m->goal_count * sizeof *goals);
   if (!r) return td_err_set(b->err, "%s: %s", b->name, rerr.msg);
+  b->making = NULL;
   const td_cost *dist = td_route_dist(r);
   int rc = 0;
   for (size_t s = 0; s < m->spawn_count && rc == 0; s++)
@@ -1432,8 +1441,8 @@ int td_mapfile_load_buffer(const char *name, const char *data, size_t len,
     build_free(&b);
     td_mem_meter_set(outer);
     if (rc != 0 && meter.over)
-      td_err_set(err, "%s: the map needs more than %zu MiB outside Lua (the loader's limit)",
-                 name, TD_MAPFILE_MAX_C_BYTES >> 20);
+      td_err_set(err, "%s: %sthe map needs more than %zu MiB outside Lua (the loader's limit)",
+                 name, b.making ? b.making : "", TD_MAPFILE_MAX_C_BYTES >> 20);
   }
   extract_free(&x);
   if (rc != 0) td_map_free(out);

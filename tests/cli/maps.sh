@@ -128,7 +128,8 @@ return { orientation = "orthogonal", width = N, height = N, tilewidth = 16, tile
     { type = "objectgroup", objects = { { id = 1, type = "spawn", shape = "point", x = 8, y = 8 },
       { id = 2, type = "goal", shape = "point", x = 16 * N - 8, y = 16 * N - 8 } } } } }
 EOF
-measured "1400x1400 open grid" 2 "grid.lua: the map needs more than 128 MiB outside Lua (the loader's limit)" \
+measured "1400x1400 open grid" 2 \
+  "grid.lua: layer 'ground': its grid of 1400x1400 cells: the map needs more than 128 MiB outside Lua (the loader's limit)" \
   -- "$td" route --map "$tmp/grid.lua"
 
 # duplicate tower-base ids: refused before a game is played or recorded
