@@ -81,13 +81,17 @@ static void bind_world(td_game *g) {
 
 /* ---- lifetime ------------------------------------------------------------ */
 
-static int hash_file(const char *path, uint64_t *out, td_err *err) {
+/* The map file, read once: its content hash is of the very bytes loaded,
+** under the loader's own size limit and message. */
+static int load_map_file(td_game *g, td_err *err) {
   char *buf;
   size_t len, cap;
-  if (td_mem_read_file(path, (size_t)64 << 20, &buf, &len, &cap, err) != 0) return -1;
-  *out = td_blob_fnv(TD_BLOB_FNV_SEED, buf, len);
+  if (td_mem_read_file(g->map_path, TD_MAPFILE_MAX_BYTES, &buf, &len, &cap, err) != 0)
+    return -1;
+  g->map_hash = td_blob_fnv(TD_BLOB_FNV_SEED, buf, len);
+  int rc = td_mapfile_load_buffer(g->map_path, buf, len, &g->map, err);
   td_mem_free(buf, cap);
-  return 0;
+  return rc;
 }
 
 void game_copy_str(char *dst, size_t cap, const char *src) {
@@ -124,8 +128,7 @@ static td_game *game_open(const td_game_options *o, td_err *err) {
     if (td_mapfile_load_buffer(g->map_path, o->map_source, o->map_source_len, &g->map, err) != 0)
       goto fail;
   } else {
-    if (hash_file(g->map_path, &g->map_hash, err) != 0) goto fail;
-    if (td_mapfile_load(g->map_path, &g->map, err) != 0) goto fail;
+    if (load_map_file(g, err) != 0) goto fail;
   }
   /* the name is part of the map's identity: a mod may read it */
   td_game_map_name_of(g->map_path, g->map_name, sizeof g->map_name);

@@ -63,16 +63,48 @@ void td_mem_get_allocator(td_alloc_fn *fn, void **ud) {
   if (ud) *ud = alloc_ud;
 }
 
+/* The meter of mem.h: set only around a bounded piece of work. */
+static td_mem_meter *meter = NULL;
+
+td_mem_meter *td_mem_meter_set(td_mem_meter *m) {
+  td_mem_meter *old = meter;
+  meter = m;
+  return old;
+}
+
+/* May a block of osize bytes become nsize? Refuses past the meter's limit. */
+static int meter_allows(size_t osize, size_t nsize) {
+  if (!meter || !meter->limit || nsize <= osize) return 1;
+  size_t grow = nsize - osize;
+  if (meter->live > meter->limit || grow > meter->limit - meter->live) {
+    meter->over = 1;
+    return 0;
+  }
+  return 1;
+}
+
+/* Counts a block that went from osize to nsize bytes (0: none). */
+static void meter_count(size_t osize, size_t nsize) {
+  if (!meter) return;
+  meter->live = osize > meter->live ? nsize : meter->live - osize + nsize;
+  if (meter->live > meter->peak) meter->peak = meter->live;
+}
+
 void *td_mem_alloc(size_t size) {
-  if (size == 0) return NULL;
-  return alloc_fn(alloc_ud, NULL, 0, size);
+  if (size == 0 || !meter_allows(0, size)) return NULL;
+  void *p = alloc_fn(alloc_ud, NULL, 0, size);
+  if (p) meter_count(0, size);
+  return p;
 }
 
 void *td_mem_calloc(size_t count, size_t size) {
   if (count == 0 || size == 0) return NULL;
-  if (count > SIZE_MAX / size) return NULL;
+  if (count > SIZE_MAX / size || !meter_allows(0, count * size)) return NULL;
   void *p = alloc_fn(alloc_ud, NULL, 0, count * size);
-  if (p) memset(p, 0, count * size);
+  if (p) {
+    memset(p, 0, count * size);
+    meter_count(0, count * size);
+  }
   return p;
 }
 
@@ -81,7 +113,11 @@ void *td_mem_realloc(void *ptr, size_t osize, size_t nsize) {
     td_mem_free(ptr, osize);
     return NULL;
   }
-  return alloc_fn(alloc_ud, ptr, ptr ? osize : 0, nsize);
+  size_t old = ptr ? osize : 0;
+  if (!meter_allows(old, nsize)) return NULL;
+  void *p = alloc_fn(alloc_ud, ptr, old, nsize);
+  if (p) meter_count(old, nsize);
+  return p;
 }
 
 void *td_mem_grow(void *ptr, size_t *cap, size_t need, size_t elem) {
@@ -97,7 +133,9 @@ void *td_mem_grow(void *ptr, size_t *cap, size_t need, size_t elem) {
 }
 
 void td_mem_free(void *ptr, size_t size) {
-  if (ptr) alloc_fn(alloc_ud, ptr, size, 0);
+  if (!ptr) return;
+  alloc_fn(alloc_ud, ptr, size, 0);
+  meter_count(size, 0);
 }
 
 #if TD_POSIX_FILES
