@@ -11,6 +11,7 @@
 */
 #include <errno.h>
 #include <stdbool.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ int td_cmd_shot(int argc, char **argv) {
   int64_t hover = -1, select = -1;
   bool idle = false;
   td_difficulty difficulty = TD_DIFFICULTY_NORMAL;
+  bool seed_set = false, difficulty_set = false;
   int w = 1280, h = 720;
   double zoom = 0;
   bool overlays[TD_OVERLAY_COUNT] = {false};
@@ -69,8 +71,10 @@ int td_cmd_shot(int argc, char **argv) {
       else if (!strcmp(a, "--difficulty")) {
         if (td_difficulty_parse(v, &difficulty))
           return td_app_fail("shot: --difficulty: expected normal, easy or hard, got '%s'", v);
+        difficulty_set = true;
       } else if (!strcmp(a, "--seed")) {
         if (td_app_parse_option("shot: --seed", v, 0, UINT64_MAX, &seed)) return 2;
+        seed_set = true;
       } else if (!strcmp(a, "--tick")) {
         if (td_app_parse_option("shot: --tick", v, 0, SHOT_MAX_TICK, &tick)) return 2;
       } else if (!strcmp(a, "--hover")) {
@@ -106,6 +110,17 @@ int td_cmd_shot(int argc, char **argv) {
     if (td_replay_read(replay, &rp, &err) != 0) return td_app_fail("%s", err.msg);
     if (!map) map = rp.map_path;
     if (!mod) mod = rp.mod_dir;
+    /* what the replay fixes, an option may repeat but not change */
+    if ((seed_set && seed != rp.seed) || (difficulty_set && difficulty != rp.difficulty)) {
+      int rc = seed_set && seed != rp.seed
+                   ? td_app_fail("%s: played with seed %" PRIu64 ", not %" PRIu64, replay,
+                                 rp.seed, seed)
+                   : td_app_fail("%s: played on %s, not %s", replay,
+                                 td_difficulty_name(rp.difficulty),
+                                 td_difficulty_name(difficulty));
+      td_replay_free(&rp);
+      return rc;
+    }
     seed = rp.seed;
     difficulty = rp.difficulty;
   }

@@ -142,6 +142,16 @@ expect "bad base" 2 "shot: no tower base with object id 999" -- "$td" shot --map
 expect "bad type" 2 "shot: --build: no tower type 'laser'" -- "$td" shot --map "$map" --build laser --hover 9 "$tmp/x.png"
 expect "bad map" 2 "nope.lua" -- "$td" shot --map "$tmp/nope.lua" "$tmp/x.png"
 expect "bad tick" 2 "shot: --tick: 'x' is not a whole number (0 .. 10000000)" -- "$td" shot --map "$map" --tick x "$tmp/x.png"
+# what a replay fixes: --seed and --difficulty may repeat it, not change it
+"$td" sim --map "$map" --auto --ticks 600 --seed 3 --difficulty hard --record "$tmp/r.replay" --quiet \
+  >/dev/null 2>&1
+check $? "shot: recording the replay failed"
+expect "replay seed" 2 "r.replay: played with seed 3, not 4" -- \
+  "$td" shot --replay "$tmp/r.replay" --seed 4 --tick 60 "$tmp/x.png"
+expect "replay difficulty" 2 "r.replay: played on hard, not easy" -- \
+  "$td" shot --replay "$tmp/r.replay" --difficulty easy --tick 60 "$tmp/x.png"
+expect "replay same seed" 0 "" -- \
+  "$td" shot --replay "$tmp/r.replay" --seed 3 --difficulty hard --tick 60 "$tmp/x.png"
 "$td" shot --map "$map" >/dev/null 2>&1
 [ $? -eq 2 ]; check $? "no output file: usage, exit 2"
 "$td" shot --help | grep -q "usage: td shot"; check $? "help"
