@@ -298,7 +298,8 @@ static int l_spawn(lua_State *L) {
   const char *name = luaL_checkstring(L, 1);
   int type = find_name(name, r->enemies, r->enemy_count, sizeof r->enemies[0]);
   if (type < 0) return luaL_error(L, "td.spawn: no enemy type '%s'", name);
-  td_spawn_desc d = {.type = type, .spawn = 0, .node = -1};
+  td_spawn_desc d = {.type = type, .spawn = 0, .node = -1,
+                     .wave = td_mod_script_wave(((td_game *)td_mod_host(L))->mod)};
   if (!lua_isnoneornil(L, 2)) {
     luaL_checktype(L, 2, LUA_TTABLE);
     if (lua_getfield(L, 2, "spawn") != LUA_TNIL) {

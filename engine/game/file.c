@@ -105,7 +105,9 @@ int td_file_begin(td_file_out *o, const char *path, td_err *err) {
     if (fd < 0) {
       int e = errno;
       release(o);
-      return td_err_set(err, "%s: cannot write: %s", path, strerror(e));
+      /* td_mem's refusal reads as the other out-of-memory errors do */
+      return td_err_set(err, "%s: cannot write: %s", path,
+                        e == ENOMEM ? "out of memory" : strerror(e));
     }
   }
   o->f = fdopen(fd, "wb");

@@ -16,6 +16,12 @@
 #define SAVE_MAGIC "TDGS"
 #define SAVE_VERSION 3u /* 2: the difficulty; 3: the map's name in its hash, totals, player, td.state */
 
+/* A wave script lets its wave go when it ends (script/mod_wave.c). */
+static void game_wave_hold(void *ud, int32_t wave, int delta) {
+  td_game *g = ud;
+  if (g->world) td_world_wave_hold(g->world, wave, delta);
+}
+
 /* ---- math.random before the world exists (the data stage) ----------------- */
 
 static uint32_t game_random(void *ud) {
@@ -73,10 +79,22 @@ static int32_t hook_target(void *ud, td_world *w, uint32_t tower, const uint32_t
   return best;
 }
 
-static void bind_world(td_game *g) {
+/* Tells the world which waves the mod's scripts run. 0, or -1 with err. */
+static int tell_scripts(td_game *g, td_err *err) {
+  size_t n = td_mod_script_waves(g->mod, NULL, 0);
+  int32_t *waves = n ? td_mem_alloc(n * sizeof *waves) : NULL;
+  if (n && !waves) return td_err_set(err, "game: out of memory");
+  td_mod_script_waves(g->mod, waves, n);
+  int rc = td_world_set_scripted_waves(g->world, waves, n, err);
+  td_mem_free(waves, n * sizeof *waves);
+  return rc;
+}
+
+static int bind_world(td_game *g, td_err *err) {
   td_world_hooks h = {.ud = g, .event = hook_event, .tick = hook_tick, .target = hook_target};
   td_world_set_hooks(g->world, &h);
   td_world_set_endless(g->world, g->endless);
+  return tell_scripts(g, err);
 }
 
 /* ---- lifetime ------------------------------------------------------------ */
@@ -138,6 +156,8 @@ static td_game *game_open(const td_game_options *o, td_err *err) {
   td_mod_options mo = {0};
   mo.random = game_random;
   mo.random_ud = g;
+  mo.wave_hold = game_wave_hold;
+  mo.wave_ud = g;
   mo.memory = o->mod_memory;
   mo.load_instructions = o->load_instructions;
   mo.call_instructions = o->call_instructions;
@@ -161,7 +181,10 @@ td_game *td_game_create(const td_game_options *o, td_err *err) {
     td_game_destroy(g);
     return NULL;
   }
-  bind_world(g);
+  if (bind_world(g, err) != 0) {
+    td_game_destroy(g);
+    return NULL;
+  }
   return g;
 }
 
@@ -196,6 +219,7 @@ int td_game_step(td_game *g, td_err *err) {
     if (td_world_set_rules(g->world, next, &serr) == 0) {
       td_mod_swap(g->mod);
       g->reloads++;
+      if (tell_scripts(g, err) != 0) return -1;
     } else {
       td_err why;
       td_err_set(&why, "%s: not swapped in: %s", g->mod_dir, serr.msg);
@@ -464,7 +488,7 @@ td_game *td_game_load(const td_game_options *o, const char *path, td_err *err) {
     td_err_set(err, "%s: %s", path, werr.msg);
     goto fail;
   }
-  bind_world(g);
+  if (bind_world(g, err) != 0) goto fail;
   td_err serr;
   if (td_mod_state_load(g->mod, state, (size_t)slen, &serr) != 0) {
     td_err_set(err, "%s: %s", path, serr.msg);

@@ -821,7 +821,7 @@ int td_scenario_run(const td_scenario_file *f, const td_scenario *s, td_scenario
   while (td_world_tick(w) < s->ticks) {
     if (s->until_end && td_world_state(w) != TD_GAME_PLAYING) break;
     uint64_t t = td_world_tick(w);
-    for (; next < s->action_count && s->actions[next].tick <= t && rc == 0; next++)
+    for (; r && next < s->action_count && s->actions[next].tick <= t && rc == 0; next++)
       rc = issue(g, &s->actions[next], &r[next], t, &gerr);
     if (rc == 0) rc = td_game_step(g, &gerr);
     if (rc != 0) {

@@ -300,6 +300,7 @@ static int l_format(lua_State *L) {
 
 static int l_print(lua_State *L) {
   mod_version *v = mod_version_of(L);
+  if (v->replaying) return 0; /* a wave script replayed after a load printed this already */
   int n = lua_gettop(L);
   luaL_Buffer b;
   luaL_buffinit(L, &b);
@@ -566,7 +567,7 @@ static uint64_t project(td_mod *m, uint64_t lim) {
   return r;
 }
 
-static int l_random(lua_State *L) {
+static int draw_random(lua_State *L) {
   td_mod *m = mod_version_of(L)->mod;
   lua_Integer low, up;
   switch (lua_gettop(L)) {
@@ -592,6 +593,10 @@ static int l_random(lua_State *L) {
   uint64_t x = r + (uint64_t)low; /* wraps into [low, up] */
   lua_pushinteger(L, (lua_Integer)x);
   return 1;
+}
+
+static int l_random(lua_State *L) {
+  return mod_wave_taped(L, mod_version_of(L), "math.random", draw_random);
 }
 
 /* ---- include ----------------------------------------------------------------- */
@@ -745,7 +750,8 @@ static int host_call(lua_State *L) {
     mod_raise(L, "td.%s: only in handlers, not while the mod loads", e->name);
   if (!v->loading && !(stages & TD_MOD_API_RUNTIME))
     mod_raise(L, "td.%s: only while the mod loads", e->name);
-  return e->fn(L); /* its upvalue 1 is the host pointer (td_mod_host) */
+  /* its upvalue 1 is the host pointer (td_mod_host); a wave script's call is taped */
+  return mod_wave_taped(L, v, e->name, e->fn);
 }
 
 /* ---- the registration tables of the built-ins ------------------------------------ */
@@ -759,8 +765,14 @@ const td_mod_api mod_builtin_td[] = {
   {"tower", mod_l_tower, "(t: td.tower_decl)",
    "Declares a tower type with its upgrade tree (`levels`) and optional targeting function.",
    TD_MOD_API_DATA},
-  {"wave", mod_l_wave, "(groups: td.group_decl[])",
-   "Declares the next wave (1, 2, ...): its spawn groups, without first/last/every.",
+  {"wave", mod_l_wave, "(groups: td.group_decl[]|fun(wave: integer))",
+   "Declares the next wave (1, 2, ...): its spawn groups, without first/last/every; or a "
+   "wave script, a function run as a coroutine when the wave starts, driven by the game's "
+   "ticks: `td.spawn` to spawn (its enemies belong to the wave), `td.wait(seconds)` to "
+   "wait, any other `td.*` function to look at the game. The wave lasts while the script "
+   "runs and its enemies live. A script is replayed after a load from what `td.*` and "
+   "`math.random` returned to it, so it must depend only on those and on its own locals "
+   "(docs/modding.md, \"Wave scripts\").",
    TD_MOD_API_DATA},
   {"group", mod_l_group, "(t: td.group_decl)",
    "Declares a spawn group spanning waves (Mindustry's SpawnGroup): it spawns in wave n when "
@@ -777,6 +789,10 @@ const td_mod_api mod_builtin_td[] = {
    "Calls f(tick) on every tick that is a positive multiple of n (the world's fixed steps), "
    "interleaved with the \"tick\" handlers in registration order.",
    TD_MOD_API_DATA},
+  {"wait", mod_l_wait, "(seconds: number)",
+   "In a wave script (`td.wave(function(wave) ... end)`): waits this many seconds of game time "
+   "(at least one tick) before the script goes on. Elsewhere it raises.",
+   TD_MOD_API_RUNTIME},
 };
 const size_t mod_builtin_td_count = sizeof mod_builtin_td / sizeof mod_builtin_td[0];
 
@@ -942,6 +958,7 @@ static void open_env(lua_State *L, mod_version *v) {
   lua_pushinteger(L, TD_RULES_API_VERSION);
   lua_setfield(L, td, "api_version");
   mod_state_open(L, td);
+  mod_wave_open(L);
   make_readonly(L, v);
   lua_setfield(L, env, "td");
 
@@ -979,6 +996,8 @@ void mod_check_api_version(lua_State *L, mod_version *v) {
 
 static void version_destroy(mod_version *v) {
   if (!v) return;
+  for (size_t i = 0; i < v->nco; i++) td_blob_free(&v->co[i].tape);
+  td_mem_free(v->co, v->co_cap * sizeof *v->co);
   td_lsandbox_destroy(v->sb); /* finalizers may still print: the mod is alive */
   td_rules_free(&v->rules);
   mod_build_free(v->b);
@@ -1179,10 +1198,14 @@ typedef struct call_args {
   int32_t choice;
 } call_args;
 
-static void push_handler(lua_State *L, const call_args *a) {
+void mod_push_handler(lua_State *L, size_t h) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &handlers_key);
-  lua_rawgeti(L, -1, (lua_Integer)a->h + 1);
+  lua_rawgeti(L, -1, (lua_Integer)h + 1);
   lua_remove(L, -2);
+}
+
+static void push_handler(lua_State *L, const call_args *a) {
+  mod_push_handler(L, a->h);
 }
 
 static void set_int(lua_State *L, const char *k, lua_Integer v) {
@@ -1276,6 +1299,7 @@ static void describe(const mod_version *v, const mod_handler *h, char *out, size
     snprintf(out, size, "on %s #%d", event_name_of(h->kind, h->event), h->ord);
     break;
   case H_EVERY: snprintf(out, size, "every %u #%d", (unsigned)h->every, h->ord); break;
+  case H_WAVE: snprintf(out, size, "script of wave %d", (int)h->wave); break;
   case H_TARGET:
     snprintf(out, size, "target of tower '%s'",
              h->tower >= 0 && (size_t)h->tower < v->rules.tower_count
@@ -1285,7 +1309,7 @@ static void describe(const mod_version *v, const mod_handler *h, char *out, size
 }
 
 /* A handler failed: record it and disable it. */
-static void stop_handler(mod_version *v, size_t hi, const td_lsandbox_report *rep) {
+void mod_stop_handler(mod_version *v, size_t hi, const td_lsandbox_report *rep) {
   td_mod *m = v->mod;
   mod_handler *h = &v->h[hi];
   h->disabled = true;
@@ -1319,7 +1343,7 @@ static bool run(mod_version *v, call_args *a, lua_CFunction tramp) {
   int rc = td_lsandbox_pcall(v->sb, 1, 0, &rep);
   v->in_call = false;
   if (rc == 0) return true;
-  stop_handler(v, a->h, &rep);
+  mod_stop_handler(v, a->h, &rep);
   return false;
 }
 
@@ -1333,6 +1357,7 @@ void td_mod_dispatch(td_mod *m, const td_event *e) {
     a.h = i;
     run(v, &a, tramp_event);
   }
+  if (e->kind == TD_EVENT_WAVE_STARTED) mod_wave_start(v, e->wave);
 }
 
 void td_mod_tick(td_mod *m, uint64_t tick) {
@@ -1347,6 +1372,7 @@ void td_mod_tick(td_mod *m, uint64_t tick) {
       run(v, &a, tramp_tick);
     }
   }
+  mod_wave_tick(v, tick);
 }
 
 int32_t td_mod_target(td_mod *m, int32_t tower_type, uint32_t tower, const uint32_t *enemies,
@@ -1404,6 +1430,7 @@ void td_mod_discard(td_mod *m, const char *why) {
 
 bool td_mod_swap(td_mod *m) {
   if (!m->pending) return false;
+  mod_wave_drop_all(m->cur); /* the running scripts end: their waves are let go */
   version_destroy(m->cur);
   m->cur = m->pending;
   m->pending = NULL;

@@ -113,6 +113,10 @@ typedef struct td_mod_options {
   size_t api_count;
   uint32_t (*random)(void *ud); /* math.random's source; NULL: a fixed-seed xorshift */
   void *random_ud;
+  /* a wave script holds its wave open while it runs (+1 at its start, -1
+  ** at its end): the world's td_world_wave_hold; NULL: nothing */
+  void (*wave_hold)(void *ud, int32_t wave, int delta);
+  void *wave_ud;
   size_t memory;                /* 0: TD_MOD_DEFAULT_MEMORY */
   uint64_t load_instructions;   /* 0: TD_MOD_DEFAULT_LOAD_INSTRUCTIONS */
   uint64_t call_instructions;   /* 0: TD_MOD_DEFAULT_CALL_INSTRUCTIONS */
@@ -186,6 +190,14 @@ size_t td_mod_log_count(const td_mod *m);
 uint64_t td_mod_log_total(const td_mod *m);  /* lines printed since creation (kept or not) */
 const char *td_mod_log_line(const td_mod *m, size_t i);
 void td_mod_clear_log(td_mod *m);
+
+/* The wave whose script is running (for td.spawn: its enemies belong to
+** it), 0: none. For the host's td.* functions. */
+int32_t td_mod_script_wave(const td_mod *m);
+/* The waves the mod's scripts run (td.wave(function)), in declaration
+** order: writes at most cap into out, returns how many there are. The
+** host tells the world (td_world_set_scripted_waves). */
+size_t td_mod_script_waves(const td_mod *m, int32_t *out, size_t cap);
 
 /* td.state (mod_state.c): the mod's table of plain data that saves carry.
 ** td_mod_state_save appends it to b in a canonical order (the same content

@@ -956,6 +956,12 @@ int mod_l_group(lua_State *L) {
 int mod_l_wave(lua_State *L) {
   mod_version *v = mod_version_of(L);
   mod_build *b = building(L, v, "wave");
+  if (lua_type(L, 1) == LUA_TFUNCTION) { /* a wave script (mod_wave.c) */
+    if (b->waves >= 100000) mod_raise(L, "td.wave: too many waves");
+    b->waves++;
+    mod_add_handler(L, v, 1, H_WAVE)->wave = b->waves;
+    return 0;
+  }
   arg_table(L, "wave");
   rd r;
   char obj[64];

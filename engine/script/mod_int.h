@@ -5,6 +5,7 @@
 **   mod_data.c  the data stage: schemas, declarations, rules building
 **   mod_doc.c   docs/lua-api.md and the LuaLS stubs from the same tables
 **   mod_state.c td.state: the mod's plain data, written to and read from saves
+**   mod_wave.c  wave scripts: coroutines driven by the ticks, their tapes
 ** Memory: a version owns its sandbox, rules, handlers and file list; its
 ** build (declarations) lives only while it loads. Everything goes through
 ** td_mem. Stack effects are noted as in the Lua manual.
@@ -101,13 +102,14 @@ const char *mod_refusal_name(td_refusal r);
 
 /* ---- versions ----------------------------------------------------------- */
 
-typedef enum mod_handler_kind { H_EVENT, H_TICK, H_EVERY, H_TARGET } mod_handler_kind;
+typedef enum mod_handler_kind { H_EVENT, H_TICK, H_EVERY, H_TARGET, H_WAVE } mod_handler_kind;
 
 typedef struct mod_handler {
   mod_handler_kind kind;
   td_event_kind event;   /* H_EVENT */
   uint32_t every;        /* H_EVERY */
   int32_t tower;         /* H_TARGET: the tower type */
+  int32_t wave;          /* H_WAVE: the wave it is the script of */
   int ord;               /* 1-based among the handlers of its kind and event */
   bool disabled;
   char where[MOD_WHERE]; /* "file:line" of the function's definition */
@@ -120,6 +122,16 @@ typedef struct mod_file {
 } mod_file;
 
 typedef struct mod_build mod_build;
+
+/* A running wave script (mod_wave.c). */
+typedef struct mod_co {
+  int32_t wave;
+  size_t h;              /* its handler (H_WAVE) */
+  int ref;               /* its thread, in the registry's script table */
+  uint64_t wake;         /* the tick to resume it at */
+  uint32_t yields;       /* td.wait calls so far */
+  td_blob tape;          /* what td.* and math.random returned to it */
+} mod_co;
 
 typedef struct mod_version {
   td_mod *mod;
@@ -136,6 +148,11 @@ typedef struct mod_version {
   size_t pend_cap;
   int include_depth;
   uint64_t hash;         /* FNV-1a 64 of the names and contents read, in order */
+  mod_co *co;            /* running wave scripts, in the order their waves started */
+  size_t nco, co_cap;
+  mod_co *co_cur;        /* the one being resumed, NULL: none */
+  bool replaying;        /* a loaded save's scripts are being replayed from tapes */
+  td_blob_reader tape_in;
 } mod_version;
 
 struct td_mod {
@@ -185,6 +202,32 @@ typedef struct mod_key {
 int mod_cmp_key(const void *a, const void *b);
 void mod_key_read(lua_State *L, int idx, mod_key *k);
 void mod_key_push(lua_State *L, const mod_key *k);
+
+/* mod.c: pushes handler h's function [-0, +1]; records handler hi's
+** failure (rep) and disables it. */
+void mod_push_handler(lua_State *L, size_t h);
+void mod_stop_handler(mod_version *v, size_t hi, const td_lsandbox_report *rep);
+
+/* mod_state.c: one value (nil too, and tables of plain data) in td.state's
+** encoding; what names it in errors ("what td.enemy_info returned"). put
+** raises on what cannot be written [-0, +0]; get pushes the value [-0, +1]
+** and returns NULL, or why the bytes are refused (then it pushed nil). */
+void mod_value_put(lua_State *L, td_blob *b, int idx, const char *what);
+const char *mod_value_get(lua_State *L, td_blob_reader *r);
+
+/* mod_wave.c (see its top). open: the registry's table of script threads
+** [-0, +0]; start: wave n began, run its script if the mod has one; tick:
+** resume the scripts due; drop_all: end them all (a reload, the end);
+** taped: calls fn (a td.* function or math.random) as a script's call,
+** taped or answered from the tape; save/load: the running scripts. */
+void mod_wave_open(lua_State *L);
+void mod_wave_start(mod_version *v, int32_t wave);
+void mod_wave_tick(mod_version *v, uint64_t tick);
+void mod_wave_drop_all(mod_version *v);
+int mod_wave_taped(lua_State *L, mod_version *v, const char *name, lua_CFunction fn);
+int mod_l_wait(lua_State *L);
+void mod_wave_save(const mod_version *v, td_blob *b);
+int mod_wave_load(mod_version *v, td_blob_reader *r, td_err *err);
 
 /* mod_state.c: makes td.state (a fresh table) in the td table at index td,
 ** and keeps it in the registry for saves. [-0, +0] */

@@ -30,7 +30,7 @@
 #define MAX_DEPTH 64
 #define PATH_MAX_LEN 200
 
-enum { TAG_FALSE, TAG_TRUE, TAG_INT, TAG_FLOAT, TAG_STRING, TAG_TABLE };
+enum { TAG_FALSE, TAG_TRUE, TAG_INT, TAG_FLOAT, TAG_STRING, TAG_TABLE, TAG_NIL };
 
 static const char state_key = 's';
 
@@ -45,6 +45,7 @@ void mod_state_open(lua_State *L, int td) {
 
 typedef struct writer {
   td_blob *b;
+  bool nil_ok;           /* a value may be nil (a wave script's tape, not td.state) */
   char path[PATH_MAX_LEN];
 } writer;
 
@@ -122,6 +123,10 @@ static void put_table(lua_State *L, writer *w, int t, int seen, int depth) {
 
 static void put_value(lua_State *L, writer *w, int idx, int seen, int depth) {
   switch (lua_type(L, idx)) {
+  case LUA_TNIL:
+    if (!w->nil_ok || depth > 0) refuse(L, w, "nil cannot be saved");
+    td_blob_u8(w->b, TAG_NIL);
+    break;
   case LUA_TBOOLEAN: td_blob_u8(w->b, lua_toboolean(L, idx) ? TAG_TRUE : TAG_FALSE); break;
   case LUA_TNUMBER:
     if (lua_isinteger(L, idx)) {
@@ -159,9 +164,12 @@ static int save_call(lua_State *L) {
   return 0;
 }
 
+/* The blob: td.state's value, then the running wave scripts (mod_wave.c). */
+
 int td_mod_state_save(td_mod *m, td_blob *b, td_err *err) {
   writer w = {.b = b};
   if (td_lsandbox_call(m->cur->sb, m->name, save_call, &w, 0, 0, err) != 0) return -1;
+  mod_wave_save(m->cur, b);
   if (b->failed) return td_err_set(err, "%s: td.state: out of memory", m->name);
   return 0;
 }
@@ -170,6 +178,7 @@ int td_mod_state_save(td_mod *m, td_blob *b, td_err *err) {
 
 typedef struct reader {
   td_blob_reader r;
+  bool nil_ok;
   const char *bad;       /* why the data is refused, NULL: fine */
 } reader;
 
@@ -179,6 +188,10 @@ static void get_value(lua_State *L, reader *rd, int depth) {
   uint8_t tag = td_blob_get_u8(&rd->r);
   if (rd->r.failed) tag = 0xff;
   switch (tag) {
+  case TAG_NIL:
+    if (depth > 0 || !rd->nil_ok) break;
+    lua_pushnil(L);
+    return;
   case TAG_FALSE:
   case TAG_TRUE: lua_pushboolean(L, tag == TAG_TRUE); return;
   case TAG_INT: lua_pushinteger(L, (lua_Integer)td_blob_get_u64(&rd->r)); return;
@@ -230,7 +243,6 @@ static int load_call(lua_State *L) {
   reader *rd = lua_touserdata(L, 1);
   get_value(L, rd, 0); /* [2] */
   if (!rd->bad && !lua_istable(L, 2)) rd->bad = "not a table";
-  if (!rd->bad && rd->r.pos != rd->r.len) rd->bad = "bytes after the end";
   if (rd->bad) return 0;
   /* in place: empty td.state, then copy */
   lua_rawgetp(L, LUA_REGISTRYINDEX, &state_key); /* [3] */
@@ -262,5 +274,26 @@ int td_mod_state_load(td_mod *m, const void *data, size_t len, td_err *err) {
   reader rd = {.r = td_blob_read(data, len)};
   if (td_lsandbox_call(m->cur->sb, m->name, load_call, &rd, 0, 0, err) != 0) return -1;
   if (rd.bad) return td_err_set(err, "%s: td.state in the save: %s", m->name, rd.bad);
+  if (mod_wave_load(m->cur, &rd.r, err) != 0) return -1;
+  if (rd.r.pos != rd.r.len)
+    return td_err_set(err, "%s: td.state in the save: bytes after the end", m->name);
   return 0;
+}
+
+/* ---- values for wave scripts' tapes (mod_wave.c) ---------------------------- */
+
+void mod_value_put(lua_State *L, td_blob *b, int idx, const char *what) {
+  writer w = {.b = b, .nil_ok = true};
+  snprintf(w.path, sizeof w.path, "%s", what);
+  idx = lua_absindex(L, idx);
+  lua_newtable(L); /* tables seen */
+  put_value(L, &w, idx, lua_gettop(L), 0);
+  lua_pop(L, 1);
+}
+
+const char *mod_value_get(lua_State *L, td_blob_reader *r) {
+  reader rd = {.r = *r, .nil_ok = true};
+  get_value(L, &rd, 0);
+  *r = rd.r;
+  return rd.bad;
 }

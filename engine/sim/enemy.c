@@ -157,7 +157,8 @@ uint32_t td_world_spawn_enemy(td_world *w, const td_spawn_desc *d, td_err *err) 
   }
   float base = r->enemies[d->type].health;
   float h = d->health > 0 ? d->health : base;
-  int64_t i = enemy_add(w, d->type, node, h, h / base, 0, group_take(w), d->lane * w->tile,
+  int32_t wave = d->wave > 0 && wave_find(w, d->wave) ? d->wave : 0;
+  int64_t i = enemy_add(w, d->type, node, h, h / base, wave, group_take(w), d->lane * w->tile,
                         d->slot * w->tile, err);
   if (i < 0) {
     if (w->broken && err) td_err_set(err, "%s", w->fault.msg);

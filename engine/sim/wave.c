@@ -10,6 +10,7 @@
 #include "sim/world_int.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 static uint64_t ticks_of(float seconds) {
@@ -53,6 +54,7 @@ static void start_wave(td_world *w, uint64_t now, int32_t bonus) {
   }
   wave_rec *rec = &w->waves[w->wave_len++];
   *rec = (wave_rec){.wave = n};
+  if (wave_scripted(w, n)) rec->pending++; /* its script lets it go */
   for (size_t i = 0; i < r->group_count; i++) {
     const td_spawn_group *g = &r->groups[i];
     /* rules.h's membership rule (td_rules_wave_groups without a buffer) */
@@ -118,6 +120,35 @@ td_refusal wave_call(td_world *w) {
   double bonus = floor((double)w->rules->early_bonus * (double)skipped / TD_WORLD_TICK_HZ);
   start_wave(w, now, bonus > 1e9 ? 1000000000 : (int32_t)bonus);
   return TD_REFUSAL_NONE;
+}
+
+static int cmp_i32(const void *a, const void *b) {
+  int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
+  return (x > y) - (x < y);
+}
+
+int td_world_set_scripted_waves(td_world *w, const int32_t *waves, size_t n, td_err *err) {
+  for (size_t i = 0; i < n; i++)
+    if (waves[i] < 1) return td_err_set(err, "world: scripted wave %d is not >= 1", (int)waves[i]);
+  int32_t *p = n ? td_mem_alloc(n * sizeof *p) : NULL;
+  if (n && !p) return td_err_set(err, "world: out of memory");
+  if (n) memcpy(p, waves, n * sizeof *p);
+  if (n) qsort(p, n, sizeof *p, cmp_i32);
+  td_mem_free(w->scripted, w->nscripted * sizeof *w->scripted);
+  w->scripted = p;
+  w->nscripted = n;
+  return 0;
+}
+
+bool wave_scripted(const td_world *w, int32_t n) {
+  return w->nscripted && bsearch(&n, w->scripted, w->nscripted, sizeof n, cmp_i32) != NULL;
+}
+
+bool td_world_wave_hold(td_world *w, int32_t wave, int delta) {
+  wave_rec *rec = wave_find(w, wave);
+  if (!rec || (delta < 0 && rec->pending + delta < 0)) return false;
+  rec->pending += delta;
+  return true;
 }
 
 /* Waves whose batches have all spawned and whose enemies are all gone end,

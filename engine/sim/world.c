@@ -179,6 +179,7 @@ void td_world_destroy(td_world *w) {
   td_mem_free(w->towers, map->base_count * sizeof *w->towers);
   td_mem_free(w->shots, w->shot_cap * sizeof *w->shots);
   td_mem_free(w->pend, w->pend_cap * sizeof *w->pend);
+  td_mem_free(w->scripted, w->nscripted * sizeof *w->scripted);
   td_mem_free(w->waves, w->wave_cap * sizeof *w->waves);
   td_mem_free(w->cmds, w->cmd_cap * sizeof *w->cmds);
   td_mem_free(w->blocks_e, (edges ? edges : 1) * sizeof *w->blocks_e);

@@ -263,11 +263,27 @@ typedef struct td_spawn_desc {
   int32_t node;          /* graph node when spawn is -1 */
   float health;          /* 0: the type's */
   float lane, slot;      /* offsets in tiles (crowd.h) */
+  int32_t wave;          /* the running wave it belongs to (a wave script's), 0: none */
 } td_spawn_desc;
 
-/* Spawns one enemy now (it belongs to no wave). Its handle, or 0 with err
-** set (bad type or place, or out of memory: then the world is broken). */
+/* Spawns one enemy now (belonging to d->wave when that wave is running,
+** else to no wave). Its handle, or 0 with err set (bad type or place, or
+** out of memory: then the world is broken). */
 uint32_t td_world_spawn_enemy(td_world *w, const td_spawn_desc *d, td_err *err);
+
+/* Waves that a script runs (the mod's td.wave(function)): such a wave
+** starts held (as if a batch of it were pending), so it does not end
+** before its script has spawned; the script lets it go when it ends
+** (td_world_wave_hold -1). waves: any order, copied; it is the mod's
+** knowledge, not the world's state (not saved: set it again after a load
+** or a reload). 0, or -1 with err set (out of memory, a wave < 1). */
+int td_world_set_scripted_waves(td_world *w, const int32_t *waves, size_t n, td_err *err);
+
+/* Holds a running wave open (delta +1) or lets it go (-1): a wave does not
+** end while it is held, as while batches of it are pending. The holds are
+** part of the wave's record (saved). false when wave n is not running or
+** not held (nothing changes). */
+bool td_world_wave_hold(td_world *w, int32_t wave, int delta);
 
 /* The world's RNG (PCG32): 32 random bits; a float in [0, 1) (24 bits); an
 ** integer in [lo, hi] without bias (hi < lo: lo). */

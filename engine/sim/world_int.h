@@ -131,6 +131,9 @@ struct td_world {
   pending *pend;
   size_t pend_len, pend_cap;
   wave_rec *waves;
+  int32_t *scripted;      /* waves a script runs, ascending (td_world_set_scripted_waves;
+                             the mod's, not state) */
+  size_t nscripted;
   size_t wave_len, wave_cap;
   td_command *cmds;
   size_t cmd_len, cmd_cap;
@@ -229,6 +232,7 @@ void waves_update(td_world *w);
 td_refusal wave_call(td_world *w);
 void waves_settle(td_world *w);
 wave_rec *wave_find(td_world *w, int32_t n);
+bool wave_scripted(const td_world *w, int32_t n);
 bool waves_left(const td_world *w);
 
 #endif

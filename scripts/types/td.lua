@@ -125,8 +125,8 @@ function td.enemy(t) end
 ---@param t td.tower_decl
 function td.tower(t) end
 
----Declares the next wave (1, 2, ...): its spawn groups, without first/last/every.
----@param groups td.group_decl[]
+---Declares the next wave (1, 2, ...): its spawn groups, without first/last/every; or a wave script, a function run as a coroutine when the wave starts, driven by the game's ticks: `td.spawn` to spawn (its enemies belong to the wave), `td.wait(seconds)` to wait, any other `td.*` function to look at the game. The wave lasts while the script runs and its enemies live. A script is replayed after a load from what `td.*` and `math.random` returned to it, so it must depend only on those and on its own locals (docs/modding.md, "Wave scripts").
+---@param groups td.group_decl[]|fun(wave: integer)
 function td.wave(groups) end
 
 ---Declares a spawn group spanning waves (Mindustry's SpawnGroup): it spawns in wave n when first <= n, (last == 0 or n <= last) and (n - first) % every == 0.
@@ -146,6 +146,10 @@ function td.on(event, f) end
 ---@param n integer
 ---@param f fun(tick: integer)
 function td.every(n, f) end
+
+---In a wave script (`td.wave(function(wave) ... end)`): waits this many seconds of game time (at least one tick) before the script goes on. Elsewhere it raises.
+---@param seconds number
+function td.wait(seconds) end
 
 ---The world's tick (60 per second) being stepped.
 ---@return integer

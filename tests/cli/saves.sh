@@ -65,6 +65,19 @@ end)
 LUA
 game bonus "$src/maps/01-crossroads.lua" "$mod" 9000 1500 4500 7500
 
+# a wave script saved while it runs (spawning, waiting, in its loop on the
+# brute, math.random): replayed from its tape after the load, it goes on
+# exactly as it was
+waves=$src/tests/data/mods/script_waves
+game "wave script" "$src/maps/01-crossroads.lua" "$waves" 5000 1950 2100 2400 3000 4000
+"$td" sim --map "$src/maps/01-crossroads.lua" --mod "$waves" --auto --ticks 2401 --save-at 2400 \
+  --save "$tmp/w.tds" --quiet >/dev/null 2>&1
+"$td" sim --map "$src/maps/01-crossroads.lua" --mod "$waves" --load "$tmp/w.tds" --auto --json \
+  >"$tmp/w.json" 2>"$tmp/w.err"
+check $? "wave script: the loaded game failed: $(head -c 300 "$tmp/w.err")"
+grep -q '"log":\[[^]]*"script of wave 2 done at tick 4289: 14 escorts"' "$tmp/w.json"
+check $? "wave script: the loaded game's script did not finish as the saved one's: $(grep -o '"log":.*' "$tmp/w.json" | head -c 300)"
+
 # what cannot be saved: refused with its path; the previous save is intact
 bad=$tmp/bad
 cp -r "$src/scripts/base" "$bad"
