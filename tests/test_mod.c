@@ -20,6 +20,7 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "game/game.h"
 #include "script/mod.h"
 
 
@@ -834,9 +835,9 @@ static int host_setting(lua_State *L) {
 }
 
 static const td_mod_api host_fns[] = {
-  {"gold", host_gold, "(add?: integer) -> integer", "Adds gold; returns the total.", 0},
+  {"gold", host_gold, "(add?: integer) -> integer", "Adds gold; returns the total.", 0, NULL},
   {"setting", host_setting, "() -> string", "A setting of the game.",
-   TD_MOD_API_DATA | TD_MOD_API_RUNTIME},
+   TD_MOD_API_DATA | TD_MOD_API_RUNTIME, NULL},
 };
 
 static void test_host_functions(void **state) {
@@ -868,7 +869,7 @@ static void test_host_functions(void **state) {
   assert_non_null(strstr(buf, "---@param add? integer\n---@return integer\nfunction td.gold(add) end"));
   free(buf);
   /* a clash with a built-in is refused */
-  static const td_mod_api clash[] = {{"enemy", host_gold, "()", "", 0}};
+  static const td_mod_api clash[] = {{"enemy", host_gold, "()", "", 0, NULL}};
   assert_int_equal(td_mod_register(&o, clash, 1, NULL, &err), 0);
   assert_null(td_mod_load(dir, &o, &err));
   assert_string_equal(err.msg, "mod: host function td.enemy is declared twice");
@@ -1037,6 +1038,31 @@ static void test_docs(void **state) {
   assert_non_null(strstr(buf, "---@field armour? number "));
   assert_non_null(strstr(buf, "---@param t td.enemy_decl\nfunction td.enemy(t) end"));
   assert_non_null(strstr(buf, "function sorted_pairs(t) end"));
+  /* the stubs are Lua: they compile (parsed, never run) */
+  lua_State *L = luaL_newstate();
+  assert_non_null(L);
+  if (luaL_loadbufferx(L, buf, len, "=stubs", "t") != LUA_OK)
+    fail_msg("stubs do not parse: %s", lua_tostring(L, -1));
+  lua_close(L);
+  free(buf);
+  /* with the game's functions: the tables they return are classes */
+  td_mod_options o = {0};
+  td_err err;
+  assert_int_equal(td_game_api(&o, &err), 0);
+  buf = NULL;
+  f = open_memstream(&buf, &len);
+  td_mod_write_api_stubs(f, &o);
+  fclose(f);
+  assert_non_null(strstr(buf, "---@class td.enemy_state\n---@field handle integer "));
+  assert_non_null(strstr(buf, "---@return td.enemy_state?\nfunction td.enemy_info(h) end"));
+  assert_non_null(strstr(buf, "---@return td.tower_state?\nfunction td.tower_info(h) end"));
+  assert_non_null(strstr(buf, "---@return td.wave_entry[]\nfunction td.wave_preview(n) end"));
+  assert_null(strstr(buf, "function dofile("));
+  L = luaL_newstate();
+  assert_non_null(L);
+  if (luaL_loadbufferx(L, buf, len, "=stubs", "t") != LUA_OK)
+    fail_msg("stubs do not parse: %s", lua_tostring(L, -1));
+  lua_close(L);
   free(buf);
 }
 

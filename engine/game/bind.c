@@ -362,59 +362,107 @@ static int l_spawn(lua_State *L) {
 
 /* ---- the table ----------------------------------------------------------- */
 
+/* The tables the functions return, field by field as l_enemy, l_tower and
+** l_wave_preview fill them (docs/lua-api.md and the stubs' classes). */
+#define FIELDS(a) a, sizeof a / sizeof a[0]
+
+static const td_mod_field_doc enemy_state_fields[] = {
+    {"handle", "integer", "The enemy's handle (as given)."},
+    {"type", "string", "Its enemy type's name."},
+    {"x", "number", "Position, map units."},
+    {"y", "number", "Position, map units."},
+    {"radius", "number", "Body radius, map units."},
+    {"facing", "number", "Heading, radians."},
+    {"health", "number", "Health left."},
+    {"max_health", "number", "Health at its spawn."},
+    {"wave", "integer",
+     "The wave it came with (0: spawned by td.spawn; a split enemy keeps its parent's)."},
+    {"slow", "number", "The share of speed it has lost (0: none)."},
+    {"stun", "number", "Seconds of stun left (0: none)."},
+    {"route_left", "number", "Map units along its route to a goal."},
+    {"flying", "boolean", "A flyer (only towers with hits_air reach it)."},
+    {"boss", "boolean", "A boss (immune to stun, half the slow)."},
+};
+static const td_mod_class enemy_state = {"td.enemy_state", "An enemy's state (td.enemy_info).",
+                                        FIELDS(enemy_state_fields)};
+
+static const td_mod_field_doc tower_state_fields[] = {
+    {"handle", "integer", "The tower's handle (as given)."},
+    {"base", "integer", "Its tower base, 1-based in map order (events' `base`)."},
+    {"type", "string", "Its tower type's name."},
+    {"level", "string", "Its level's name."},
+    {"x", "number", "Position, map units."},
+    {"y", "number", "Position, map units."},
+    {"range", "number", "Range, map units."},
+    {"mode", "\"first\"|\"last\"|\"strongest\"|\"closest\"|\"script\"",
+     "Its targeting mode (script: the type's targeting function)."},
+    {"state", "\"idle\"|\"aiming\"|\"firing\"|\"cooldown\"", "What it is doing."},
+    {"target", "integer", "The enemy handle it aims at (0: none)."},
+    {"spent", "integer", "Gold spent on it (build and upgrades)."},
+};
+static const td_mod_class tower_state = {"td.tower_state", "A tower's state (td.tower_info).",
+                                        FIELDS(tower_state_fields)};
+
+static const td_mod_field_doc wave_entry_fields[] = {
+    {"enemy", "string", "The group's enemy type."},
+    {"count", "integer", "Enemies in all, over its spawns."},
+    {"spawns", "integer", "Spawn points it comes from."},
+    {"health", "number", "Each one's health (scaled for the wave)."},
+    {"delay", "number", "Seconds after the wave's start."},
+};
+static const td_mod_class wave_entry = {"td.wave_entry",
+                                        "One spawn group of a wave (td.wave_preview).",
+                                        FIELDS(wave_entry_fields)};
+
 #define RT TD_MOD_API_RUNTIME
 
 static const td_mod_api world_api[] = {
-    {"tick", l_tick, "() -> integer", "The world's tick (60 per second) being stepped.", RT},
-    {"gold", l_gold, "() -> integer", "The player's gold.", RT},
-    {"lives", l_lives, "() -> integer", "The player's lives.", RT},
-    {"current_wave", l_wave, "() -> integer", "The last wave started (0: none yet).", RT},
+    {"tick", l_tick, "() -> integer", "The world's tick (60 per second) being stepped.", RT, NULL},
+    {"gold", l_gold, "() -> integer", "The player's gold.", RT, NULL},
+    {"lives", l_lives, "() -> integer", "The player's lives.", RT, NULL},
+    {"current_wave", l_wave, "() -> integer", "The last wave started (0: none yet).", RT, NULL},
     {"tile", l_tile, "() -> number",
      "Map units per tile: positions and distances in the world functions and in events are "
-     "map units.", TD_MOD_API_DATA | RT},
+     "map units.", TD_MOD_API_DATA | RT, NULL},
     {"map_name", l_map_name, "() -> string",
      "The map's file name without directory and extension (\"01-crossroads\"), so a mod can "
      "declare different waves per map: `include(\"waves_\" .. td.map_name() .. \".lua\")`.",
-     TD_MOD_API_DATA | RT},
+     TD_MOD_API_DATA | RT, NULL},
     {"difficulty", l_difficulty, "() -> string",
      "The difficulty the player chose: \"normal\" (the default), \"easy\" or \"hard\" "
      "(`td play`'s settings, `td sim --difficulty`). The engine changes nothing with it; the "
      "mod decides what it means (scripts/base/maps.lua scales health, gold and lives).",
-     TD_MOD_API_DATA | RT},
-    {"wave_preview", l_wave_preview, "(n?: integer) -> table[]",
+     TD_MOD_API_DATA | RT, NULL},
+    {"wave_preview", l_wave_preview, "(n?: integer) -> td.wave_entry[]",
      "What wave n (default: the next) brings, as the game's preview shows it: one entry per "
-     "spawn group in the rules' order, `{enemy = name, count = total over its spawns, spawns, "
-     "health = each, delay = seconds after the wave's start}`; endless waves included.", RT},
+     "spawn group in the rules' order; endless waves included.", RT, &wave_entry},
     {"enemies", l_enemies, "(x?: number, y?: number, r?: number) -> integer[]",
      "Handles of the living enemies on the map, in slot order (stable), optionally only those "
      "whose centre is within r of (x, y). Enemies still waiting at their spawn's gate (a "
-     "wave's rows enter one after another) are not on the map yet.", RT},
-    {"enemy_info", l_enemy, "(h: integer) -> table?",
-     "An enemy's state, or nil when the handle is dead: `handle`, `type` (name), `x`, `y`, "
-     "`radius`, `facing` (radians), `health`, `max_health`, `wave`, `slow` (share), `stun` "
-     "(seconds), `route_left` (map units to a goal), `flying`, `boss`.", RT},
-    {"towers", l_towers, "() -> integer[]", "Handles of the towers, in base order.", RT},
-    {"tower_info", l_tower, "(h: integer) -> table?",
-     "A tower's state, or nil: `handle`, `base` (1-based), `type`, `level` (names), `x`, `y`, "
-     "`range` (map units), `mode`, `state` (\"idle\", \"aiming\", \"firing\", \"cooldown\"), "
-     "`target` (an enemy handle, 0: none), `spent` (gold).", RT},
+     "wave's rows enter one after another) are not on the map yet.", RT, NULL},
+    {"enemy_info", l_enemy, "(h: integer) -> td.enemy_state?",
+     "An enemy's state, or nil when the handle is dead (or the enemy is dying or has "
+     "leaked).", RT, &enemy_state},
+    {"towers", l_towers, "() -> integer[]", "Handles of the towers, in base order.", RT, NULL},
+    {"tower_info", l_tower, "(h: integer) -> td.tower_state?",
+     "A tower's state, or nil when the handle is dead.", RT, &tower_state},
     {"give_gold", l_give_gold, "(amount: integer) -> integer",
-     "Adds gold (negative takes, never below 0); returns the new total.", RT},
+     "Adds gold (negative takes, never below 0); returns the new total.", RT, NULL},
     {"damage", l_damage, "(h: integer, amount: number, damage_type?: string, tower?: integer) -> number",
      "Hits an enemy (armour and resistance apply; the first damage type when none is given), "
      "credited to a tower if given; returns the health taken (0 for a dead handle). td.damage, "
      "td.slow, td.stun and td.burn together may be called 16384 times a step: the call past "
      "stops the handler with an error. Raises a "
      "`hit` event with `source` \"script\" (a `hit` handler that calls it skips those). May "
-     "kill: the kill event is handed to the handlers after the current one.", RT},
+     "kill: the kill event is handed to the handlers after the current one.", RT, NULL},
     {"slow", l_slow, "(h: integer, share: number, seconds: number) -> boolean",
      "Slows an enemy by share (0 .. 0.9) under the world's stacking rules (the strongest "
-     "slow, the longest duration). false for a dead handle.", RT},
+     "slow, the longest duration). false for a dead handle.", RT, NULL},
     {"stun", l_stun, "(h: integer, seconds: number) -> boolean",
-     "Stuns an enemy (bosses are immune). false for a dead handle.", RT},
+     "Stuns an enemy (bosses are immune). false for a dead handle.", RT, NULL},
     {"burn", l_burn, "(h: integer, dps: number, seconds: number, damage_type?: string) -> boolean",
      "Damage over time (one per damage type: the larger dps and the longer duration stay). "
-     "false for a dead handle.", RT},
+     "false for a dead handle.", RT, NULL},
     {"spawn", l_spawn,
      "(enemy_type: string, at?: { spawn?: integer, near?: integer, x?: number, y?: number, health?: number, lane?: number }) -> integer?",
      "Spawns one enemy now: at a spawn point (`spawn`, 1-based, default 1), or at the routed "
@@ -423,7 +471,7 @@ static const td_mod_api world_api[] = {
      "belongs to no wave. `health`: its health (> 0, default the type's); `lane`: its offset "
      "across the road in tiles (default 0: the middle). All handlers together may spawn "
      "256 enemies a step, and none once 8192 are alive: the call past either stops the "
-     "handler with an error (like the instruction limit).", RT},
+     "handler with an error (like the instruction limit).", RT, NULL},
 };
 
 int game_register_api(td_mod_options *o, td_game *g, td_err *err) {

@@ -93,6 +93,22 @@ typedef struct td_mod td_mod;
 /* Where a host function may be called. */
 enum { TD_MOD_API_DATA = 1, TD_MOD_API_RUNTIME = 2 };
 
+/* A table a function of td returns, for the docs and the stubs: its LuaLS
+** class (the name its signature gives the result: "td.enemy_info") and its
+** fields, one line each of the docs' field table and of the class. */
+typedef struct td_mod_field_doc {
+  const char *name;
+  const char *type;       /* LuaLS: "integer", "\"idle\"|\"firing\"", "boolean" */
+  const char *doc;
+} td_mod_field_doc;
+
+typedef struct td_mod_class {
+  const char *name;       /* "td.enemy_info" */
+  const char *doc;
+  const td_mod_field_doc *fields;
+  size_t count;
+} td_mod_class;
+
 /* One function of td. signature is LuaLS-like and parsed for the docs:
 ** "(enemy: integer, amount?: number) -> boolean" (no "->": no result). */
 typedef struct td_mod_api {
@@ -101,6 +117,7 @@ typedef struct td_mod_api {
   const char *signature;
   const char *doc;        /* one paragraph of Markdown */
   unsigned stages;        /* TD_MOD_API_DATA | TD_MOD_API_RUNTIME; 0: runtime */
+  const td_mod_class *returns; /* the table it returns (named in signature), or NULL */
 } td_mod_api;
 
 typedef struct td_mod_options {

@@ -175,6 +175,8 @@ extern const td_mod_api mod_builtin_td[];
 extern const size_t mod_builtin_td_count;
 extern const td_mod_api mod_builtin_globals[];
 extern const size_t mod_builtin_globals_count;
+/* The base library's globals the environment keeps, NULL-terminated. */
+extern const char *const mod_base_globals[];
 
 /* mod_data.c */
 mod_build *mod_build_new(void);  /* NULL on OOM */
