@@ -1028,6 +1028,12 @@ static void test_docs(void **state) {
   assert_non_null(strstr(buf, "| `speed` | `number` | **required** | > 0, <= 1000 | Tiles per second. |"));
   assert_non_null(strstr(buf, "### `td.on(event: td.event_name, f: fun(e: td.event))`"));
   assert_non_null(strstr(buf, "| `kill` | An enemy died. |"));
+  /* the index table: what counts from 0, from 1, and what is a Tiled id */
+  assert_non_null(strstr(buf, "\n## Numbers: 0-based, 1-based, Tiled object ids\n"));
+  assert_non_null(strstr(buf, "`td.spawn(type, { spawn = i })` | 1-based, in map order |"));
+  assert_non_null(strstr(buf, "`td shot --hover`/`--select` | the Tiled object id of the "
+                              "`tower_base` object |"));
+  assert_non_null(strstr(buf, "| 0-based: the first step is tick 0; 60 a second |"));
   free(buf);
   buf = NULL;
   f = open_memstream(&buf, &len);
