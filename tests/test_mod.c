@@ -623,6 +623,47 @@ static void test_data_stage_denials(void **state) {
                    "mod.lua:3: enemy 'a': health is missing (a number)");
 }
 
+/* A memory error names the line that failed to allocate and the stack
+** then, not the handler's definition nor a line the count hook sampled
+** (which runs every 1000 instructions: the loop on line 7 passes several
+** samples before line 8 fails). */
+static void test_memory_where(void **state) {
+  (void)state;
+  make_mod(HEAD "td.wave {}\n"
+           "local function grow(t)\n"                             /* 4 */
+           "  while true do t[#t + 1] = string.rep('x', 10000) end\n" /* 5 */
+           "end\n"
+           "td.on('tick', function()\n"                           /* 7 */
+           "  local n = 0 for i = 1, 5000 do n = n + i end\n"
+           "  local s = string.rep('x', 1 << 30)\n"               /* 9 */
+           "end)\n"
+           "td.on('tick', function()\n"                           /* 11 */
+           "  grow({})\n"                                         /* 12 */
+           "end)\n",
+           NULL, NULL);
+  td_mod *m = load_ok(dir, &small_limits);
+  td_mod_tick(m, 1);
+  BALANCED(m);
+  assert_int_equal(td_mod_error_count(m), 2);
+  char want[1400];
+  const td_mod_error *e = td_mod_error_at(m, 0);
+  snprintf(want, sizeof want, "%s/mod.lua:9: memory limit exceeded", dir);
+  assert_string_equal(e->message, want);
+  snprintf(want, sizeof want, "%s/mod.lua:9", dir);
+  assert_string_equal(e->where, want);
+  snprintf(want, sizeof want, "stack traceback:\n\t[C]: in ?\n\t%s/mod.lua:9: in function "
+           "<%s/mod.lua:7>", dir, dir);
+  if (strncmp(e->traceback, want, strlen(want)) != 0) fail_msg("traceback \"%s\"", e->traceback);
+  e = td_mod_error_at(m, 1);
+  snprintf(want, sizeof want, "%s/mod.lua:5: memory limit exceeded", dir);
+  assert_string_equal(e->message, want);
+  snprintf(want, sizeof want, "\n\t%s/mod.lua:5: in function <%s/mod.lua:4>\n\t%s/mod.lua:12: in "
+           "function <%s/mod.lua:11>", dir, dir, dir, dir);
+  if (!strstr(e->traceback, want)) fail_msg("traceback \"%s\"", e->traceback);
+  td_mod_destroy(m);
+  remove_mod();
+}
+
 /* print goes to the log, not to stdout; __gc is refused at setmetatable. */
 static void test_print_and_gc(void **state) {
   (void)state;
@@ -1084,6 +1125,7 @@ int main(void) {
       TEST(test_names),
       TEST(test_escapes),
       TEST(test_data_stage_denials),
+      TEST(test_memory_where),
       TEST(test_print_and_gc),
       TEST(test_dispatch_order),
       TEST(test_targeting),
