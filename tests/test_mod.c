@@ -302,7 +302,17 @@ static void test_more_schema_errors(void **state) {
   expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1 }",
                    "mod.lua: no waves: declare td.wave { ... } or td.rules { wave_count = N }");
   expect_src_error("api_version = 1\ntd.enemy { name = 'a', health = 1, speed = 1 }\ntd.wave {}",
-                   "mod.lua: no damage type declared (td.damage_type \"name\")");
+                   "mod.lua: no damage type declared: a mod declares at least one "
+                   "(td.damage_type \"name\"; the first is the default)");
+  /* a tower's target: a mode's name or a function, and the message says both */
+  expect_src_error(HEAD "td.tower { name = 't', target = 'strongst', levels = { { name = 't', "
+                   "cost = 1, range = 2 } } }",
+                   "mod.lua:3: tower 't': target must be one of first/last/strongest/closest or "
+                   "a function, got 'strongst' (did you mean 'strongest'?)");
+  expect_src_error(HEAD "td.tower { name = 't', target = 3, levels = { { name = 't', "
+                   "cost = 1, range = 2 } } }",
+                   "mod.lua:3: tower 't': target must be a targeting mode name or a function, "
+                   "got number");
   expect_src_error(HEAD "td.on('kil', function() end)",
                    "mod.lua:3: td.on: unknown event \"kil\" (did you mean \"kill\"?)");
   expect_src_error(HEAD "error('boom')", "mod.lua:3: boom");

@@ -754,8 +754,9 @@ static int host_call(lua_State *L) {
 
 const td_mod_api mod_builtin_td[] = {
   {"damage_type", mod_l_damage_type, "(name: string)",
-   "Declares a damage type (at most 8). Towers deal one; enemies resist them by name. Like "
-   "every name: ASCII letters, digits, `_`, `-` and `.` only.",
+   "Declares a damage type: a mod declares at least one and at most 8, and the first is the "
+   "default (of a level's `damage_type`, of td.damage). Towers deal one; enemies resist them "
+   "by name. Like every name: ASCII letters, digits, `_`, `-` and `.` only.",
    TD_MOD_API_DATA, NULL},
   {"enemy", mod_l_enemy, "(t: td.enemy_decl)", "Declares an enemy type.", TD_MOD_API_DATA, NULL},
   {"tower", mod_l_tower, "(t: td.tower_decl)",

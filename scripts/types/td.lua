@@ -157,7 +157,7 @@
 ---@field api_version integer
 td = {}
 
----Declares a damage type (at most 8). Towers deal one; enemies resist them by name. Like every name: ASCII letters, digits, `_`, `-` and `.` only.
+---Declares a damage type: a mod declares at least one and at most 8, and the first is the default (of a level's `damage_type`, of td.damage). Towers deal one; enemies resist them by name. Like every name: ASCII letters, digits, `_`, `-` and `.` only.
 ---@param name string
 function td.damage_type(name) end
 
