@@ -504,7 +504,7 @@ typedef struct attempt {
 } attempt;
 
 static const attempt attempts[] = {
-  {"io.write('x')", "global 'io'"},
+  {"io.write('x')", "global 'io') (io is not available to mods)"},
   {"os.exit(1)", "global 'os'"},
   {"debug.sethook()", "global 'debug'"},
   {"package.loadlib('libc.so.6', 'system')", "global 'package'"},
@@ -672,6 +672,51 @@ static void test_memory_where(void **state) {
   if (!strstr(e->traceback, want)) fail_msg("traceback \"%s\"", e->traceback);
   td_mod_destroy(m);
   remove_mod();
+}
+
+/* A name that is nil at run time gets a "did you mean" as load-time errors
+** do: a field td lacks (when it was td that was read, at that line), a
+** global (among td's functions and the mod's globals), and what the
+** sandbox leaves out. Reading a missing name is no error. */
+static void test_runtime_names(void **state) {
+  (void)state;
+  make_mod(HEAD "td.wave {}\n"
+           "function count_kills() end\n"                                   /* 4 */
+           "td.on('tick', function() td.enemmy { name = 'x' } end)\n"      /* 5 */
+           "td.on('tick', function() count_kils() end)\n"
+           "td.on('tick', function() sorted_pair({}) end)\n"
+           "td.on('tick', function() local t = {} t.enemmy() end)\n"       /* 8 */
+           "td.on('tick', function() if td.evry or nope then error('no') end end)\n"
+           "td.on('tick', function() debug.traceback() end)\n"             /* 10 */
+           "td.on('tick', function() td.nothing_like_it() end)\n"
+           "td.on('tick', function() local x = td.evry print(x) td.every.y = 1 end)\n",
+           NULL, NULL);
+  td_mod *m = load_ok(dir, &small_limits);
+  td_mod_tick(m, 1);
+  BALANCED(m);
+  static const char *const want[] = {
+      "5: attempt to call a nil value (field 'enemmy') (did you mean 'td.enemy'?)",
+      "6: attempt to call a nil value (global 'count_kils') (did you mean 'count_kills'?)",
+      "7: attempt to call a nil value (global 'sorted_pair') (did you mean 'sorted_pairs'?)",
+      "8: attempt to call a nil value (field 'enemmy')",
+      "10: attempt to index a nil value (global 'debug') (debug is not available to mods)",
+      "11: attempt to call a nil value (field 'nothing_like_it') (td has no "
+      "'nothing_like_it')",
+      "12: attempt to index a function value (field 'every')",
+  };
+  size_t n = sizeof want / sizeof want[0];
+  if (td_mod_error_count(m) != n) fail_msg("%zu errors", td_mod_error_count(m));
+  for (size_t i = 0; i < n; i++) {
+    char full[700];
+    snprintf(full, sizeof full, "%s/mod.lua:%s", dir, want[i]);
+    assert_string_equal(td_mod_error_at(m, i)->message, full);
+  }
+  td_mod_destroy(m);
+  remove_mod();
+  /* the same while the mod loads */
+  expect_src_error(HEAD "td.wave {}\ntd.grup { enemy = 'a' }",
+                   "mod.lua:4: attempt to call a nil value (field 'grup') (did you mean "
+                   "'td.group'?)");
 }
 
 /* print goes to the log, not to stdout; __gc is refused at setmetatable. */
@@ -1136,6 +1181,7 @@ int main(void) {
       TEST(test_escapes),
       TEST(test_data_stage_denials),
       TEST(test_memory_where),
+      TEST(test_runtime_names),
       TEST(test_print_and_gc),
       TEST(test_dispatch_order),
       TEST(test_targeting),

@@ -202,17 +202,100 @@ static bool starts_with_file(const mod_version *v, const char *msg) {
   return false;
 }
 
+/* ---- "did you mean" for names that are nil at run time ----------------------- */
+
+typedef struct suggestion {
+  const char *got;
+  int best;              /* distance of pick; 3: none yet */
+  char pick[80];
+} suggestion;
+
+/* Takes prefix..name as the pick if it is closer to got (as suggest_in of
+** mod_data.c: fewer than 3 edits, and fewer than the longer name's length),
+** ties broken by byte order so that the table order never matters. */
+static void consider(suggestion *s, const char *prefix, const char *name) {
+  int d = mod_distance(s->got, name);
+  size_t gl = strlen(s->got), nl = strlen(name);
+  if (d >= 3 || (size_t)d >= (gl > nl ? gl : nl)) return;
+  char full[sizeof s->pick];
+  snprintf(full, sizeof full, "%s%s", prefix, name);
+  if (d < s->best || (d == s->best && strcmp(full, s->pick) < 0)) {
+    s->best = d;
+    memcpy(s->pick, full, sizeof full);
+  }
+}
+
+static void consider_td(suggestion *s, const mod_version *v) {
+  for (size_t i = 0; i < mod_builtin_td_count; i++) consider(s, "td.", mod_builtin_td[i].name);
+  const td_mod_options *o = &v->mod->opt;
+  for (size_t t = 0; t < o->api_count; t++)
+    for (size_t i = 0; i < o->api[t].count; i++) consider(s, "td.", o->api[t].fns[i].name);
+}
+
+/* The name in "... a nil value (KIND 'name')" of a Lua error, or false. */
+static bool nil_name(const char *msg, const char *kind, char *name, size_t size) {
+  char pat[32];
+  snprintf(pat, sizeof pat, "a nil value (%s '", kind);
+  const char *p = strstr(msg, pat);
+  if (!p) return false;
+  p += strlen(pat);
+  size_t n = strcspn(p, "'");
+  if (p[n] != '\'' || n == 0 || n >= size) return false;
+  memcpy(name, p, n);
+  name[n] = '\0';
+  return true;
+}
+
+/* A hint for Lua's "attempt to call (or index...) a nil value (global 'x')"
+** and "(field 'x')" when td lacked x at that line: the closest name among
+** td's functions and the mod's globals, or what the sandbox leaves out.
+** Reads the environment without allocating (lua_next, string keys only),
+** so it may run outside a protected call. */
+static void hint_names(const mod_version *v, const td_lsandbox_report *rep, char *hint,
+                       size_t size) {
+  static const char *const absent[] = {"io", "os", "debug", "package", "require", "dofile",
+                                       "loadfile", "coroutine", "warn", NULL};
+  hint[0] = '\0';
+  char name[64];
+  suggestion s = {.got = name, .best = 3};
+  if (nil_name(rep->message, "global", name, sizeof name)) {
+    for (const char *const *a = absent; *a; a++)
+      if (strcmp(*a, name) == 0) {
+        snprintf(hint, size, " (%s is not available to mods)", name);
+        return;
+      }
+    consider_td(&s, v);
+    lua_State *L = td_lsandbox_state(v->sb);
+    if (lua_checkstack(L, 3)) {
+      if (lua_rawgetp(L, LUA_REGISTRYINDEX, &env_key) == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+          if (lua_type(L, -2) == LUA_TSTRING) consider(&s, "", lua_tostring(L, -2));
+          lua_pop(L, 1);
+        }
+      }
+      lua_pop(L, 1);
+    }
+  } else if (nil_name(rep->message, "field", name, sizeof name) && strcmp(name, v->miss) == 0 &&
+             strcmp(rep->where, v->miss_where) == 0) {
+    consider_td(&s, v);
+    if (!s.pick[0]) snprintf(hint, size, " (td has no '%s')", name);
+  }
+  if (s.pick[0]) snprintf(hint, size, " (did you mean '%s'?)", s.pick);
+}
+
 /* One line "file:line: message" from a report; fallback names the place
 ** when Lua gave none. */
 static void format_report(const mod_version *v, const td_lsandbox_report *rep,
                           const char *fallback, char *out, size_t size) {
-  char msg[sizeof rep->message];
+  char msg[sizeof rep->message], hint[128] = "";
   expand_names(v, rep->message, msg, sizeof msg);
+  if (rep->status == TD_LSANDBOX_ERROR) hint_names(v, rep, hint, sizeof hint);
   const char *where = rep->where[0] ? rep->where : fallback;
   if (rep->status == TD_LSANDBOX_ERROR && starts_with_file(v, msg))
-    mod_fmt(out, size, "%s", msg);
+    mod_fmt(out, size, "%s%s", msg, hint);
   else
-    mod_fmt(out, size, "%s: %s", where, msg);
+    mod_fmt(out, size, "%s: %s%s", where, msg, hint);
   for (char *p = out; *p; p++)
     if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = ' ';
 }
@@ -385,6 +468,20 @@ static int l_xpcall(lua_State *L) {
 
 static int l_readonly(lua_State *L) {
   mod_raise(L, "td is read-only");
+}
+
+/* __index of td's real table: a name td lacks reads as nil (a mod may test
+** for a function), and is remembered with its position, so that the error
+** if the mod then calls or indexes it can say "did you mean" (hint_names). */
+static int l_td_miss(lua_State *L) {
+  mod_version *v = mod_version_of(L);
+  size_t len;
+  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &len) : NULL;
+  if (k && len < sizeof v->miss && strlen(k) == len) {
+    memcpy(v->miss, k, len + 1);
+    mod_where(L, v->miss_where, sizeof v->miss_where);
+  }
+  return 0;
 }
 
 /* load(chunk [, chunkname [, mode]]): text only, the mod's environment. */
@@ -949,6 +1046,11 @@ static void open_env(lua_State *L, mod_version *v) {
     }
   lua_pushinteger(L, TD_RULES_API_VERSION);
   lua_setfield(L, td, "api_version");
+  lua_createtable(L, 0, 1);
+  lua_pushlightuserdata(L, v);
+  lua_pushcclosure(L, l_td_miss, 1);
+  lua_setfield(L, -2, "__index");
+  lua_setmetatable(L, td);
   make_readonly(L, v);
   lua_setfield(L, env, "td");
 
@@ -1323,6 +1425,7 @@ static bool run(mod_version *v, call_args *a, lua_CFunction tramp) {
   lua_pushlightuserdata(L, a);
   td_lsandbox_report rep;
   v->in_call = true;
+  v->miss[0] = '\0';
   int rc = td_lsandbox_pcall(v->sb, 1, 0, &rep);
   v->in_call = false;
   if (rc == 0) return true;

@@ -178,7 +178,13 @@ static const char intro[] =
     "A handler that raises an error, runs past its budget or hits the memory cap is\n"
     "stopped and disabled (that handler only); the game goes on and shows the error with\n"
     "the mod's name, the file and line, and a traceback. `print` writes to the mod's log,\n"
-    "shown in the game.\n";
+    "shown in the game. A memory error names the line whose allocation was refused.\n"
+    "Calling or indexing a name that is nil gets the suggestion load-time errors have:\n"
+    "a global is compared with td's functions and the mod's globals, a field of `td` with\n"
+    "td's functions (`mod.lua:7: attempt to call a nil value (field 'spwn') (did you mean\n"
+    "'td.spawn'?)`, `(global 'tower_infoo') (did you mean 'td.tower_info'?)`, `(global\n"
+    "'os') (os is not available to mods)`). Reading a missing name is no error (a mod may\n"
+    "test `if td.map_name then`).\n";
 
 static void md_range(FILE *f, const mod_field *fd) {
   if (fd->type == FT_ENUM || (fd->type == FT_TARGET && fd->choices)) {

@@ -135,6 +135,8 @@ typedef struct mod_version {
   size_t pend_cap;
   int include_depth;
   uint64_t hash;         /* FNV-1a 64 of the names and contents read, in order */
+  char miss[48];         /* the last name read from td that td lacks, "" none */
+  char miss_where[MOD_WHERE]; /* and where it was read (file:line) */
 } mod_version;
 
 struct td_mod {
