@@ -287,6 +287,17 @@ static int l_burn(lua_State *L) {
   return effect(L, "burn", TD_EFFECT_DOT, dps, secs, t);
 }
 
+/* The field on top of the stack of td.spawn's `at` table, as a number (an
+** integer with integer): a bad one raises naming the field. */
+static double at_number(lua_State *L, const char *field, bool integer) {
+  int ok = 0;
+  double v = integer ? (double)lua_tointegerx(L, -1, &ok) : (double)lua_tonumberx(L, -1, &ok);
+  if (!ok)
+    luaL_error(L, "td.spawn: at.%s must be %s, got %s", field, integer ? "an integer" : "a number",
+               lua_isnumber(L, -1) ? "a number with a fraction" : luaL_typename(L, -1));
+  return v;
+}
+
 static int l_spawn(lua_State *L) {
   td_world *w = world_of(L, "spawn");
   count_call(L, &((td_game *)td_mod_host(L))->step_spawns, TD_GAME_STEP_SPAWNS, "spawn",
@@ -305,7 +316,7 @@ static int l_spawn(lua_State *L) {
   if (!lua_isnoneornil(L, 2)) {
     luaL_checktype(L, 2, LUA_TTABLE);
     if (lua_getfield(L, 2, "spawn") != LUA_TNIL) {
-      lua_Integer s = luaL_checkinteger(L, -1);
+      lua_Integer s = (lua_Integer)at_number(L, "spawn", true);
       if (s < 1 || (size_t)s > td_world_map(w)->spawn_count)
         return luaL_error(L, "td.spawn: spawn %I, the map has %d", s,
                           (int)td_world_map(w)->spawn_count);
@@ -315,7 +326,9 @@ static int l_spawn(lua_State *L) {
     double x = 0, y = 0;
     if (lua_getfield(L, 2, "near") != LUA_TNIL) {
       td_enemy_view v;
-      if (!td_world_enemy_get(w, check_handle(L, -1), &v)) {
+      lua_Integer nh = (lua_Integer)at_number(L, "near", true);
+      uint32_t near = nh > 0 && nh <= (lua_Integer)UINT32_MAX ? (uint32_t)nh : 0;
+      if (!td_world_enemy_get(w, near, &v)) {
         lua_pushnil(L);
         return 1;
       }
@@ -323,9 +336,9 @@ static int l_spawn(lua_State *L) {
     }
     if (lua_getfield(L, 2, "x") != LUA_TNIL) {
       at_xy = true;
-      x = luaL_checknumber(L, -1);
+      x = at_number(L, "x", false);
       lua_getfield(L, 2, "y");
-      y = luaL_checknumber(L, -1);
+      y = at_number(L, "y", false);
     }
     if (at_xy) { /* at the routed waypoint nearest to (x, y) */
       const td_route *rt = td_world_route(w);
@@ -346,11 +359,16 @@ static int l_spawn(lua_State *L) {
       d.node = best;
     }
     if (lua_getfield(L, 2, "health") != LUA_TNIL) {
-      double hp = luaL_checknumber(L, -1);
-      if (!(hp > 0) || hp > 1e9) return luaL_error(L, "td.spawn: health must be > 0");
+      double hp = at_number(L, "health", false);
+      if (!(hp > 0) || hp > 1e9)
+        return luaL_error(L, "td.spawn: at.health must be > 0 and <= 1e9, got %f", hp);
       d.health = (float)hp;
     }
-    if (lua_getfield(L, 2, "lane") != LUA_TNIL) d.lane = (float)luaL_checknumber(L, -1);
+    if (lua_getfield(L, 2, "lane") != LUA_TNIL) {
+      double lane = at_number(L, "lane", false);
+      if (!(fabs(lane) <= 1000)) return luaL_error(L, "td.spawn: at.lane must be -1000 .. 1000");
+      d.lane = (float)lane;
+    }
     lua_settop(L, 2);
   }
   td_err err;
@@ -469,7 +487,7 @@ static const td_mod_api world_api[] = {
      "waypoint nearest to a living enemy (`near`, a handle) or to a point (`x`, `y`: a kill "
      "event's, say); returns its handle, nil when `near` is dead or no waypoint is routed. It "
      "belongs to no wave. `health`: its health (> 0, default the type's); `lane`: its offset "
-     "across the road in tiles (default 0: the middle). All handlers together may spawn "
+     "across the road in tiles (-1000 .. 1000, default 0: the middle). All handlers together may spawn "
      "256 enemies a step, and none once 8192 are alive: the call past either stops the "
      "handler with an error (like the instruction limit).", RT, NULL},
 };

@@ -279,7 +279,7 @@ function td.stun(h, seconds) end
 ---@return boolean
 function td.burn(h, dps, seconds, damage_type) end
 
----Spawns one enemy now: at a spawn point (`spawn`, 1-based, default 1), or at the routed waypoint nearest to a living enemy (`near`, a handle) or to a point (`x`, `y`: a kill event's, say); returns its handle, nil when `near` is dead or no waypoint is routed. It belongs to no wave. `health`: its health (> 0, default the type's); `lane`: its offset across the road in tiles (default 0: the middle). All handlers together may spawn 256 enemies a step, and none once 8192 are alive: the call past either stops the handler with an error (like the instruction limit).
+---Spawns one enemy now: at a spawn point (`spawn`, 1-based, default 1), or at the routed waypoint nearest to a living enemy (`near`, a handle) or to a point (`x`, `y`: a kill event's, say); returns its handle, nil when `near` is dead or no waypoint is routed. It belongs to no wave. `health`: its health (> 0, default the type's); `lane`: its offset across the road in tiles (-1000 .. 1000, default 0: the middle). All handlers together may spawn 256 enemies a step, and none once 8192 are alive: the call past either stops the handler with an error (like the instruction limit).
 ---@param enemy_type string
 ---@param at? { spawn?: integer, near?: integer, x?: number, y?: number, health?: number, lane?: number }
 ---@return integer?
