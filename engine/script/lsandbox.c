@@ -135,8 +135,9 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
     lua_error(L);
   }
   if (!sb->instr_tripped) {
-    /* remember the position, for errors that leave no stack (memory) */
-    if (sb->report && lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
+    /* remember the position, for errors that leave no stack (memory), where
+    ** the allocator cannot read it itself */
+    if (!WHERE_AT_ALLOC && sb->report && lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
       const char *src = ar->source;
       if (*src == '=' || *src == '@') src++;
       snprintf(sb->hook_where, sizeof sb->hook_where, "%s:%d", src, ar->currentline);
