@@ -946,9 +946,9 @@ static int host_setting(lua_State *L) {
 }
 
 static const td_mod_api host_fns[] = {
-  {"gold", host_gold, "(add?: integer) -> integer", "Adds gold; returns the total.", 0, NULL},
+  {"gold", host_gold, "(add?: integer) -> integer", "Adds gold; returns the total.", 0},
   {"setting", host_setting, "() -> string", "A setting of the game.",
-   TD_MOD_API_DATA | TD_MOD_API_RUNTIME, NULL},
+   TD_MOD_API_DATA | TD_MOD_API_RUNTIME},
 };
 
 static void test_host_functions(void **state) {
@@ -980,7 +980,7 @@ static void test_host_functions(void **state) {
   assert_non_null(strstr(buf, "---@param add? integer\n---@return integer\nfunction td.gold(add) end"));
   free(buf);
   /* a clash with a built-in is refused */
-  static const td_mod_api clash[] = {{"enemy", host_gold, "()", "", 0, NULL}};
+  static const td_mod_api clash[] = {{"enemy", host_gold, "()", "", 0}};
   assert_int_equal(td_mod_register(&o, clash, 1, NULL, &err), 0);
   assert_null(td_mod_load(dir, &o, &err));
   assert_string_equal(err.msg, "mod: host function td.enemy is declared twice");

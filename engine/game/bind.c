@@ -435,52 +435,52 @@ static const td_mod_class wave_entry = {"td.wave_entry",
 #define RT TD_MOD_API_RUNTIME
 
 static const td_mod_api world_api[] = {
-    {"tick", l_tick, "() -> integer", "The world's tick (60 per second) being stepped.", RT, NULL},
-    {"gold", l_gold, "() -> integer", "The player's gold.", RT, NULL},
-    {"lives", l_lives, "() -> integer", "The player's lives.", RT, NULL},
-    {"current_wave", l_wave, "() -> integer", "The last wave started (0: none yet).", RT, NULL},
+    {"tick", l_tick, "() -> integer", "The world's tick (60 per second) being stepped.", RT},
+    {"gold", l_gold, "() -> integer", "The player's gold.", RT},
+    {"lives", l_lives, "() -> integer", "The player's lives.", RT},
+    {"current_wave", l_wave, "() -> integer", "The last wave started (0: none yet).", RT},
     {"tile", l_tile, "() -> number",
      "Map units per tile: positions and distances in the world functions and in events are "
-     "map units.", TD_MOD_API_DATA | RT, NULL},
+     "map units.", TD_MOD_API_DATA | RT},
     {"map_name", l_map_name, "() -> string",
      "The map's file name without directory and extension (\"01-crossroads\"), so a mod can "
      "declare different waves per map: `include(\"waves_\" .. td.map_name() .. \".lua\")`.",
-     TD_MOD_API_DATA | RT, NULL},
+     TD_MOD_API_DATA | RT},
     {"difficulty", l_difficulty, "() -> string",
      "The difficulty the player chose: \"normal\" (the default), \"easy\" or \"hard\" "
      "(`td play`'s settings, `td sim --difficulty`). The engine changes nothing with it; the "
      "mod decides what it means (scripts/base/maps.lua scales health, gold and lives).",
-     TD_MOD_API_DATA | RT, NULL},
+     TD_MOD_API_DATA | RT},
     {"wave_preview", l_wave_preview, "(n?: integer) -> td.wave_entry[]",
      "What wave n (default: the next) brings, as the game's preview shows it: one entry per "
-     "spawn group in the rules' order; endless waves included.", RT, &wave_entry},
+     "spawn group in the rules' order; endless waves included.", RT},
     {"enemies", l_enemies, "(x?: number, y?: number, r?: number) -> integer[]",
      "Handles of the living enemies on the map, in slot order (stable), optionally only those "
      "whose centre is within r of (x, y). Enemies still waiting at their spawn's gate (a "
-     "wave's rows enter one after another) are not on the map yet.", RT, NULL},
+     "wave's rows enter one after another) are not on the map yet.", RT},
     {"enemy_info", l_enemy, "(h: integer) -> td.enemy_state?",
      "An enemy's state, or nil when the handle is dead (or the enemy is dying or has "
-     "leaked).", RT, &enemy_state},
-    {"towers", l_towers, "() -> integer[]", "Handles of the towers, in base order.", RT, NULL},
+     "leaked).", RT},
+    {"towers", l_towers, "() -> integer[]", "Handles of the towers, in base order.", RT},
     {"tower_info", l_tower, "(h: integer) -> td.tower_state?",
-     "A tower's state, or nil when the handle is dead.", RT, &tower_state},
+     "A tower's state, or nil when the handle is dead.", RT},
     {"give_gold", l_give_gold, "(amount: integer) -> integer",
-     "Adds gold (negative takes, never below 0); returns the new total.", RT, NULL},
+     "Adds gold (negative takes, never below 0); returns the new total.", RT},
     {"damage", l_damage, "(h: integer, amount: number, damage_type?: string, tower?: integer) -> number",
      "Hits an enemy (armour and resistance apply; the first damage type when none is given), "
      "credited to a tower if given; returns the health taken (0 for a dead handle). td.damage, "
      "td.slow, td.stun and td.burn together may be called 16384 times a step: the call past "
      "stops the handler with an error. Raises a "
      "`hit` event with `source` \"script\" (a `hit` handler that calls it skips those). May "
-     "kill: the kill event is handed to the handlers after the current one.", RT, NULL},
+     "kill: the kill event is handed to the handlers after the current one.", RT},
     {"slow", l_slow, "(h: integer, share: number, seconds: number) -> boolean",
      "Slows an enemy by share (0 .. 0.9) under the world's stacking rules (the strongest "
-     "slow, the longest duration). false for a dead handle.", RT, NULL},
+     "slow, the longest duration). false for a dead handle.", RT},
     {"stun", l_stun, "(h: integer, seconds: number) -> boolean",
-     "Stuns an enemy (bosses are immune). false for a dead handle.", RT, NULL},
+     "Stuns an enemy (bosses are immune). false for a dead handle.", RT},
     {"burn", l_burn, "(h: integer, dps: number, seconds: number, damage_type?: string) -> boolean",
      "Damage over time (one per damage type: the larger dps and the longer duration stay). "
-     "false for a dead handle.", RT, NULL},
+     "false for a dead handle.", RT},
     {"spawn", l_spawn,
      "(enemy_type: string, at?: { spawn?: integer, near?: integer, x?: number, y?: number, health?: number, lane?: number }) -> integer?",
      "Spawns one enemy now: at a spawn point (`spawn`, 1-based, default 1), or at the routed "
@@ -489,10 +489,14 @@ static const td_mod_api world_api[] = {
      "belongs to no wave. `health`: its health (> 0, default the type's); `lane`: its offset "
      "across the road in tiles (-1000 .. 1000, default 0: the middle). All handlers together may spawn "
      "256 enemies a step, and none once 8192 are alive: the call past either stops the "
-     "handler with an error (like the instruction limit).", RT, NULL},
+     "handler with an error (like the instruction limit).", RT},
 };
 
 int game_register_api(td_mod_options *o, td_game *g, td_err *err) {
+  if (td_mod_register_class(o, &wave_entry, err) != 0 ||
+      td_mod_register_class(o, &enemy_state, err) != 0 ||
+      td_mod_register_class(o, &tower_state, err) != 0)
+    return -1;
   return td_mod_register(o, world_api, sizeof world_api / sizeof world_api[0], g, err);
 }
 

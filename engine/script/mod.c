@@ -854,29 +854,29 @@ const td_mod_api mod_builtin_td[] = {
    "Declares a damage type: a mod declares at least one and at most 8, and the first is the "
    "default (of a level's `damage_type`, of td.damage). Towers deal one; enemies resist them "
    "by name. Like every name: ASCII letters, digits, `_`, `-` and `.` only.",
-   TD_MOD_API_DATA, NULL},
-  {"enemy", mod_l_enemy, "(t: td.enemy_decl)", "Declares an enemy type.", TD_MOD_API_DATA, NULL},
+   TD_MOD_API_DATA},
+  {"enemy", mod_l_enemy, "(t: td.enemy_decl)", "Declares an enemy type.", TD_MOD_API_DATA},
   {"tower", mod_l_tower, "(t: td.tower_decl)",
    "Declares a tower type with its upgrade tree (`levels`) and optional targeting function.",
-   TD_MOD_API_DATA, NULL},
+   TD_MOD_API_DATA},
   {"wave", mod_l_wave, "(groups: td.group_decl[])",
    "Declares the next wave (1, 2, ...): its spawn groups, without first/last/every.",
-   TD_MOD_API_DATA, NULL},
+   TD_MOD_API_DATA},
   {"group", mod_l_group, "(t: td.group_decl)",
    "Declares a spawn group spanning waves (Mindustry's SpawnGroup): it spawns in wave n when "
    "first <= n, (last == 0 or n <= last) and (n - first) % every == 0.",
-   TD_MOD_API_DATA, NULL},
+   TD_MOD_API_DATA},
   {"rules", mod_l_rules, "(t: td.rules_decl)",
-   "Sets the game's numbers (once; every field has a default).", TD_MOD_API_DATA, NULL},
+   "Sets the game's numbers (once; every field has a default).", TD_MOD_API_DATA},
   {"on", l_on, "(event: td.event_name, f: fun(e: td.event))",
    "Registers a handler for an event (or \"tick\": f(tick)). Several handlers of one event run "
    "in registration order. A handler that raises, runs past its instruction budget or hits "
    "the memory cap is stopped, reported and disabled; the others go on.",
-   TD_MOD_API_DATA, NULL},
+   TD_MOD_API_DATA},
   {"every", l_every, "(n: integer, f: fun(tick: integer))",
    "Calls f(tick) on every tick that is a positive multiple of n (the world's fixed steps), "
    "interleaved with the \"tick\" handlers in registration order.",
-   TD_MOD_API_DATA, NULL},
+   TD_MOD_API_DATA},
 };
 const size_t mod_builtin_td_count = sizeof mod_builtin_td / sizeof mod_builtin_td[0];
 
@@ -884,28 +884,28 @@ const td_mod_api mod_builtin_globals[] = {
   {"include", l_include, "(name: string) -> any",
    "Runs another file of the mod's directory (a relative name ending in .lua; no \"..\") in the "
    "same environment, once: later includes return its first result. While loading only.",
-   TD_MOD_API_DATA, NULL},
+   TD_MOD_API_DATA},
   {"sorted_pairs", l_sorted_pairs, "(t: table) -> function, table, nil",
    "Like pairs, in a fixed order: number keys ascending, then string keys in byte order; other "
    "keys are refused. Use it wherever order matters (pairs order varies between runs).",
-   TD_MOD_API_DATA | TD_MOD_API_RUNTIME, NULL},
+   TD_MOD_API_DATA | TD_MOD_API_RUNTIME},
   {"print", l_print, "(...: any)",
    "Writes its arguments, tab-separated, as one line of the mod's log (shown by the game; not "
-   "stdout).", TD_MOD_API_DATA | TD_MOD_API_RUNTIME, NULL},
+   "stdout).", TD_MOD_API_DATA | TD_MOD_API_RUNTIME},
   {"load", l_load, "(chunk: string, chunkname?: string, mode?: \"t\") -> function?, string?",
    "Compiles a string in the mod's environment. Text only; no env argument; no reader "
-   "functions.", TD_MOD_API_DATA | TD_MOD_API_RUNTIME, NULL},
+   "functions.", TD_MOD_API_DATA | TD_MOD_API_RUNTIME},
   {"rawset", l_rawset, "(t: table, k: any, v: any) -> table",
-   "As in Lua, but refuses td and its tables.", TD_MOD_API_DATA | TD_MOD_API_RUNTIME, NULL},
+   "As in Lua, but refuses td and its tables.", TD_MOD_API_DATA | TD_MOD_API_RUNTIME},
   {"collectgarbage", l_collectgarbage, "(opt: \"count\") -> number",
-   "Only \"count\": the kilobytes the mod's state holds.", TD_MOD_API_DATA | TD_MOD_API_RUNTIME, NULL},
+   "Only \"count\": the kilobytes the mod's state holds.", TD_MOD_API_DATA | TD_MOD_API_RUNTIME},
   {"setmetatable", l_setmetatable, "(t: table, mt: table?) -> table",
    "As in Lua, but a metatable with `__gc` is refused (finalizers would run outside the "
-   "instruction budget).", TD_MOD_API_DATA | TD_MOD_API_RUNTIME, NULL},
+   "instruction budget).", TD_MOD_API_DATA | TD_MOD_API_RUNTIME},
   {"xpcall", l_xpcall, "(f: function, msgh: function, ...: any) -> boolean, any",
    "As in Lua, except that the handler runs after the error has unwound the stack (the "
    "same to a mod: there is no debug library to look at the stack).",
-   TD_MOD_API_DATA | TD_MOD_API_RUNTIME, NULL},
+   TD_MOD_API_DATA | TD_MOD_API_RUNTIME},
 };
 const size_t mod_builtin_globals_count =
     sizeof mod_builtin_globals / sizeof mod_builtin_globals[0];
@@ -1174,6 +1174,13 @@ int td_mod_register(td_mod_options *o, const td_mod_api *fns, size_t count, void
   o->api[o->api_count].count = count;
   o->api[o->api_count].host = host;
   o->api_count++;
+  return 0;
+}
+
+int td_mod_register_class(td_mod_options *o, const td_mod_class *c, td_err *err) {
+  if (o->class_count >= TD_MOD_MAX_CLASSES)
+    return td_err_set(err, "mod: more than %d classes", TD_MOD_MAX_CLASSES);
+  o->classes[o->class_count++] = c;
   return 0;
 }
 

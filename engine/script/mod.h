@@ -83,6 +83,7 @@
 #define TD_MOD_MAX_FILES 64           /* files one mod may include */
 #define TD_MOD_MAX_FILE_BYTES ((size_t)4 << 20)
 #define TD_MOD_MAX_API_TABLES 8       /* td_mod_register calls per options */
+#define TD_MOD_MAX_CLASSES 16         /* td_mod_register_class calls per options */
 #define TD_MOD_MAX_ERRORS 32          /* error records kept (later ones counted) */
 #define TD_MOD_LOG_LINES 256          /* print lines kept (the oldest dropped) */
 #define TD_MOD_LOG_LINE_MAX 512       /* bytes of one line, longer ones cut */
@@ -93,9 +94,10 @@ typedef struct td_mod td_mod;
 /* Where a host function may be called. */
 enum { TD_MOD_API_DATA = 1, TD_MOD_API_RUNTIME = 2 };
 
-/* A table a function of td returns, for the docs and the stubs: its LuaLS
-** class (the name its signature gives the result: "td.enemy_info") and its
-** fields, one line each of the docs' field table and of the class. */
+/* A table functions of td return, for the docs and the stubs: its LuaLS
+** class (the name a signature gives the result: "-> td.enemy_state?",
+** "-> td.wave_entry[]") and its fields, one line each of the docs' field
+** table and of the class. */
 typedef struct td_mod_field_doc {
   const char *name;
   const char *type;       /* LuaLS: "integer", "\"idle\"|\"firing\"", "boolean" */
@@ -117,7 +119,6 @@ typedef struct td_mod_api {
   const char *signature;
   const char *doc;        /* one paragraph of Markdown */
   unsigned stages;        /* TD_MOD_API_DATA | TD_MOD_API_RUNTIME; 0: runtime */
-  const td_mod_class *returns; /* the table it returns (named in signature), or NULL */
 } td_mod_api;
 
 typedef struct td_mod_options {
@@ -127,6 +128,8 @@ typedef struct td_mod_options {
     void *host;
   } api[TD_MOD_MAX_API_TABLES];
   size_t api_count;
+  const td_mod_class *classes[TD_MOD_MAX_CLASSES]; /* td_mod_register_class (docs only) */
+  size_t class_count;
   uint32_t (*random)(void *ud); /* math.random's source; NULL: a fixed-seed xorshift */
   void *random_ud;
   size_t memory;                /* 0: TD_MOD_DEFAULT_MEMORY */
@@ -148,6 +151,9 @@ typedef struct td_mod_error {
 ** o is full. Names are checked at load (identifiers, no clash). */
 int td_mod_register(td_mod_options *o, const td_mod_api *fns, size_t count, void *host,
                     td_err *err);
+/* Adds the class of a table that host functions return (for td api: the
+** docs' field table and the stubs' class). 0, or -1 when o is full. */
+int td_mod_register_class(td_mod_options *o, const td_mod_class *c, td_err *err);
 /* Inside a host function: the host pointer given with its table. */
 void *td_mod_host(lua_State *L);
 

@@ -255,10 +255,26 @@ static void md_schema(FILE *f, const mod_schema *s) {
   }
 }
 
-static void md_function(FILE *f, const char *prefix, const td_mod_api *e) {
+/* The registered class that e's first result names ("td.x?", "td.x[]"), or
+** NULL. */
+static const td_mod_class *returned_class(const td_mod_options *o, const td_mod_api *e) {
+  sig s;
+  parse_sig(e->signature, &s);
+  if (!o || s.nreturns == 0) return NULL;
+  size_t n = strlen(s.returns[0]);
+  if (n && s.returns[0][n - 1] == '?') n--;
+  if (n >= 2 && strncmp(s.returns[0] + n - 2, "[]", 2) == 0) n -= 2;
+  for (size_t i = 0; i < o->class_count; i++)
+    if (strlen(o->classes[i]->name) == n && strncmp(o->classes[i]->name, s.returns[0], n) == 0)
+      return o->classes[i];
+  return NULL;
+}
+
+static void md_function(FILE *f, const char *prefix, const td_mod_api *e,
+                        const td_mod_options *o) {
   fprintf(f, "\n### `%s%s%s`\n\n%s\n", prefix, e->name, e->signature, e->doc);
-  if (e->returns) {
-    const td_mod_class *c = e->returns;
+  const td_mod_class *c = returned_class(o, e);
+  if (c) {
     fprintf(f, "\n`%s`: %s\n\n| field | type | meaning |\n|---|---|---|\n", c->name, c->doc);
     for (size_t i = 0; i < c->count; i++) {
       fprintf(f, "| `%s` | `", c->fields[i].name);
@@ -307,7 +323,7 @@ void td_mod_write_api_markdown(FILE *f, const td_mod_options *o) {
             "Registered while the mod loads, called during the game, each call under its own\n"
             "instruction budget.\n", f);
     }
-    md_function(f, "td.", e);
+    md_function(f, "td.", e, o);
   }
   fputs("\n### Events\n\nEvery event table has `kind` (the event's name) and `tick`, plus:\n\n"
         "| event | when | fields |\n|---|---|---|\n", f);
@@ -332,11 +348,12 @@ void td_mod_write_api_markdown(FILE *f, const td_mod_options *o) {
         "Handles, not enemies: the world's functions (below, when the game provides them)\n"
         "read and act on them.\n", f);
   fputs("\n## Globals added by the sandbox\n", f);
-  for (size_t i = 0; i < mod_builtin_globals_count; i++) md_function(f, "", &mod_builtin_globals[i]);
+  for (size_t i = 0; i < mod_builtin_globals_count; i++)
+    md_function(f, "", &mod_builtin_globals[i], o);
   if (o && o->api_count) {
     fputs("\n## Game functions\n\nProvided by the game through `td`.\n", f);
     for (size_t t = 0; t < o->api_count; t++)
-      for (size_t i = 0; i < o->api[t].count; i++) md_function(f, "td.", &o->api[t].fns[i]);
+      for (size_t i = 0; i < o->api[t].count; i++) md_function(f, "td.", &o->api[t].fns[i], o);
   }
 }
 
@@ -379,22 +396,14 @@ static void stub_function(FILE *f, const char *prefix, const td_mod_api *e) {
   fputs(") end\n", f);
 }
 
-/* The class of a table a game function returns, once (several functions
-** may return one class). */
-static void stub_returns(FILE *f, const td_mod_options *o) {
-  if (!o) return;
-  for (size_t t = 0; t < o->api_count; t++)
-    for (size_t i = 0; i < o->api[t].count; i++) {
-      const td_mod_class *c = o->api[t].fns[i].returns;
-      bool seen = c == NULL;
-      for (size_t u = 0; u <= t && !seen; u++)
-        for (size_t k = 0; k < (u == t ? i : o->api[u].count) && !seen; k++)
-          seen = o->api[u].fns[k].returns == c;
-      if (seen) continue;
-      fprintf(f, "\n---%s\n---@class %s\n", c->doc, c->name);
-      for (size_t k = 0; k < c->count; k++)
-        fprintf(f, "---@field %s %s %s\n", c->fields[k].name, c->fields[k].type, c->fields[k].doc);
-    }
+/* The classes of the tables the game functions return. */
+static void stub_classes(FILE *f, const td_mod_options *o) {
+  for (size_t i = 0; o && i < o->class_count; i++) {
+    const td_mod_class *c = o->classes[i];
+    fprintf(f, "\n---%s\n---@class %s\n", c->doc, c->name);
+    for (size_t k = 0; k < c->count; k++)
+      fprintf(f, "---@field %s %s %s\n", c->fields[k].name, c->fields[k].type, c->fields[k].doc);
+  }
 }
 
 /* The base library's functions the sandbox keeps (mod_base_globals), as
@@ -405,8 +414,8 @@ static const struct {
   const char *name;
   const char *stub;
 } base_stubs[] = {
-  {"assert", "---As in Lua: raises message (default \"assertion failed!\") when v is false or nil;\n"
-             "---otherwise returns all its arguments.\n---@generic T\n---@param v? T\n"
+  {"assert", "---As in Lua: raises message (default \"assertion failed!\") when v is false or\n"
+             "---nil; otherwise returns all its arguments.\n---@generic T\n---@param v? T\n"
              "---@param message? any\n---@param ... any\n---@return T\n---@return any ...\n"
              "function assert(v, message, ...) end\n"},
   {"error", "---As in Lua: raises message; a string gets the position of `level` (1, the\n"
@@ -443,7 +452,8 @@ static const struct {
                "---shows as \"table #N\" (numbered in the order first shown), never an address.\n"
                "---@param v any\n---@return string\nfunction tostring(v) end\n"},
   {"type", "---As in Lua.\n---@param v any\n"
-           "---@return \"nil\"|\"number\"|\"string\"|\"boolean\"|\"table\"|\"function\"|\"thread\"|\"userdata\"\n"
+           "---@return \"nil\"|\"number\"|\"string\"|\"boolean\"|\"table\"|\"function\"|"
+           "\"thread\"|\"userdata\"\n"
            "function type(v) end\n"},
   {"_VERSION", "---\"Lua 5.4\".\n_VERSION = \"Lua 5.4\"\n"},
 };
@@ -474,7 +484,7 @@ void td_mod_write_api_stubs(FILE *f, const td_mod_options *o) {
   stub_schema(f, &mod_effect_schema);
   stub_schema(f, &mod_group_schema);
   stub_schema(f, &mod_rules_schema);
-  stub_returns(f, o);
+  stub_classes(f, o);
   fputs("\n---@alias td.event_name \"tick\"", f);
   for (size_t i = 0; i < mod_event_count; i++) fprintf(f, "|\"%s\"", mod_events[i].name);
   fputs("\n\n---An event's table (fields depend on the kind: see docs/lua-api.md).\n"
@@ -506,7 +516,8 @@ void td_mod_write_api_stubs(FILE *f, const td_mod_options *o) {
       for (size_t i = 0; i < o->api[t].count; i++) stub_function(f, "td.", &o->api[t].fns[i]);
   fputs("\n---The mod's API version; must equal td.api_version.\n---@type integer\n"
         "api_version = 0\n", f);
-  for (size_t i = 0; i < mod_builtin_globals_count; i++) stub_function(f, "", &mod_builtin_globals[i]);
+  for (size_t i = 0; i < mod_builtin_globals_count; i++)
+    stub_function(f, "", &mod_builtin_globals[i]);
   for (const char *const *p = mod_base_globals; *p; p++) {
     bool found = false;
     for (size_t i = 0; i < sizeof base_stubs / sizeof base_stubs[0] && !found; i++)
@@ -514,7 +525,8 @@ void td_mod_write_api_stubs(FILE *f, const td_mod_options *o) {
         fprintf(f, "\n%s", base_stubs[i].stub);
         found = true;
       }
-    if (!found) fprintf(f, "\n---(undocumented: add it to base_stubs in mod_doc.c)\n%s = nil\n", *p);
+    if (!found) /* api.sh fails on this */
+      fprintf(f, "\n---(undocumented: add it to base_stubs in mod_doc.c)\n%s = nil\n", *p);
   }
   fputs("\n---The mod's global table (its environment).\n---@class _G\n_G = {}\n", f);
   fputs(removed_stubs, f);

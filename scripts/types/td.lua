@@ -339,8 +339,8 @@ function setmetatable(t, mt) end
 ---@return any
 function xpcall(f, msgh, ...) end
 
----As in Lua: raises message (default "assertion failed!") when v is false or nil;
----otherwise returns all its arguments.
+---As in Lua: raises message (default "assertion failed!") when v is false or
+---nil; otherwise returns all its arguments.
 ---@generic T
 ---@param v? T
 ---@param message? any
