@@ -21,6 +21,11 @@ for c in enemy_state:enemy_info tower_state:tower_info wave_entry:wave_preview; 
   grep -A1 -- "^---@return td.$cls" "$tmp/out" | grep -qx "function td.$fn(.*) end"
   check $? "stubs: td.$fn does not return td.$cls"
 done
+# every td.* type the stubs use is declared (a class, or the alias of event names)
+for t in $(grep -oE -- '(---@(return|param [a-z_.]+\??|field [a-z_]+\??|type)) td\.[a-z_]+' "$tmp/out" |
+           grep -oE 'td\.[a-z_]+$' | sort -u); do
+  grep -qE -- "^---@(class|alias) $t( |\$)" "$tmp/out"; check $? "stubs: type $t is used but not declared"
+done
 grep -qx -- '---@field state "idle"|"aiming"|"firing"|"cooldown" What it is doing.' "$tmp/out"
 check $? "stubs: td.tower_state's state field"
 # the sandbox's globals, and nothing it removes
