@@ -382,7 +382,7 @@ static int l_spawn(lua_State *L) {
 
 /* The tables the functions return, field by field as l_enemy, l_tower and
 ** l_wave_preview fill them (docs/lua-api.md and the stubs' classes). */
-#define FIELDS(a) a, sizeof a / sizeof a[0]
+#define FIELDS(a) (a), sizeof(a) / sizeof((a)[0])
 
 static const td_mod_field_doc enemy_state_fields[] = {
     {"handle", "integer", "The enemy's handle (as given)."},
