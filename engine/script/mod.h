@@ -40,7 +40,12 @@
 ** td_mod_dispatch/td_mod_tick/td_mod_target, each call under its own
 ** instruction budget. A handler that raises, runs away or hits the memory
 ** cap is stopped, recorded as a td_mod_error (mod, handler, file:line,
-** message, traceback) and disabled; the other handlers go on.
+** message, traceback) and disabled; the other handlers go on. Lua's error
+** for calling or indexing a nil global, or a field td lacks, ends with a
+** "did you mean" among td's functions and the mod's globals (td's real
+** table has an __index that remembers a missing name and its line; reading
+** one is still nil, no error); a memory error names the line of the refused
+** allocation (lsandbox.h).
 **
 ** Host functions. td_mod_register adds tables of C functions to `td`
 ** before loading (the world's bindings: gold, enemy health, ...); each
