@@ -1,11 +1,15 @@
 /*
 ** support.c: see support.h.
 */
+#define _XOPEN_SOURCE 700 /* mkdtemp, opendir */
 #include "support.h"
 
+#include <dirent.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "nav/mem.h"
 
@@ -14,6 +18,59 @@ const char *td_test_path(const char *relative) {
   const char *root = getenv("TD_SOURCE_DIR");
   snprintf(buf, sizeof buf, "%s/%s", root ? root : ".", relative);
   return buf;
+}
+
+static char scratch[256];
+
+int td_test_dir_setup(void **state) {
+  (void)state;
+  snprintf(scratch, sizeof scratch, "/tmp/td_test_XXXXXX");
+  return mkdtemp(scratch) ? 0 : -1;
+}
+
+int td_test_dir_teardown(void **state) {
+  (void)state;
+  char cmd[300];
+  snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
+  return system(cmd) == 0 ? 0 : -1;
+}
+
+const char *td_test_tmp_dir(void) { return scratch; }
+
+const char *td_test_tmp(const char *name) {
+  static char buf[4][400];
+  static int k;
+  k = (k + 1) % 4;
+  snprintf(buf[k], sizeof buf[k], "%s/%s", scratch, name);
+  return buf[k];
+}
+
+int td_test_tmp_count(const char *suffix) {
+  DIR *d = opendir(scratch);
+  assert_non_null(d);
+  int n = 0;
+  size_t ls = strlen(suffix);
+  for (struct dirent *e; (e = readdir(d));) {
+    size_t len = strlen(e->d_name);
+    n += len > ls && !strcmp(e->d_name + len - ls, suffix);
+  }
+  closedir(d);
+  return n;
+}
+
+void td_test_disk_full(long bytes) {
+  static struct rlimit saved;
+  static void (*saved_xfsz)(int);
+  if (bytes >= 0) {
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &saved), 0);
+    struct rlimit small = saved;
+    small.rlim_cur = (rlim_t)bytes;
+    saved_xfsz = signal(SIGXFSZ, SIG_IGN);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+  } else {
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &saved), 0);
+    signal(SIGXFSZ, saved_xfsz);
+  }
 }
 
 uint64_t td_test_rand(td_test_rng *r) { return td_graphgen_next(r); }

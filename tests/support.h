@@ -22,6 +22,24 @@
 ** returned buffer is static and overwritten by the next call. */
 const char *td_test_path(const char *relative);
 
+/* A scratch directory for a group of tests: td_test_dir_setup (a cmocka
+** group setup) makes a fresh /tmp/td_test_XXXXXX, td_test_dir_teardown
+** removes it and everything in it. td_test_tmp(name) is the path of name
+** inside it (one of 4 static buffers, reused in turn); td_test_tmp_dir() is
+** the directory. td_test_tmp_count(suffix) counts its entries whose names
+** end in suffix (".tmp": temporary files left behind). */
+int td_test_dir_setup(void **state);
+int td_test_dir_teardown(void **state);
+const char *td_test_tmp(const char *name);
+const char *td_test_tmp_dir(void);
+int td_test_tmp_count(const char *suffix);
+
+/* A full disk, for this process: td_test_disk_full(bytes) limits the size
+** of any file it writes to bytes (RLIMIT_FSIZE; a write past it fails with
+** EFBIG, "File too large", SIGXFSZ ignored); td_test_disk_full(-1) lifts
+** the limit again. */
+void td_test_disk_full(long bytes);
+
 /* Test data generator: graphgen's xorshift64* stream, deterministic per
 ** seed (td_test_rng rng = {seed}). */
 typedef td_graphgen_rng td_test_rng;

@@ -2,10 +2,11 @@
 ** test_game.c: the game layer (engine/game): a map, a mod and a world bound
 ** together; the td.* world functions; math.random on the world's RNG; hot
 ** reload; saves (atomic, refused when cut or changed); replays (recorded,
-** read, played back to the same checksums, refused with file:line); the
+** read, played back to the same checksums, refused with file:line, every
+** cut refused as one, quoted paths, the map's name bound); the
 ** built-in player; the mod's load budget (load_instructions).
 */
-#define _POSIX_C_SOURCE 200809L /* mkdtemp, st_mtim */
+#define _POSIX_C_SOURCE 200809L /* st_mtim, unlink */
 #include "support.h"
 
 #include <inttypes.h>
@@ -19,28 +20,7 @@
 #include "game/game.h"
 #include "game/replay.h"
 
-static char tmpdir[256];
-
-static int setup(void **state) {
-  (void)state;
-  snprintf(tmpdir, sizeof tmpdir, "/tmp/td_test_game_XXXXXX");
-  return mkdtemp(tmpdir) ? 0 : -1;
-}
-
-static int teardown(void **state) {
-  (void)state;
-  char cmd[300];
-  snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-  return system(cmd) == 0 ? 0 : -1;
-}
-
-static const char *tmp(const char *name) {
-  static char buf[4][400];
-  static int k;
-  k = (k + 1) % 4;
-  snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
-  return buf[k];
-}
+static const char *tmp(const char *name) { return td_test_tmp(name); }
 
 static td_game *open_game(const char *mod, uint64_t seed) {
   char map[512], dir[512];
@@ -379,19 +359,22 @@ static void test_save_continues(void **state) {
   assert_null(td_game_load(&o, cut, &err));
   assert_non_null(strstr(err.msg, "corrupt or truncated"));
 
-  /* a save that cannot be written leaves the previous one as it was */
+  /* a save that cannot be written (a disk full after 100 bytes: the file
+  ** size limit) leaves the previous one as it was, and no temporary */
   struct stat before, after;
   assert_int_equal(stat(path, &before), 0);
-  assert_int_equal(mkdir(tmp("game.tds.tmp"), 0700), 0); /* the temporary's name is taken */
-  assert_int_not_equal(td_game_save(a, path, &err), 0);
-  assert_non_null(strstr(err.msg, "game.tds.tmp"));
+  td_test_disk_full(100);
+  int rc = td_game_save(a, path, &err);
+  td_test_disk_full(-1);
+  assert_int_not_equal(rc, 0);
+  if (!strstr(err.msg, "game.tds: write failed: File too large")) fail_msg("%s", err.msg);
   assert_int_equal(stat(path, &after), 0);
   assert_int_equal(before.st_size, after.st_size);
   assert_int_equal(before.st_mtim.tv_nsec, after.st_mtim.tv_nsec);
+  assert_int_equal(td_test_tmp_count(".tmp"), 0);
   b = td_game_load(&o, path, &err);
   assert_non_null(b);
   td_game_destroy(b);
-  rmdir(tmp("game.tds.tmp"));
 
   /* another mod than the save's */
   snprintf(dir, sizeof dir, "%s", td_test_path("tests/data/mods/game_api"));
@@ -410,10 +393,12 @@ static size_t read_all(const char *path, unsigned char *buf, size_t cap) {
   return len;
 }
 
-/* A save interrupted at any byte: the new save's bytes so far sit in the
-** temporary file (game.tds.tmp) while game.tds keeps the previous save,
-** byte for byte and loadable; the cut bytes, loaded as a save, are refused
-** with a message naming the file and why; the next save goes through. */
+/* A save interrupted at any byte: the new save's bytes so far sit in its
+** temporary file (prev.tds.XXXXXX.tmp) while prev.tds keeps the previous
+** save, byte for byte and loadable; the cut bytes, loaded as a save, are
+** refused with a message naming the file and why; the next save goes
+** through (beside the one a killed writer left, which it neither reuses nor
+** removes). */
 static void test_save_interrupted(void **state) {
   (void)state;
   td_game *a = open_game("scripts/base", 4);
@@ -438,7 +423,7 @@ static void test_save_interrupted(void **state) {
   snprintf(dir, sizeof dir, "%s", td_test_path("scripts/base"));
   td_game_options o = {.map_path = map, .mod_dir = dir};
   char tmp_path[512];
-  snprintf(tmp_path, sizeof tmp_path, "%s.tmp", path);
+  snprintf(tmp_path, sizeof tmp_path, "%s.k1ll3d.tmp", path);
   for (size_t n = 0; n < next_len; n++) {
     FILE *f = fopen(tmp_path, "wb"); /* what td_game_save had written so far */
     assert_non_null(f);
@@ -460,9 +445,11 @@ static void test_save_interrupted(void **state) {
   assert_int_equal(td_world_checksum(td_game_world(b)), prev_sum);
   td_game_destroy(b);
 
-  /* the next save replaces what the interrupted one left */
+  /* the next save goes through; what the interrupted one left stays */
   assert_int_equal(td_game_save(a, path, &err), 0);
-  assert_int_equal(access(tmp_path, F_OK), -1);
+  assert_int_equal(td_test_tmp_count(".tmp"), 1);
+  assert_int_equal(read_all(tmp_path, now, sizeof now), next_len - 1);
+  assert_int_equal(unlink(tmp_path), 0);
   b = td_game_load(&o, path, &err);
   if (!b) fail_msg("%s", err.msg);
   assert_int_equal(td_world_checksum(td_game_world(b)), td_world_checksum(td_game_world(a)));
@@ -534,6 +521,10 @@ static void test_replay_round_trip(void **state) {
   td_game_destroy(g);
 }
 
+/* A replay header for the refusal cases: map and mod with 16-digit hashes. */
+#define HDR "td-replay 2\nmap m.lua 0000000000000012\nmod d 0000000000000012\n"
+#define H16 "00000000000000ff"
+
 static void test_replay_refused(void **state) {
   (void)state;
   static const struct {
@@ -541,23 +532,45 @@ static void test_replay_refused(void **state) {
   } cases[] = {
       {"", "empty, not a td replay"},
       {"hello\n", ":1: not a td replay"},
-      {"td-replay 9\n", ":1: replay version 9, this td reads version 1"},
-      {"td-replay 1\nmap m.lua 12\nmod d 12\ncmd 5 plant 9 arrow\n", ":4: unknown command 'plant'"},
-      {"td-replay 1\nmap m.lua 12\nmod d 12\ncmd 5 place 9\n", ":4: expected 'cmd TICK place BASE TOWER'"},
-      {"td-replay 1\nmap m.lua 12\nmod d 12\ncmd x place 9 a\n", ":4: tick: expected a number, got 'x'"},
-      {"td-replay 1\nmap m.lua 12\nmod d 12\ncmd 9 sell 1\ncmd 5 sell 1\n", ":5: tick 5 is before"},
-      {"td-replay 1\nmap m.lua 12\nmod d 12\ncmd 9 upgrade 1 7\n", ":4: upgrade: expected an integer in 1 .. 4"},
-      {"td-replay 1\nmap m.lua 12\nmod d 12\ncmd 9 target 1 weakest\n", ":4: unknown targeting mode 'weakest'"},
-      {"td-replay 1\ncmd 9 sell 1\n", ":2: 'cmd' before the map and mod lines"},
-      {"td-replay 1\nmap m.lua 12\nmap m.lua 12\n", ":3: 'map' given twice"},
-      {"td-replay 1\nmap m.lua zz\n", ":2: hash: expected a number, got 'zz'"},
-      {"td-replay 1\nmap m.lua 12\nmod d 12\nend 10 drawn 3 ff\n", ":4: result must be won, lost or playing"},
-      {"td-replay 1\nmap m.lua 12\nmod d 12\nend 10 won 3 ff\ncmd 11 sell 1\n", ":5: 'cmd' after 'end'"},
-      {"td-replay 1\nmap m.lua 12\nmod d 12\ncheck 10 ff\ncheck 10 ff\n", ":5: check at tick 10 is not after"},
-      {"td-replay 1\nmap m.lua 12\n", "no map or no mod line"},
-      {"td-replay 1\nmap m.lua 12\nmod d 12\nwave 3\n", ":4: unknown record 'wave'"},
-      {"td-replay 1\nmap m.lua 12\ndifficulty brutal\n", ":3: difficulty must be normal, easy or hard, got 'brutal'"},
-      {"td-replay 1\ndifficulty\n", ":2: expected 'difficulty normal|easy|hard'"},
+      {"hello", ":1: not a td replay"},
+      {"td-rep", ":1: cut short: the file ends inside line 1"},
+      {"td-replay 9\n", ":1: replay version 9, this td reads version 2"},
+      {"td-replay 1\nmap m.lua 12\nmod d 12\nend 10 won 3 ff\n", ":1: a version 1 replay: this td reads version 2, which proves the end and the commands; re-record it"},
+      {HDR "cmd 5 plant 9 arrow\n", ":4: unknown command 'plant'"},
+      {HDR "cmd 5 place 9\n", ":4: expected 'cmd TICK place BASE TOWER'"},
+      {HDR "cmd x place 9 a\n", ":4: tick: expected a number, got 'x'"},
+      {HDR "cmd 9 sell 1\ncmd 5 sell 1\n", ":5: tick 5 is before"},
+      {HDR "cmd 9 upgrade 1 7\n", ":4: upgrade: expected an integer in 1 .. 4"},
+      {HDR "cmd 9 target 1 weakest\n", ":4: unknown targeting mode 'weakest'"},
+      {"td-replay 2\ncmd 9 sell 1\n", ":2: 'cmd' before the map and mod lines"},
+      {"td-replay 2\nmap m.lua " H16 "\nmap m.lua " H16 "\n", ":3: 'map' given twice"},
+      {"td-replay 2\nmap m.lua zz\n", ":2: hash: expected 16 hex digits, got 'zz'"},
+      {"td-replay 2\nmap m.lua 12\n", ":2: hash: expected 16 hex digits, got '12'"},
+      {"td-replay 2\nmap \"\" " H16 "\n", ":2: an empty path"},
+      {HDR "end 10 drawn 3 0 " H16 " " H16 "\n", ":4: result must be won, lost or playing"},
+      {HDR "end 10 won 3 " H16 "\n", ":4: expected 'end TICKS won|lost|playing LIVES GOLD CHECKSUM RECORDS'"},
+      {HDR "end 10 won 3 0 ff " H16 "\n", ":4: checksum: expected 16 hex digits, got 'ff'"},
+      {HDR "end 10 won 3 0 " H16 " 00ff\n", ":4: records hash: expected 16 hex digits, got '00ff'"},
+      {HDR "end 10 won 3 x " H16 " " H16 "\n", ":4: gold: expected an integer"},
+      {HDR "end 10 won 3 0 " H16 " " H16 "\ncmd 11 sell 1\n", ":5: 'cmd' after 'end'"},
+      {HDR "cmd 11 sell 1\nend 10 won 3 0 " H16 " " H16 "\n", ":5: the cmd of line 4 (tick 11) is after the end (tick 10)"},
+      {HDR "check 600 " H16 "\nend 10 won 3 0 " H16 " " H16 "\n", ":5: the check of line 4 (tick 600) is after the end (tick 10)"},
+      {HDR "check 10 " H16 "\ncheck 10 " H16 "\n", ":5: check at tick 10 is not after"},
+      {HDR "check 0 " H16 "\n", ":4: check at tick 0"},
+      {HDR "check 600 4b5e\n", ":4: checksum: expected 16 hex digits, got '4b5e'"},
+      {"td-replay 2\nmap m.lua " H16 "\n", ":2: no 'end' record: the replay stops after line 2"},
+      {HDR "end 10 won 3 0 " H16 " " H16, ":4: cut short: the file ends inside line 4, without a newline"},
+      {HDR "cmd 5 sell 1\n", ":4: no 'end' record: the replay stops after line 4 (cut short"},
+      {"td-replay 2\nmap m.lua " H16 "\nend 10 won 3 0 " H16 " " H16 "\n", ":3: 'end' before the map and mod lines"},
+      {HDR "wave 3\n", ":4: unknown record 'wave'"},
+      {"td-replay 2\nmap m.lua " H16 "\ndifficulty brutal\n", ":3: difficulty must be normal, easy or hard, got 'brutal'"},
+      {"td-replay 2\ndifficulty\n", ":2: expected 'difficulty normal|easy|hard'"},
+      {"td-replay 2\nmap \"m.lua " H16 "\n", ":2: a quoted word without its closing '\"'"},
+      {"td-replay 2\nmap \"m\\.lua\" " H16 "\n", ":2: a quoted word holds '\\' before '.'"},
+      {"td-replay 2\nmap \"m.lua\"x " H16 "\n", ":2: a quoted word runs into 'x'"},
+      {"td-replay 2\nmap m\"a\".lua " H16 "\n", ":2: a '\"' inside a word"},
+      {"td-replay 2\nmap m\x01.lua " H16 "\n", ":2: a control character (byte 0x01)"},
+      {"td-replay 2\nmap \"m\t.lua\" " H16 "\n", ":2: a tab or CR inside a quoted word"},
   };
   const char *path = tmp("bad.replay");
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -567,22 +580,153 @@ static void test_replay_refused(void **state) {
     assert_int_equal(td_replay_read(path, &r, &err), -1);
     if (!strstr(err.msg, cases[i].msg)) fail_msg("case %zu: '%s' lacks '%s'", i, err.msg, cases[i].msg);
     assert_non_null(strstr(err.msg, "bad.replay"));
+    assert_null(r.cmds);
   }
-  /* names resolved against the game, with the line */
-  write_file(path, "td-replay 1\nmap m.lua 12\nmod d 12\n\n# a comment\ncmd 1 place 99 arrow\n"
-                   "cmd 2 place 9 ballista\n");
+  /* names resolved against the game, with the line; a quoted word read back */
+  write_file(path, HDR "\n# a comment\ncmd 1 place 99 arrow\ncmd 2 place 9 \"ballista\" # x\n"
+                   "end 10 won 3 0 " H16 " " H16 "\n");
   td_replay r;
   td_err err;
-  assert_int_equal(td_replay_read(path, &r, &err), 0);
+  if (td_replay_read(path, &r, &err) != 0) fail_msg("%s", err.msg);
+  assert_string_equal(r.cmds[1].name, "ballista");
+  assert_int_equal(r.end_line, 8);
   td_game *g = open_game("scripts/base", 1);
   td_command c;
   assert_int_equal(td_replay_command(&r, 0, g, &c, &err), -1);
   assert_non_null(strstr(err.msg, "bad.replay:6: m.lua has no tower base with object id 99"));
   assert_int_equal(td_replay_command(&r, 1, g, &c, &err), -1);
   assert_non_null(strstr(err.msg, "bad.replay:7: no tower type 'ballista' in d"));
+  /* the end's records hash is not that of its lines */
   assert_int_equal(td_replay_check_game(&r, g, &err), -1);
-  assert_non_null(strstr(err.msg, "made with another m.lua"));
+  if (!strstr(err.msg, "bad.replay:8: the end's records hash 00000000000000ff is not that of the "
+                       "cmd and check lines"))
+    fail_msg("%s", err.msg);
+  r.end_records = td_replay_records_hash(&r);
+  assert_int_equal(td_replay_check_game(&r, g, &err), -1);
+  if (!strstr(err.msg, "made with a map named 'm', not '01-crossroads'")) fail_msg("%s", err.msg);
   td_replay_free(&r);
+  td_game_destroy(g);
+}
+
+/* Every cut of a recorded replay, at a line or at a byte, is refused as a
+** cut (naming the file and the last line), or is the whole file. */
+static void test_replay_cut(void **state) {
+  (void)state;
+  td_game *g = open_game("scripts/base", 3);
+  td_replay rec;
+  td_replay_init(&rec, g, 300);
+  play_auto(g, &rec, 60 * 60);
+  td_err err;
+  const char *path = tmp("whole.replay"), *cut = tmp("cut.replay");
+  assert_int_equal(td_replay_write(&rec, path, &err), 0);
+  static unsigned char text[1 << 16];
+  size_t len = read_all(path, text, sizeof text);
+  assert_true(len > 300 && len < sizeof text);
+  int lines = 0, refused = 0;
+  for (size_t n = 0; n <= len; n++) {
+    FILE *f = fopen(cut, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, n, f), n);
+    fclose(f);
+    td_replay r;
+    int rc = td_replay_read(cut, &r, &err);
+    if (n == len) {
+      if (rc != 0) fail_msg("the whole file: %s", err.msg);
+      assert_int_equal(r.ncmd, rec.ncmd);
+      assert_int_equal(r.end_records, td_replay_records_hash(&rec));
+      td_replay_free(&r);
+      break;
+    }
+    if (rc == 0) fail_msg("cut at byte %zu of %zu: read as a replay", n, len);
+    refused++;
+    char want[64];
+    if (n == 0) snprintf(want, sizeof want, "empty");
+    else if (text[n - 1] == '\n') snprintf(want, sizeof want, ":%d: no 'end' record", lines);
+    else snprintf(want, sizeof want, ":%d: cut short: the file ends inside line %d", lines + 1,
+                  lines + 1);
+    if (!strstr(err.msg, cut) || !strstr(err.msg, want))
+      fail_msg("cut at byte %zu of %zu: \"%s\" lacks \"%s\"", n, len, err.msg, want);
+    if (n < len && text[n] == '\n') lines++;
+  }
+  print_message("a replay of %zu bytes, %d lines: %d cuts refused as cuts\n", len, lines + 1,
+                refused);
+  td_replay_free(&rec);
+  td_game_destroy(g);
+}
+
+/* Paths with blanks, '#', '"' and '\' are written quoted and read back
+** exactly; a control character is refused before anything is written. */
+static void test_replay_quoted_paths(void **state) {
+  (void)state;
+  td_game *g = open_game("scripts/base", 1);
+  td_replay rec;
+  td_replay_init(&rec, g, 0);
+  td_replay_end(&rec, g);
+  static const char *const paths[] = {"maps/my map.lua", "a#b.lua", "say \"hi\".lua",
+                                      "back\\slash.lua", "caf\xc3\xa9.lua",
+                                      "\"", "#"};
+  const char *path = tmp("quoted.replay");
+  td_err err;
+  for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+    snprintf(rec.map_path, sizeof rec.map_path, "%s", paths[i]);
+    snprintf(rec.mod_dir, sizeof rec.mod_dir, "mods/%s", paths[i]);
+    if (td_replay_write(&rec, path, &err) != 0) fail_msg("%s: %s", paths[i], err.msg);
+    td_replay r;
+    if (td_replay_read(path, &r, &err) != 0) fail_msg("%s: %s", paths[i], err.msg);
+    assert_string_equal(r.map_path, paths[i]);
+    assert_string_equal(r.mod_dir, rec.mod_dir);
+    td_replay_free(&r);
+  }
+  snprintf(rec.map_path, sizeof rec.map_path, "new\nline.lua");
+  assert_int_equal(td_replay_check_writable(&rec, path, &err), -1);
+  assert_int_equal(td_replay_write(&rec, path, &err), -1);
+  if (!strstr(err.msg, "cannot write 'new\\x0aline.lua' in a replay")) fail_msg("%s", err.msg);
+  td_replay_free(&rec);
+  td_game_destroy(g);
+}
+
+/* A mod may read the map's name (td.map_name): a copy of a map under
+** another name is another map to a replay and a save. */
+static void test_map_name_is_identity(void **state) {
+  (void)state;
+  char copy[512];
+  snprintf(copy, sizeof copy, "%s", tmp("copy.lua"));
+  static unsigned char text[1 << 20];
+  size_t len = read_all(td_test_path("maps/01-crossroads.lua"), text, sizeof text);
+  FILE *f = fopen(copy, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(text, 1, len, f), len);
+  fclose(f);
+  td_game *g = open_game("scripts/base", 1);
+  char dir[512];
+  snprintf(dir, sizeof dir, "%s", td_test_path("scripts/base"));
+  td_game_options o = {.map_path = copy, .mod_dir = dir, .seed = 1};
+  td_err err;
+  td_game *h = td_game_create(&o, &err);
+  if (!h) fail_msg("%s", err.msg);
+  assert_string_equal(td_game_map_name(g), "01-crossroads");
+  assert_string_equal(td_game_map_name(h), "copy");
+  assert_true(td_game_map_hash(g) != td_game_map_hash(h));
+  td_replay rec;
+  td_replay_init(&rec, g, 0);
+  td_replay_end(&rec, g);
+  assert_int_equal(td_replay_check_game(&rec, g, &err), 0);
+  assert_int_equal(td_replay_check_game(&rec, h, &err), -1);
+  if (!strstr(err.msg, "made with a map named '01-crossroads', not 'copy'")) fail_msg("%s", err.msg);
+  /* a save too */
+  const char *save = tmp("named.tds");
+  assert_int_equal(td_game_save(g, save, &err), 0);
+  td_game *l = td_game_load(&o, save, &err);
+  assert_null(l);
+  if (!strstr(err.msg, "made with another map than") || !strstr(err.msg, "its name 'copy'"))
+    fail_msg("%s", err.msg);
+  char name[8];
+  td_game_map_name_of("a/b.c/d.e.lua", name, sizeof name);
+  assert_string_equal(name, "d");
+  td_game_map_name_of("/x/verylongname.lua", name, sizeof name);
+  assert_string_equal(name, "verylon");
+  td_replay_free(&rec);
+  td_game_destroy(h);
   td_game_destroy(g);
 }
 
@@ -712,8 +856,11 @@ int main(void) {
       cmocka_unit_test(test_save_interrupted),
       cmocka_unit_test(test_replay_round_trip),
       cmocka_unit_test(test_replay_refused),
+      cmocka_unit_test(test_replay_cut),
+      cmocka_unit_test(test_replay_quoted_paths),
+      cmocka_unit_test(test_map_name_is_identity),
       cmocka_unit_test(test_hot_reload),
       cmocka_unit_test(test_load_instructions),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, td_test_dir_setup, td_test_dir_teardown);
 }

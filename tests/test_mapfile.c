@@ -1124,7 +1124,7 @@ static void test_missing_file(void **state) {
   assert_string_equal(err.msg, "maps/x.lua: cannot open: No such file or directory");
   assert_true(map_is_zero(&m));
   assert_int_equal(td_mapfile_load(td_test_path("maps"), &m, &err), -1);
-  assert_non_null(strstr(err.msg, "cannot read: Is a directory"));
+  assert_non_null(strstr(err.msg, ": not a regular file (a directory)"));
 }
 
 /* The files in tests/data/maps: each bad_*.lua starts with a comment line
@@ -1162,6 +1162,390 @@ static void test_data_files(void **state) {
       fail_msg("%s: \"%s\" does not start with the file name", files[i], err.msg);
     assert_true(map_is_zero(&m));
   }
+}
+
+/* The test's own copy of the loader's closed segment-rectangle test (the
+** same operations, so the same answers at the borders). */
+static bool hits(double x0, double y0, double x1, double y1, double rx, double ry, double rw,
+                 double rh) {
+  double p[4] = {-(x1 - x0), x1 - x0, -(y1 - y0), y1 - y0};
+  double q[4] = {x0 - rx, rx + rw - x0, y0 - ry, ry + rh - y0};
+  double t0 = 0.0, t1 = 1.0;
+  for (int k = 0; k < 4; k++) {
+    if (p[k] == 0.0) {
+      if (q[k] < 0.0) return false;
+      continue;
+    }
+    double t = q[k] / p[k];
+    if (p[k] < 0.0) {
+      if (t > t1) return false;
+      if (t > t0) t0 = t;
+    } else {
+      if (t < t0) return false;
+      if (t < t1) t1 = t;
+    }
+  }
+  return t0 <= t1;
+}
+
+/* Bases look only at the edges near them (a grid of cells): on random
+** networks (long, short, steep and almost vertical edges; rectangles small,
+** thin, huge, and on vertices' coordinates) every base blocks exactly the
+** edges a scan of all of them finds, in ascending order. */
+static void test_bases_near_edges(void **state) {
+  (void)state;
+  td_test_rng rng = {17};
+  sbuf s = {0}, objs = {0};
+  for (int round = 0; round < 20; round++) {
+    objs.n = 0;
+    int id = 1;
+    double vx[40], vy[40];
+    int nv = 0;
+    for (int p = 0; p < 8; p++) {
+      sb_add(&objs, "{ id = %d, type = 'path', shape = 'polyline', x = 0, y = 0, polyline = {",
+             id++);
+      int n = 2 + (int)td_test_below(&rng, 4);
+      for (int k = 0; k < n; k++) {
+        double x, y;
+        uint32_t kind = td_test_below(&rng, 4);
+        if (k > 0 && kind == 0 && nv > 0) { /* almost vertical from the last vertex */
+          x = vx[nv - 1] + 1e-9 * (double)td_test_below(&rng, 3);
+          y = vy[nv - 1] + 100.0 + 900.0 * td_test_unit(&rng);
+        } else if (kind == 1) { /* far */
+          x = 5000.0 * td_test_unit(&rng) - 2500.0;
+          y = 5000.0 * td_test_unit(&rng) - 2500.0;
+        } else { /* near: on a coarse lattice, so rectangles meet vertices exactly */
+          x = 8.0 * (double)td_test_below(&rng, 64);
+          y = 8.0 * (double)td_test_below(&rng, 64);
+        }
+        if (nv < 40) {
+          vx[nv] = x;
+          vy[nv] = y;
+          nv++;
+        }
+        sb_add(&objs, "{ x = %.17g, y = %.17g },", x, y);
+      }
+      sb_add(&objs, "} },\n");
+    }
+    /* the network without bases: its graph; spawn and goal on vertex 0 of
+    ** path 1 and the last vertex (both reachable or not: try) */
+    sbuf base = {0};
+    sb_add(&base, "%s", objs.p);
+    td_map m;
+    td_err err = {{0}};
+    s.n = 0;
+    sb_add(&s, "return { orientation = 'orthogonal', width = 10, height = 10, tilewidth = 32,"
+               " tileheight = 32, layers = { { type = 'objectgroup', objects = { %s"
+               " { id = 900, type = 'spawn', shape = 'point', x = %.17g, y = %.17g },"
+               " { id = 901, type = 'goal', shape = 'point', x = %.17g, y = %.17g } } } } }",
+           base.p, vx[0], vy[0], vx[1], vy[1]);
+    if (td_mapfile_load_buffer(NAME, s.p, s.n, &m, &err) != 0) {
+      free(base.p); /* merged or cut off: another round */
+      continue;
+    }
+    const td_graph *g = m.graph;
+    /* rectangles that touch 1 to 64 edges */
+    double rects[64][4];
+    int nr = 0;
+    for (int tries = 0; tries < 400 && nr < 64; tries++) {
+      double r[4];
+      uint32_t kind = td_test_below(&rng, 4);
+      if (kind == 0) { /* on a vertex's coordinates */
+        int v = (int)td_test_below(&rng, (uint32_t)g->node_count);
+        r[0] = g->x[v];
+        r[1] = g->y[v] - 8.0 * (double)td_test_below(&rng, 3);
+        r[2] = 8.0 * (1 + (double)td_test_below(&rng, 4));
+        r[3] = 8.0 * (1 + (double)td_test_below(&rng, 4));
+      } else if (kind == 1) { /* huge */
+        r[0] = -3000.0 + 1000.0 * td_test_unit(&rng);
+        r[1] = -3000.0 + 6000.0 * td_test_unit(&rng);
+        r[2] = 6000.0 * td_test_unit(&rng) + 1.0;
+        r[3] = 50.0 * td_test_unit(&rng) + 0.001;
+      } else { /* small, anywhere */
+        r[0] = 5000.0 * td_test_unit(&rng) - 2500.0;
+        r[1] = 5000.0 * td_test_unit(&rng) - 2500.0;
+        r[2] = 1.0 + 300.0 * td_test_unit(&rng);
+        r[3] = 1.0 + 300.0 * td_test_unit(&rng);
+      }
+      int count = 0;
+      for (int32_t e = 0; e < g->edge_count; e++) {
+        const td_edge *ed = &g->edges[e];
+        count += hits(g->x[ed->a], g->y[ed->a], g->x[ed->b], g->y[ed->b], r[0], r[1], r[2], r[3]);
+      }
+      if (count < 1 || count > 64) continue;
+      memcpy(rects[nr++], r, sizeof r);
+    }
+    for (int i = 0; i < nr; i++)
+      sb_add(&base, "{ id = %d, type = 'tower_base', shape = 'rectangle', x = %.17g,"
+                    " y = %.17g, width = %.17g, height = %.17g },\n",
+             1000 + i, rects[i][0], rects[i][1], rects[i][2], rects[i][3]);
+    s.n = 0;
+    sb_add(&s, "return { orientation = 'orthogonal', width = 10, height = 10, tilewidth = 32,"
+               " tileheight = 32, layers = { { type = 'objectgroup', objects = { %s"
+               " { id = 900, type = 'spawn', shape = 'point', x = %.17g, y = %.17g },"
+               " { id = 901, type = 'goal', shape = 'point', x = %.17g, y = %.17g } } } } }",
+           base.p, vx[0], vy[0], vx[1], vy[1]);
+    td_map mb;
+    if (td_mapfile_load_buffer(NAME, s.p, s.n, &mb, &err) != 0) fail_msg("%s", err.msg);
+    assert_int_equal(mb.base_count, (size_t)nr);
+    assert_int_equal(mb.graph->edge_count, g->edge_count);
+    for (int i = 0; i < nr; i++) {
+      size_t k = 0;
+      for (int32_t e = 0; e < g->edge_count; e++) {
+        const td_edge *ed = &g->edges[e];
+        if (!hits(g->x[ed->a], g->y[ed->a], g->x[ed->b], g->y[ed->b], rects[i][0], rects[i][1],
+                  rects[i][2], rects[i][3]))
+          continue;
+        assert_true(k < mb.bases[i].block_count);
+        assert_int_equal(mb.bases[i].block[k].id, e);
+        k++;
+      }
+      assert_int_equal(k, mb.bases[i].block_count);
+    }
+    print_message("round %d: %d edges, %d bases\n", round, g->edge_count, nr);
+    td_map_free(&mb);
+    td_map_free(&m);
+    free(base.p);
+  }
+  free(s.p);
+  free(objs.p);
+}
+
+/* ---- the C-side budgets: hostile maps (issue 17) ----------------------- */
+
+/* The header of a waypoint map whose layers a Lua program makes: `pre` runs
+** first (locals), `layers` is the expression of the layers list. */
+static void hostile(sbuf *s, const char *pre, const char *layers) {
+  s->n = 0;
+  sb_add(s, "local function path(id) return { id = id, type = 'path', shape = 'polyline',"
+            " x = 0, y = 0, polyline = { { x = 0, y = 0 }, { x = 640, y = 0 } } } end\n"
+            "local function pt(id, cls, x) return { id = id, type = cls, shape = 'point',"
+            " x = x, y = 0 } end\n"
+            "%s\n"
+            "return { orientation = 'orthogonal', width = 30, height = 4, tilewidth = 32,"
+            " tileheight = 32, layers = %s }\n",
+         pre, layers);
+}
+
+static void expect_refused(const sbuf *s, const char *want) {
+  expect_error_len(s->p, s->n, want);
+}
+
+/* One group listed 4 times at each of 16 levels: 4^16 layers walked before
+** the layer budget; within it, a group listed several times loads. */
+static void test_hostile_nested_groups(void **state) {
+  (void)state;
+  sbuf s = {0};
+  hostile(&s, "local g = { type = 'objectgroup', objects = {} }\n"
+              "for i = 1, 16 do g = { type = 'group', layers = { g, g, g, g } } end",
+          "{ g, { type = 'objectgroup', objects = { path(1), pt(2, 'spawn', 0),"
+          " pt(3, 'goal', 640) } } }");
+  expect_refused(&s, "the map lists more than 4096 layers (a group's layers count each time "
+                     "the group is listed; the loader's limit)");
+  /* 4^5 + 4^4 + ... + 4 = 1364 layers: fine */
+  hostile(&s, "local g = { type = 'objectgroup', objects = {} }\n"
+              "for i = 1, 5 do g = { type = 'group', layers = { g, g, g, g } } end",
+          "{ g, { type = 'objectgroup', objects = { path(1), pt(2, 'spawn', 0),"
+          " pt(3, 'goal', 640) } } }");
+  td_map m;
+  td_err err = {{0}};
+  if (td_mapfile_load_buffer(NAME, s.p, s.n, &m, &err) != 0) fail_msg("%s", err.msg);
+  td_map_free(&m);
+  /* a group of td objects listed twice lists each object twice */
+  hostile(&s, "local g = { type = 'group', name = 'twice', layers = {"
+              " { type = 'objectgroup', name = 'o', objects = { path(1), pt(2, 'spawn', 0) } } } }",
+          "{ g, g, { type = 'objectgroup', name = 'end', objects = { pt(3, 'goal', 640) } } }");
+  expect_refused(&s, "maps/t.lua: object 1 (path) in layer 'o' (objects[1]) has the same id as "
+                     "object 1 (path) in layer 'o' (objects[1]); object ids must be unique");
+  free(s.p);
+}
+
+/* One 1000x1000 tile layer listed 200 times: refused by the cell budget at
+** the 17th; listed a few times, it is shared, not copied. */
+static void test_hostile_repeated_layer(void **state) {
+  (void)state;
+  sbuf s = {0};
+  s.n = 0;
+  sb_add(&s, "local d = {} for i = 1, 1000000 do d[i] = 0 end\n"
+             "local l = { type = 'tilelayer', width = 1000, height = 1000, encoding = 'lua',"
+             " data = d }\n"
+             "local ls = {} for i = 1, 200 do ls[i] = l end\n"
+             "ls[201] = { type = 'objectgroup', objects = {"
+             " { id = 1, type = 'path', shape = 'polyline', x = 0, y = 0,"
+             "   polyline = { { x = 0, y = 0 }, { x = 64, y = 0 } } },"
+             " { id = 2, type = 'spawn', shape = 'point', x = 0, y = 0 },"
+             " { id = 3, type = 'goal', shape = 'point', x = 64, y = 0 } } }\n"
+             "return { orientation = 'orthogonal', width = 1000, height = 1000,"
+             " tilewidth = 32, tileheight = 32, layers = ls }\n");
+  expect_refused(&s, "maps/t.lua: layers[17]: the tile layers have more than 16777216 cells "
+                     "in all (the loader's limit)");
+
+  /* three listings of one table, and a fourth layer of its own */
+  s.n = 0;
+  sb_add(&s, "local d = {} for i = 1, 100 do d[i] = i %% 3 end\n"
+             "local l = { type = 'tilelayer', name = 'deco', width = 10, height = 10,"
+             " encoding = 'lua', data = d }\n"
+             "local e = {} for i = 1, 100 do e[i] = 7 end\n"
+             "return { orientation = 'orthogonal', width = 10, height = 10,"
+             " tilewidth = 32, tileheight = 32, layers = { l, l,"
+             " { type = 'tilelayer', name = 'own', width = 10, height = 10, encoding = 'lua',"
+             "   data = e }, l, { type = 'objectgroup', objects = { %s } } } }\n",
+         PATH_L OK_POINTS);
+  td_map m;
+  td_err err = {{0}};
+  if (td_mapfile_load_buffer(NAME, s.p, s.n, &m, &err) != 0) fail_msg("%s", err.msg);
+  assert_int_equal(m.layer_count, 4);
+  assert_false(m.layers[0].shared);
+  assert_true(m.layers[1].shared && m.layers[3].shared);
+  assert_false(m.layers[2].shared);
+  assert_ptr_equal(m.layers[1].gids, m.layers[0].gids);
+  assert_ptr_equal(m.layers[3].gids, m.layers[0].gids);
+  assert_true(m.layers[2].gids != m.layers[0].gids && m.layers[2].gids[99] == 7);
+  assert_int_equal(m.layers[0].gids[4], 2);
+  td_map_free(&m); /* the teardown checks that each block was freed once */
+
+  /* a walkable layer listed twice is two walkable layers */
+  s.n = 0;
+  sb_add(&s, "local d = {} for i = 1, 100 do d[i] = 1 end\n"
+             "local l = { type = 'tilelayer', name = 'floor', width = 10, height = 10,"
+             " encoding = 'lua', data = d }\n"
+             "return { orientation = 'orthogonal', width = 10, height = 10,"
+             " tilewidth = 32, tileheight = 32, tilesets = { { firstgid = 1, tiles = {"
+             " { id = 0, properties = { walkable = true } } } } }, layers = { l, l,"
+             " { type = 'objectgroup', objects = {"
+             "  { id = 3, type = 'spawn', shape = 'point', x = 48, y = 48 },"
+             "  { id = 4, type = 'goal', shape = 'point', x = 280, y = 280 } } } } }\n");
+  expect_refused(&s, "layers 'floor' and 'floor' both use tiles with the 'walkable' property");
+  free(s.p);
+}
+
+/* 300,000 spawns and goals (one table of each, listed over and over); 1,000
+** and 100,000 spawns on one node; the most spawns and goals a map may have. */
+static void test_hostile_spawns(void **state) {
+  (void)state;
+  sbuf s = {0};
+  hostile(&s, "local o = { path(1) } local sp, g = pt(2, 'spawn', 0), pt(3, 'goal', 640)\n"
+              "for i = 1, 150000 do o[#o + 1] = sp o[#o + 1] = g end",
+          "{ { type = 'objectgroup', name = 'crowd', objects = o } }");
+  expect_refused(&s, "maps/t.lua: layer 'crowd': the map lists more than 100000 objects "
+                     "(the loader's limit)");
+  hostile(&s, "local o = { path(1), pt(2, 'goal', 640) }\n"
+              "for i = 1, 1000 do o[#o + 1] = pt(2 + i, 'spawn', 0) end",
+          "{ { type = 'objectgroup', objects = o } }");
+  expect_refused(&s, "maps/t.lua: object 67 (spawn): the map has more than 64 spawns "
+                     "(the loader's limit)");
+  hostile(&s, "local o = { path(1), pt(2, 'goal', 640) } local sp = pt(3, 'spawn', 0)\n"
+              "for i = 1, 100000 do o[#o + 1] = sp end",
+          "{ { type = 'objectgroup', objects = o } }");
+  expect_refused(&s, "the map lists more than 100000 objects (the loader's limit)");
+  hostile(&s, "local o = { path(1), pt(2, 'spawn', 0) }\n"
+              "for i = 1, 65 do o[#o + 1] = pt(2 + i, 'goal', 640) end",
+          "{ { type = 'objectgroup', objects = o } }");
+  expect_refused(&s, "maps/t.lua: object 67 (goal): the map has more than 64 goals");
+
+  /* 64 spawns and 64 goals, each on a node of its own, along one path */
+  hostile(&s, "local pl = {} for i = 0, 128 do pl[#pl + 1] = { x = i * 10, y = 0 } end\n"
+              "local o = { { id = 1, type = 'path', shape = 'polyline', x = 0, y = 0,"
+              " polyline = pl } }\n"
+              "for i = 0, 63 do o[#o + 1] = pt(100 + i, 'spawn', i * 10)"
+              " o[#o + 1] = pt(200 + i, 'goal', 650 + i * 10) end",
+          "{ { type = 'objectgroup', objects = o } }");
+  td_map m;
+  td_err err = {{0}};
+  if (td_mapfile_load_buffer(NAME, s.p, s.n, &m, &err) != 0) fail_msg("%s", err.msg);
+  assert_int_equal(m.spawn_count, 64);
+  assert_int_equal(m.goal_count, 64);
+  assert_int_equal(m.spawns[63].node, 63);
+  assert_int_equal(m.goals[0].node, 65);
+  td_map_free(&m);
+  /* ... and the last goal on the node of the last spawn: named */
+  hostile(&s, "local pl = {} for i = 0, 128 do pl[#pl + 1] = { x = i * 10, y = 0 } end\n"
+              "local o = { { id = 1, type = 'path', shape = 'polyline', x = 0, y = 0,"
+              " polyline = pl } }\n"
+              "for i = 0, 63 do o[#o + 1] = pt(100 + i, 'spawn', i * 10)"
+              " o[#o + 1] = pt(200 + i, 'goal', i == 63 and 630 or 650 + i * 10) end",
+          "{ { type = 'objectgroup', objects = o } }");
+  expect_refused(&s, "maps/t.lua: object 163 (spawn): on the same node as object 263 (goal)");
+  free(s.p);
+}
+
+/* Tilesets listed over and over. */
+static void test_hostile_tilesets(void **state) {
+  (void)state;
+  sbuf s = {0};
+  sb_add(&s, "local t = { firstgid = 1, tiles = {} }\n"
+             "local ts = {} for i = 1, 1025 do ts[i] = t end\n"
+             "return { orientation = 'orthogonal', width = 10, height = 10, tilewidth = 32,"
+             " tileheight = 32, tilesets = ts, layers = {} }\n");
+  expect_refused(&s, "maps/t.lua: field 'tilesets': 1025 tilesets, more than 1024");
+  s.n = 0;
+  sb_add(&s, "local e = { id = 0, properties = { walkable = true } }\n"
+             "local tl = {} for i = 1, 50001 do tl[i] = e end\n"
+             "local t = { name = 'big', firstgid = 1, tiles = tl }\n"
+             "return { orientation = 'orthogonal', width = 10, height = 10, tilewidth = 32,"
+             " tileheight = 32, tilesets = { t, t }, layers = {} }\n");
+  expect_refused(&s, "maps/t.lua: tileset 'big': the tilesets list more than 100000 tiles");
+  free(s.p);
+}
+
+/* A grid too big for the C budget: refused while its graph is built. */
+static void test_hostile_c_bytes(void **state) {
+  (void)state;
+  sbuf s = {0};
+  sb_add(&s, "local N = 1400 local d = {} for i = 1, N * N do d[i] = 1 end\n"
+             "return { orientation = 'orthogonal', width = N, height = N, tilewidth = 16,"
+             " tileheight = 16, tilesets = { { firstgid = 1, tiles = {"
+             " { id = 0, properties = { walkable = true } } } } }, layers = {"
+             " { type = 'tilelayer', name = 'ground', width = N, height = N, encoding = 'lua',"
+             "   data = d }, { type = 'objectgroup', objects = {"
+             " { id = 1, type = 'spawn', shape = 'point', x = 8, y = 8 },"
+             " { id = 2, type = 'goal', shape = 'point', x = 16 * N - 8, y = 16 * N - 8 } } } } }\n");
+  expect_refused(&s, "maps/t.lua: layer 'ground': its grid of 1400x1400 cells: the map "
+                     "needs more than 128 MiB outside Lua (the loader's limit)");
+  /* 700x700: the grid fits, the route over it does not (where exactly the
+  ** budget runs out depends on the sizes of the graph's and route's arrays) */
+  s.n = 0;
+  sb_add(&s, "local N = 700 local d = {} for i = 1, N * N do d[i] = 1 end\n"
+             "return { orientation = 'orthogonal', width = N, height = N, tilewidth = 16,"
+             " tileheight = 16, tilesets = { { firstgid = 1, tiles = {"
+             " { id = 0, properties = { walkable = true } } } } }, layers = {"
+             " { type = 'tilelayer', name = 'ground', width = N, height = N, encoding = 'lua',"
+             "   data = d }, { type = 'objectgroup', objects = {"
+             " { id = 1, type = 'spawn', shape = 'point', x = 8, y = 8 },"
+             " { id = 2, type = 'goal', shape = 'point', x = 16 * N - 8, y = 16 * N - 8 } } } } }\n");
+  expect_refused(&s, "the map needs more than 128 MiB outside Lua (the loader's limit)");
+  free(s.p);
+}
+
+/* Object ids are unique among td's objects; a duplicate names both. */
+static void test_duplicate_ids(void **state) {
+  (void)state;
+  expect_error(waypoint_map(PATH_L OK_POINTS
+                            "{ id = 5, type = 'tower_base', shape = 'rectangle', x = 90,"
+                            "  y = 40, width = 20, height = 20 },\n"
+                            "{ id = 5, type = 'tower_base', shape = 'rectangle', x = 40,"
+                            "  y = -10, width = 20, height = 20 },\n"),
+               "maps/t.lua: object 5 (tower_base) in layer 'objects' (objects[5]) has the same "
+               "id as object 5 (tower_base) in layer 'objects' (objects[4]); object ids must "
+               "be unique");
+  /* across classes and layers; the first duplicate in file order is named */
+  expect_error("return { orientation = 'orthogonal', width = 10, height = 10, tilewidth = 32,"
+               " tileheight = 32, layers = {"
+               " { type = 'objectgroup', objects = { " PATH_L OK_POINTS " } },"
+               " { type = 'objectgroup', name = 'b', objects = {"
+               "   { id = 9, type = 'note', x = 0, y = 0 },"
+               "   { id = 4, type = 'tower_base', shape = 'rectangle', x = 90, y = 40,"
+               "     width = 20, height = 20 },"
+               "   { id = 1, type = 'tower_base', shape = 'rectangle', x = 40, y = -10,"
+               "     width = 20, height = 20 } } } } }",
+               "object 4 (tower_base) in layer 'b' (objects[2]) has the same id as object 4 "
+               "(goal) in layers[1] (objects[3])");
+  /* ids of other objects (decoration) are not td's business */
+  td_map m;
+  load_ok(waypoint_map(PATH_L OK_POINTS "{ id = 3, type = 'note', x = 0, y = 0 },\n"
+                                        "{ id = 3, x = 0, y = 0 },\n"),
+          &m);
+  td_map_free(&m);
 }
 
 /* ---- the sandbox itself -------------------------------------------------- */
@@ -1417,6 +1801,13 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_bad_grid, setup, teardown),
       cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
       cmocka_unit_test_setup_teardown(test_data_files, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_bases_near_edges, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_hostile_nested_groups, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_hostile_repeated_layer, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_hostile_spawns, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_hostile_tilesets, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_hostile_c_bytes, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_duplicate_ids, setup, teardown),
       cmocka_unit_test_setup_teardown(test_sandbox_sticky_limit, setup, teardown),
       cmocka_unit_test_setup_teardown(test_sandbox_messages, setup, teardown),
       cmocka_unit_test_setup_teardown(test_alloc_failures, setup, teardown),

@@ -4,9 +4,9 @@
 */
 #include <stdio.h>
 #include <string.h>
-#include <SDL_image.h>
 
 #include "app/play.h"
+#include "render/png.h"
 
 void td_app_move(td_client *c, int x, int y) {
   SDL_Event e;
@@ -81,7 +81,7 @@ int td_app_save_png(SDL_Renderer *r, int w, int h, const char *path, td_err *err
     /* opaque: the window's alpha is meaningless */
     uint32_t *p = s->pixels;
     for (int i = 0; i < w * h; i++) p[i] |= 0xFF000000u;
-    if (IMG_SavePNG(s, path) != 0) rc = td_err_set(err, "%s: %s", path, IMG_GetError());
+    rc = td_png_save(s, path, err);
   }
   SDL_FreeSurface(s);
   return rc;

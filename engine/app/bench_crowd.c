@@ -48,6 +48,7 @@
 #include <string.h>
 
 #include "app/bench.h"
+#include "app/cmds.h"
 #include "app/graphgen.h"
 #include "crowd/crowd.h"
 #include "nav/graph.h"
@@ -372,7 +373,7 @@ static int run_case(const bench_case *bc, const bench_opts *o, result *res) {
   td_err err;
   memset(res, 0, sizeof *res);
   if (world_make(bc, o->seed, &w, &res->waypoints, &err) != 0) {
-    fprintf(stderr, "td: bench crowd: %s: %s\n", bc->name, err.msg);
+    td_app_say("bench crowd: %s: %s", bc->name, err.msg);
     world_free(&w);
     return 2;
   }
@@ -380,7 +381,7 @@ static int run_case(const bench_case *bc, const bench_opts *o, result *res) {
   floor_crowd f;
   double *t = malloc((size_t)bc->ticks * sizeof *t), *tf = malloc((size_t)bc->ticks * sizeof *tf);
   if (!t || !tf || floor_make(&f, w.c, w.r) != 0) {
-    fprintf(stderr, "td: bench crowd: %s: out of memory\n", bc->name);
+    td_app_say("bench crowd: %s: out of memory", bc->name);
     exit(2);
   }
   for (int k = 0; k < WARMUP_TICKS; k++) {
@@ -410,7 +411,7 @@ static int run_case(const bench_case *bc, const bench_opts *o, result *res) {
     world w2;
     int32_t wp;
     if (world_make(bc, o->seed, &w2, &wp, &err) != 0) {
-      fprintf(stderr, "td: bench crowd: %s: %s\n", bc->name, err.msg);
+      td_app_say("bench crowd: %s: %s", bc->name, err.msg);
       exit(2);
     }
     for (int k = 0; k < WARMUP_TICKS + bc->ticks; k++) {
@@ -418,7 +419,7 @@ static int run_case(const bench_case *bc, const bench_opts *o, result *res) {
       td_crowd_step(w2.c);
     }
     if (td_crowd_checksum(w2.c) != res->checksum) {
-      fprintf(stderr, "td: bench crowd: %s: two runs of the same case differ\n", bc->name);
+      td_app_say("bench crowd: %s: two runs of the same case differ", bc->name);
       status = 1;
     }
     world_free(&w2);
@@ -432,12 +433,12 @@ static int run_case(const bench_case *bc, const bench_opts *o, result *res) {
   res->off_road = m->off_road;
   res->off_road_depth = m->off_road_depth;
   if (bc->separation && !(m->min_gap > 0.0)) {
-    fprintf(stderr, "td: bench crowd: %s: agents overlap (min_gap %g)\n", bc->name, m->min_gap);
+    td_app_say("bench crowd: %s: agents overlap (min_gap %g)", bc->name, m->min_gap);
     status = 1;
   }
   if (m->off_road > 0) {
-    fprintf(stderr, "td: bench crowd: %s: agents off the road (off_road %lld, depth %g)\n",
-            bc->name, (long long)m->off_road, m->off_road_depth);
+    td_app_say("bench crowd: %s: agents off the road (off_road %lld, depth %g)",
+               bc->name, (long long)m->off_road, m->off_road_depth);
     status = 1;
   }
 
@@ -503,7 +504,7 @@ int td_bench_crowd(const bench_opts *o) {
     ran++;
   }
   if (ran == 0) {
-    fprintf(stderr, "td: bench crowd: no case named '%s'\n", o->only ? o->only : "");
+    td_app_say("bench crowd: no case named '%s'", o->only ? o->only : "");
     return 2;
   }
   if (!o->json)

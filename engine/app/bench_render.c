@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "app/bench.h"
+#include "app/cmds.h"
 #include "app/play.h"
 #include "render/batch.h"
 
@@ -129,7 +130,7 @@ static void run_case(const bench_opts *o, SDL_Renderer *ren, SDL_Surface *surf, 
     if (png && f == frames + 2) {
       td_err err;
       if (td_app_save_png(ren, W, H, png, &err) != 0) {
-        fprintf(stderr, "td: bench render: %s\n", err.msg);
+        td_app_say("bench render: %s", err.msg);
         *status = 2;
       }
     }
@@ -197,7 +198,7 @@ int td_bench_render(const bench_opts *o) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
     if (!o->only || !strcmp(o->only, cases[i].name)) found = true;
   if (!found) {
-    fprintf(stderr, "td: bench render: no case named '%s' (cases: 1k, 5k)\n", o->only);
+    td_app_say("bench render: no case named '%s' (cases: 1k, 5k)", o->only);
     return 2;
   }
   SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, W, H, 32, SDL_PIXELFORMAT_ARGB8888);
@@ -206,7 +207,7 @@ int td_bench_render(const bench_opts *o) {
   td_err err = {{0}};
   td_atlas *atlas = ren ? td_atlas_load(ren, td_app_find_dir("assets", dir, sizeof dir), &err) : NULL;
   if (!atlas) {
-    fprintf(stderr, "td: bench render: %s\n", ren ? err.msg : SDL_GetError());
+    td_app_say("bench render: %s", ren ? err.msg : SDL_GetError());
     if (ren) SDL_DestroyRenderer(ren);
     if (surf) SDL_FreeSurface(surf);
     return 2;

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "app/bench.h"
+#include "app/cmds.h"
 #include "app/graphgen.h"
 #include "nav/route.h"
 
@@ -200,7 +201,7 @@ static int run_case(const bench_case *c, const bench_opts *o) {
   world w;
   double t0 = bench_now_ms();
   if (build_world(c, o->seed, &w) != 0) {
-    fprintf(stderr, "td: bench route: %s: out of memory\n", c->name);
+    td_app_say("bench route: %s: out of memory", c->name);
     free_world(&w);
     return 2;
   }
@@ -208,7 +209,7 @@ static int run_case(const bench_case *c, const bench_opts *o) {
   td_err err;
   td_route *r = td_route_create(w.g, &w.goal, 1, &err);
   if (!r) {
-    fprintf(stderr, "td: bench route: %s: %s\n", c->name, err.msg);
+    td_app_say("bench route: %s: %s", c->name, err.msg);
     free_world(&w);
     return 2;
   }
@@ -223,7 +224,7 @@ static int run_case(const bench_case *c, const bench_opts *o) {
   tower *alive = calloc(max_towers, sizeof *alive);
   double *lat = malloc((2 * placements + 1) * sizeof *lat);
   if (!b.dist || !full || !base || !alive || !lat) {
-    fprintf(stderr, "td: bench route: %s: out of memory\n", c->name);
+    td_app_say("bench route: %s: out of memory", c->name);
     exit(2);
   }
   int status = 0;
@@ -236,8 +237,8 @@ static int run_case(const bench_case *c, const bench_opts *o) {
     base[i] = bench_now_ms() - s;
   }
   if (memcmp(b.dist, td_route_dist(r), (size_t)n * sizeof(td_cost)) != 0) {
-    fprintf(stderr, "td: bench route: %s: route distances differ from the baseline Dijkstra\n",
-            c->name);
+    td_app_say("bench route: %s: route distances differ from the baseline Dijkstra",
+               c->name);
     status = 1;
   }
   qsort(full, (size_t)reps, sizeof *full, bench_cmp_double);
@@ -274,7 +275,7 @@ static int run_case(const bench_case *c, const bench_opts *o) {
   }
   uint64_t fallbacks = td_route_get_stats(r)->fallback_count - fallbacks0;
   if (td_route_validate(r, &err) != 0) {
-    fprintf(stderr, "td: bench route: %s: %s\n", c->name, err.msg);
+    td_app_say("bench route: %s: %s", c->name, err.msg);
     status = 1;
   }
   qsort(lat, nlat, sizeof *lat, bench_cmp_double);
@@ -329,7 +330,7 @@ int td_bench_route(const bench_opts *o) {
     ran++;
   }
   if (ran == 0) {
-    fprintf(stderr, "td: bench route: no case named '%s'\n", o->only ? o->only : "");
+    td_app_say("bench route: no case named '%s'", o->only ? o->only : "");
     return 2;
   }
   if (!o->json)

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "app/bench.h"
+#include "app/cmds.h"
 #include "game/game.h"
 
 #define TILE 32            /* map units per tile */
@@ -294,7 +295,7 @@ typedef struct result {
 static uint64_t clock_ns(void) { return (uint64_t)(bench_now_ms() * 1e6); }
 
 static int fail(const sim_case *c, const char *what) {
-  fprintf(stderr, "td: bench sim: %s: %s\n", c->name, what);
+  td_app_say("bench sim: %s: %s", c->name, what);
   return 2;
 }
 
@@ -372,13 +373,13 @@ static int run_case(const sim_case *c, const bench_opts *o, result *res) {
   td_mod *mod = td_game_mod(full.g);
   if (td_mod_error_count(mod) > 0) {
     const td_mod_error *e = td_mod_error_at(mod, 0);
-    fprintf(stderr, "td: bench sim: %s: handler %s failed: %s: %s\n", c->name, e->handler,
-            e->where, e->message);
+    td_app_say("bench sim: %s: handler %s failed: %s: %s", c->name, e->handler,
+               e->where, e->message);
     status = 1;
   }
   if (hits == 0 || kills == 0) {
-    fprintf(stderr, "td: bench sim: %s: the towers did not fight (%lld hits, %lld kills)\n",
-            c->name, (long long)hits, (long long)kills);
+    td_app_say("bench sim: %s: the towers did not fight (%lld hits, %lld kills)",
+               c->name, (long long)hits, (long long)kills);
     status = 1;
   }
 
@@ -389,7 +390,7 @@ static int run_case(const sim_case *c, const bench_opts *o, result *res) {
     for (int k = 0; k < WARMUP_TICKS + c->ticks && status < 2; k++)
       if (game_tick(&again, &err) != 0) status = fail(c, err.msg);
     if (status < 2 && td_world_checksum(td_game_world(again.g)) != res->checksum) {
-      fprintf(stderr, "td: bench sim: %s: two runs of the same case differ\n", c->name);
+      td_app_say("bench sim: %s: two runs of the same case differ", c->name);
       status = 1;
     }
   }
@@ -459,7 +460,7 @@ int td_bench_sim(const bench_opts *o) {
     ran++;
   }
   if (ran == 0) {
-    fprintf(stderr, "td: bench sim: no case named '%s'\n", o->only ? o->only : "");
+    td_app_say("bench sim: no case named '%s'", o->only ? o->only : "");
     return 2;
   }
   if (!o->json)

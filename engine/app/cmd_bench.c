@@ -53,28 +53,23 @@ int td_cmd_bench(int argc, char **argv) {
     } else if (!strcmp(a, "--case")) {
       o.only = argv[++i];
     } else if (!strcmp(a, "--seed")) {
-      if (td_app_parse_u64(argv[++i], &o.seed) != 0)
-        return td_app_fail("bench: --seed: '%s' is not a number", argv[i]);
+      if (td_app_parse_option("bench: --seed", argv[++i], 0, UINT64_MAX, &o.seed)) return 2;
     } else if (!strcmp(a, "--placements")) {
       uint64_t p;
-      if (td_app_parse_u64(argv[++i], &p) != 0 || p > 10000000)
-        return td_app_fail("bench: --placements: '%s' is not a count", argv[i]);
+      if (td_app_parse_option("bench: --placements", argv[++i], 0, 10000000, &p)) return 2;
       o.placements = (size_t)p;
     } else if (a[0] == '-') {
       return td_app_fail("bench: unknown option '%s' (try td bench --help)", a);
     } else if (!area) {
       area = a;
     } else {
-      return td_app_fail("bench: unexpected argument '%s'", a);
+      return td_app_fail("bench: unexpected argument '%s' (try td bench --help)", a);
     }
   }
-  if (!area) {
-    fputs(usage, stderr);
-    return 2;
-  }
+  if (!area) return td_app_fail("bench: no area given: route, crowd, render or sim (try td bench --help)");
   if (!strcmp(area, "route")) return td_bench_route(&o);
   if (!strcmp(area, "crowd")) return td_bench_crowd(&o);
   if (!strcmp(area, "render")) return td_bench_render(&o);
   if (!strcmp(area, "sim")) return td_bench_sim(&o);
-  return td_app_fail("bench: unknown area '%s' (areas: route, crowd, render, sim)", area);
+  return td_app_fail("bench: unknown area '%s': route, crowd, render or sim (try td bench --help)", area);
 }

@@ -36,7 +36,8 @@ static const char usage[] =
 
 static void print_measure(const td_scenario_file *f, const td_scenario *s,
                           const td_scenario_measure *m) {
-  printf("# %s (%s:%d):", s->name, f->path, s->line);
+  char name[1024];
+  printf("# %s (%s:%d):", s->name, td_app_escape(f->path, name, sizeof name), s->line);
   for (int k = 0; k < TD_SCENARIO_KEY_COUNT; k++) {
     char v[64];
     td_scenario_format(m, (td_scenario_key)k, v, sizeof v);
@@ -66,7 +67,8 @@ static int run_one(const td_scenario_file *f, const td_scenario *s, bool verbose
     bool ok = td_scenario_holds(e, &m);
     printf("%s  %s: %s (got %s)", ok ? "PASS" : "FAIL", s->name, e->text, got);
     if (!ok) {
-      printf("  at %s:%d", f->path, s->line);
+      char name[1024];
+      printf("  at %s:%d", td_app_escape(f->path, name, sizeof name), s->line);
       if (e->key == TD_SCENARIO_REFUSED && m.first_refusal[0])
         printf("; first refusal %s", m.first_refusal);
     }
@@ -102,7 +104,7 @@ int td_cmd_check(int argc, char **argv) {
       return td_app_fail("check: unknown option '%s' (try td check --help)", argv[first]);
     verbose = true;
   }
-  if (first >= argc) return td_app_fail("check: no scenario file (usage: td check FILE.lua...)");
+  if (first >= argc) return td_app_fail("check: no scenario file given (try td check --help)");
   size_t nf = (size_t)(argc - first);
   td_scenario_file *files = calloc(nf, sizeof *files);
   if (!files) return td_app_fail("check: out of memory");

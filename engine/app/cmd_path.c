@@ -64,7 +64,7 @@ static int parse_args(int argc, char **argv, options *o, int *status) {
       o->json = true;
     } else if (!strcmp(a, "--movingai") || !strcmp(a, "--scen")) {
       if (i + 1 >= argc) {
-        *status = td_app_fail("path: %s needs a file name", a);
+        *status = td_app_fail("path: %s needs a file name (try td path --help)", a);
         return -1;
       }
       if (a[2] == 'm') o->map = argv[++i];

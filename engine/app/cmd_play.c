@@ -48,7 +48,6 @@
 ** is; choosing a window size sets it.
 */
 #define _POSIX_C_SOURCE 200809L /* mkdir */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +56,10 @@
 
 #include "app/cmds.h"
 #include "app/play.h"
+#include "game/file.h"
+
+#define SETTINGS_MAX_BYTES ((size_t)64 << 10)
+#define SCRIPT_MAX_BYTES ((size_t)16 << 20)
 
 static const char usage[] =
   "usage: td play [--map FILE] [--mod DIR] [--seed N] [--difficulty D] [--window WxH] [--fullscreen]\n"
@@ -95,17 +98,36 @@ static bool settings_path(char *buf, size_t n, size_t *dir_len) {
   return true;
 }
 
-/* Reads the file's `key value` lines over *st; true when it exists. */
+/* The next line of text[*at .. len) into line[cap], cut to fit, without its
+** line break; false at the end. */
+static bool next_line(const char *text, size_t len, size_t *at, char *line, size_t cap) {
+  if (*at >= len) return false;
+  const char *p = text + *at, *nl = memchr(p, '\n', len - *at);
+  size_t n = nl ? (size_t)(nl - p) : len - *at, k = n < cap - 1 ? n : cap - 1;
+  memcpy(line, p, k);
+  line[k] = '\0';
+  *at += n + (nl ? 1 : 0);
+  return true;
+}
+
+/* Reads the file's `key value` lines over *st; true when it exists (one
+** that cannot be read, a FIFO say, is reported and left alone). */
 static bool settings_read(const char *path, td_client_settings *st) {
-  FILE *f = fopen(path, "r");
-  if (!f) return false;
-  char line[256];
-  for (int ln = 1; fgets(line, sizeof line, f); ln++) {
+  struct stat sb;
+  if (stat(path, &sb) != 0) return false;
+  char *text, line[256];
+  size_t len, cap, at = 0;
+  td_err err;
+  if (td_mem_read_file(path, SETTINGS_MAX_BYTES, &text, &len, &cap, &err) != 0) {
+    td_app_fail("play: %s; settings not read", err.msg);
+    return false;
+  }
+  for (int ln = 1; next_line(text, len, &at, line, sizeof line); ln++) {
     char key[32];
     int a = 0, b = 0;
     char extra, word[16];
     td_difficulty d = TD_DIFFICULTY_NORMAL;
-    if (line[0] == '#' || line[0] == '\n') continue;
+    if (line[0] == '#' || line[0] == '\0' || line[0] == '\r') continue;
     bool ok = sscanf(line, "%31s", key) == 1;
     if (ok && !strcmp(key, "window"))
       ok = sscanf(line, "%*s %dx%d %c", &a, &b, &extra) == 2 && a >= 320 && b >= 240 &&
@@ -120,9 +142,9 @@ static bool settings_read(const char *path, td_client_settings *st) {
       ok = false;
     if (!ok) {
       line[strcspn(line, "\r\n")] = '\0';
-      fprintf(stderr, "td: play: %s:%d: '%.60s' is not a setting (window WxH, fullscreen 0|1, "
-                      "vsync 0|1, volume 0..100, muted 0|1, difficulty easy|normal|hard); "
-                      "skipped\n", path, ln, line);
+      td_app_fail("play: %s:%d: '%.60s' is not a setting (window WxH, fullscreen 0|1, "
+                  "vsync 0|1, volume 0..100, muted 0|1, difficulty easy|normal|hard); skipped",
+                  path, ln, line);
       continue;
     }
     if (!strcmp(key, "window")) st->window_w = a, st->window_h = b;
@@ -132,14 +154,21 @@ static bool settings_read(const char *path, td_client_settings *st) {
     else if (!strcmp(key, "difficulty")) st->difficulty = d;
     else st->volume = a;
   }
-  fclose(f);
+  td_mem_free(text, cap);
   return true;
 }
 
-/* Writes st to path (its directory made when missing) through path.tmp and
-** a rename: a crash leaves the old file or the new one. */
+/* Writes st to path (its directory made when missing) through the output
+** writer (game/file.h): a crash leaves the old file or the new one. A path
+** that is there and not a file (a FIFO would block the writer until someone
+** reads it) is left alone, with a warning. */
 static void settings_write(const char *path, size_t dir_len, const td_client_settings *st) {
-  char dir[1024], tmp[1100];
+  char dir[1024], text[512];
+  struct stat sb;
+  if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    td_app_say("play: %s: not a regular file; settings not saved", path);
+    return;
+  }
   if (dir_len >= sizeof dir) return;
   memcpy(dir, path, dir_len);
   dir[dir_len] = '\0';
@@ -150,21 +179,17 @@ static void settings_write(const char *path, size_t dir_len, const td_client_set
       *p = '/';
     }
   mkdir(dir, 0755);
-  snprintf(tmp, sizeof tmp, "%s.tmp", path);
-  FILE *f = fopen(tmp, "w");
-  bool ok = f != NULL;
-  if (f) {
-    ok = fprintf(f, "# td play's settings (written by td play; docs/game.md)\n"
-                    "window %dx%d\nfullscreen %d\nvsync %d\nvolume %d\nmuted %d\n"
-                    "difficulty %s\n",
-                 st->window_w, st->window_h, st->fullscreen, st->vsync, st->volume, st->muted,
-                 td_difficulty_name(st->difficulty)) > 0;
-    ok = fclose(f) == 0 && ok;
-  }
-  if (!ok || rename(tmp, path) != 0) {
-    fprintf(stderr, "td: play: cannot save the settings to %s: %s\n", path, strerror(errno));
-    remove(tmp);
-  }
+  int n = snprintf(text, sizeof text,
+                   "# td play's settings (written by td play; docs/game.md)\n"
+                   "window %dx%d\nfullscreen %d\nvsync %d\nvolume %d\nmuted %d\n"
+                   "difficulty %s\n",
+                   st->window_w, st->window_h, st->fullscreen, st->vsync, st->volume, st->muted,
+                   td_difficulty_name(st->difficulty));
+  td_err err;
+  if (n < 0 || (size_t)n >= sizeof text)
+    td_app_fail("play: cannot save the settings to %s: too long", path);
+  else if (td_file_write(path, text, (size_t)n, &err) != 0)
+    td_app_fail("play: cannot save the settings: %s", err.msg);
 }
 
 typedef struct frame_mark {
@@ -260,7 +285,7 @@ static bool compare(long long got, const char *op, long long want) {
 static int expect_number(const char *file, int ln, const char *key, const char *op,
                          const char *want, long long got) {
   bool ok = compare(got, op, atoll(want));
-  if (!ok) fprintf(stderr, "td: %s:%d: expect %s %s %s failed: %lld\n", file, ln, key, op, want, got);
+  if (!ok) td_app_say("%s:%d: expect %s %s %s failed: %lld", file, ln, key, op, want, got);
   else printf("ok: %s %s %s (%lld)\n", key, op, want, got);
   return ok ? 0 : 1;
 }
@@ -376,8 +401,8 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       double f = diff_fraction(s, m->px, now, r);
       free(now);
       bool ok = !strcmp(a, "changed") ? f >= 0.005 : f < 0.005;
-      if (!ok) fprintf(stderr, "td: %s:%d: expect %s %s %s failed: %.1f%% of the pixels differ\n", file, ln,
-                       a, b, spec, f * 100);
+      if (!ok) td_app_say("%s:%d: expect %s %s %s failed: %.1f%% of the pixels differ", file, ln,
+                          a, b, spec, f * 100);
       else printf("ok: %s %s %s (%.1f%% differ)\n", a, b, spec, f * 100);
       return ok ? 0 : 1;
     }
@@ -407,7 +432,7 @@ static int script_line(session *s, const char *file, int ln, char *line) {
           }
         }
         if (!s->audio) {
-          fprintf(stderr, "td: %s:%d: expect %s: no audio device\n", file, ln, a);
+          td_app_say("%s:%d: expect %s: no audio device", file, ln, a);
           return 1;
         }
         got = (long long)td_audio_started(s->audio, which);
@@ -415,7 +440,7 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       return expect_number(file, ln, a, b, c3, got);
     }
     if (!g) {
-      fprintf(stderr, "td: %s:%d: no game on\n", file, ln);
+      td_app_say("%s:%d: no game on", file, ln);
       return 1;
     }
     const td_world *w = td_game_world(g);
@@ -423,14 +448,14 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       static const char *names[3] = {"playing", "won", "lost"};
       const char *got = names[td_world_state(w)];
       bool ok = !strcmp(got, b);
-      if (!ok) fprintf(stderr, "td: %s:%d: expect state %s failed: %s\n", file, ln, b, got);
+      if (!ok) td_app_say("%s:%d: expect state %s failed: %s", file, ln, b, got);
       return ok ? 0 : 1;
     }
     if (!strcmp(a, "toast") && n >= 3) {
       const char *want = strstr(line, "toast") + 6;
       while (*want == ' ') want++;
       bool ok = strstr(td_client_toast(s->c), want) != NULL;
-      if (!ok) fprintf(stderr, "td: %s:%d: expect toast '%s' failed: '%s'\n", file, ln, want, td_client_toast(s->c));
+      if (!ok) td_app_say("%s:%d: expect toast '%s' failed: '%s'", file, ln, want, td_client_toast(s->c));
       return ok ? 0 : 1;
     }
     if (n == 4) {
@@ -453,12 +478,14 @@ static int script_line(session *s, const char *file, int ln, char *line) {
 }
 
 static int run_script(session *s, const char *path) {
-  FILE *f = fopen(path, "r");
-  if (!f) return td_app_fail("%s: %s", path, strerror(errno));
-  char line[512];
+  char *text, line[512];
+  size_t len, cap, at = 0;
+  td_err err;
+  if (td_mem_read_file(path, SCRIPT_MAX_BYTES, &text, &len, &cap, &err) != 0)
+    return td_app_fail("%s", err.msg);
   int ln = 0, status = 0;
   frame(s, 1.0 / 60);
-  while (fgets(line, sizeof line, f)) {
+  while (next_line(text, len, &at, line, sizeof line)) {
     ln++;
     int rc = script_line(s, path, ln, line);
     if (rc == 2) {
@@ -470,7 +497,7 @@ static int run_script(session *s, const char *path) {
       status = 1;
     }
   }
-  fclose(f);
+  td_mem_free(text, cap);
   for (int i = 0; i < s->nmarks; i++) free(s->marks[i].px);
   if (status != 2) printf("script %s: %d expectation(s) failed\n", path, s->fails);
   return status;
@@ -504,16 +531,15 @@ int td_cmd_play(int argc, char **argv) {
       if (!strcmp(a, "--map")) map = v;
       else if (!strcmp(a, "--mod")) mod = v;
       else if (!strcmp(a, "--script")) script = v;
-      else if (!strcmp(a, "--seed") && td_app_parse_u64(v, &seed) != 0)
-        return td_app_fail("play: --seed: '%s' is not a number", v);
+      else if ((!strcmp(a, "--seed") && td_app_parse_option("play: --seed", v, 0, UINT64_MAX, &seed)) ||
+               (!strcmp(a, "--frames") &&
+                td_app_parse_option("play: --frames", v, 0, UINT64_MAX, &frames)) ||
+               (!strcmp(a, "--volume") && td_app_parse_option("play: --volume", v, 0, 100, &volume)))
+        return 2; /* said */
       else if (!strcmp(a, "--difficulty") && td_difficulty_parse(v, &difficulty) != 0)
         return td_app_fail("play: --difficulty: expected normal, easy or hard, got '%s'", v);
-      else if (!strcmp(a, "--frames") && td_app_parse_u64(v, &frames) != 0)
-        return td_app_fail("play: --frames: '%s' is not a number", v);
       else if (!strcmp(a, "--window") && parse_size(v, &ww, &wh) != 0)
         return td_app_fail("play: --window: '%s' is not WxH (320x240 .. 8192x8192)", v);
-      else if (!strcmp(a, "--volume") && (td_app_parse_u64(v, &volume) != 0 || volume > 100))
-        return td_app_fail("play: --volume: '%s' is not a number from 0 to 100", v);
       window_set |= !strcmp(a, "--window");
       difficulty_set |= !strcmp(a, "--difficulty");
       volume_set |= !strcmp(a, "--volume");
@@ -571,7 +597,7 @@ int td_cmd_play(int argc, char **argv) {
     /* sound, once the game is sure to run; without a device, silence */
     char why[256];
     td_audio *audio = td_audio_open((int)volume, muted, why, sizeof why);
-    if (!audio) fprintf(stderr, "td: play: %s; playing without sound\n", why);
+    if (!audio) td_app_say("play: %s; playing without sound", why);
     td_client_set_audio(c, audio);
     session s = {.c = c, .audio = audio, .ren = ren, .win = win};
     td_client_get_settings(c, &s.applied);

@@ -72,8 +72,9 @@ static void print_text(const td_map *map, const td_route *r, int32_t *path) {
   const td_graph *g = map->graph;
   const td_cost *dist = td_route_dist(r);
   const int32_t *next = td_route_next(r);
+  char name[1024];
   printf("map %s: %d nodes, %d edges, %zu spawns, %zu goals, %zu tower bases%s\n",
-         map->source, g->node_count, g->edge_count, map->spawn_count, map->goal_count,
+         td_app_escape(map->source, name, sizeof name), g->node_count, g->edge_count, map->spawn_count, map->goal_count,
          map->base_count, map->grid ? " (grid)" : "");
   printf("%6s %10s %10s %12s %6s\n", "node", "x", "y", "dist", "next");
   for (int32_t v = 0; v < g->node_count; v++) {
@@ -186,10 +187,9 @@ static int run(const route_opts *o) {
     }
     if (!v.ok) {
       const td_map_point *sp = &map.spawns[v.cut_index];
-      fprintf(stderr,
-              "td: %s: object %d (tower_base): refused: it would cut spawn object %d (node %d) "
-              "off from every goal\n",
-              o->map, base->object_id, sp->object_id, sp->node);
+      td_app_say("%s: object %d (tower_base): refused: it would cut spawn object %d (node %d) "
+                 "off from every goal",
+                 o->map, base->object_id, sp->object_id, sp->node);
       status = 1;
       goto done;
     }

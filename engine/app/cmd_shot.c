@@ -20,6 +20,8 @@
 #include "game/auto.h"
 #include "game/replay.h"
 
+#define SHOT_MAX_TICK 10000000
+
 static const char usage[] =
   "usage: td shot --map FILE [options] OUT.png\n"
   "\n"
@@ -68,9 +70,9 @@ int td_cmd_shot(int argc, char **argv) {
         if (td_difficulty_parse(v, &difficulty))
           return td_app_fail("shot: --difficulty: expected normal, easy or hard, got '%s'", v);
       } else if (!strcmp(a, "--seed")) {
-        if (td_app_parse_u64(v, &seed)) return td_app_fail("shot: --seed: '%s' is not a number", v);
+        if (td_app_parse_option("shot: --seed", v, 0, UINT64_MAX, &seed)) return 2;
       } else if (!strcmp(a, "--tick")) {
-        if (td_app_parse_u64(v, &tick) || tick > 10000000) return td_app_fail("shot: --tick: '%s' is not a tick", v);
+        if (td_app_parse_option("shot: --tick", v, 0, SHOT_MAX_TICK, &tick)) return 2;
       } else if (!strcmp(a, "--hover")) {
         if (td_app_parse_u64(v, &u)) return td_app_fail("shot: --hover: '%s' is not an object id", v);
         hover = (int64_t)u;
@@ -94,7 +96,7 @@ int td_cmd_shot(int argc, char **argv) {
     } else if (!out) {
       out = a;
     } else {
-      return td_app_fail("shot: unexpected argument '%s'", a);
+      return td_app_fail("shot: unexpected argument '%s' (try td shot --help)", a);
     }
   }
   td_replay rp;
@@ -109,8 +111,7 @@ int td_cmd_shot(int argc, char **argv) {
   }
   if (!map || !out) {
     td_replay_free(&rp);
-    fputs(usage, stderr);
-    return 2;
+    return td_app_fail("shot: %s is required (try td shot --help)", !map ? "--map FILE" : "OUT.png");
   }
   SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
   SDL_Renderer *ren = surf ? SDL_CreateSoftwareRenderer(surf) : NULL;
@@ -211,8 +212,10 @@ int td_cmd_shot(int argc, char **argv) {
   }
   td_client_advance(c, 0);
   td_client_draw(c, w, h);
+  char name[1024];
   if (td_app_save_png(ren, w, h, out, &err) != 0) status = td_app_fail("%s", err.msg);
-  else printf("%s: %dx%d, tick %llu\n", out, w, h, (unsigned long long)td_world_tick(td_game_world(g)));
+  else printf("%s: %dx%d, tick %llu\n", td_app_escape(out, name, sizeof name), w, h,
+              (unsigned long long)td_world_tick(td_game_world(g)));
 done:
   td_auto_destroy(bot);
   td_client_destroy(c);

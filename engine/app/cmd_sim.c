@@ -93,7 +93,7 @@ void sim_run_free(sim_run *r) {
   td_walk_destroy(r->walk);
   td_route_destroy(r->route);
   td_map_free(&r->map);
-  if (r->trace) fclose(r->trace);
+  if (r->trace) td_file_abort(&r->trace_file); /* a run that failed: no trace */
   memset(r, 0, sizeof *r);
 }
 
@@ -242,16 +242,14 @@ static int place_tower(sim_run *r, sim_event *e) {
     e->cut_node = verdict.cut_node;
     if (verdict.cut_index < r->map.spawn_count) {
       e->cut_spawn = r->map.spawns[verdict.cut_index].object_id;
-      fprintf(stderr,
-              "td: %s: object %d (tower_base): refused at tick %llu: it would cut spawn "
-              "object %d (node %d) off from every goal\n",
-              r->map_path, base->object_id, (unsigned long long)e->tick, e->cut_spawn,
-              e->cut_node);
+      td_app_say("%s: object %d (tower_base): refused at tick %llu: it would cut spawn "
+                 "object %d (node %d) off from every goal",
+                 r->map_path, base->object_id, (unsigned long long)e->tick, e->cut_spawn,
+                 e->cut_node);
     } else {
-      fprintf(stderr,
-              "td: %s: object %d (tower_base): refused at tick %llu: it would cut node %d, "
-              "where an agent walks, off from every goal\n",
-              r->map_path, base->object_id, (unsigned long long)e->tick, e->cut_node);
+      td_app_say("%s: object %d (tower_base): refused at tick %llu: it would cut node %d, "
+                 "where an agent walks, off from every goal",
+                 r->map_path, base->object_id, (unsigned long long)e->tick, e->cut_node);
     }
     return 0;
   }
@@ -289,7 +287,7 @@ static int observe(sim_run *r) {
         fprintf(r->trace, "%llu,%d,%d,%.3f,%.3f,%.3f,%.3f,%s\n", (unsigned long long)tick,
                 r->slot_agent[s], v.group, (double)v.x, (double)v.y, (double)v.vx, (double)v.vy,
                 sim_state_name(v.state)) < 0)
-      return td_app_fail("%s: cannot write: %s", r->trace_path, strerror(errno));
+      return td_app_fail("%s: write failed: %s", r->trace_path, strerror(errno));
     if (v.state == TD_AGENT_WAITING) continue; /* at its gate, off the map: no trail yet */
     if (add_trail_point(r, a, v.x, v.y, v.state == TD_AGENT_LEAKED) != 0)
       return td_app_fail("sim: out of memory");
@@ -433,27 +431,31 @@ static int run(const sim_opts *o) {
   td_crowd_set_walk(r.crowd, r.walk);
   td_crowd_enable_metrics(r.crowd, true);
   if (o->png) r.trail_step = (float)(r.map.tile_w > 0 ? r.map.tile_w : 8) / 8.0f;
-  if (o->png) { /* fail before a long run, not after it */
-    FILE *f = fopen(o->png, "ab");
-    if (!f || fclose(f) != 0) {
-      td_app_fail("%s: cannot write: %s", o->png, strerror(errno));
+  if (o->png) { /* fail before a long run, not after it (and leave nothing) */
+    td_file_out f;
+    if (td_file_begin(&f, o->png, &err) != 0) {
+      td_app_fail("%s", err.msg);
       goto done;
     }
+    td_file_abort(&f);
   }
-  if (o->trace) {
+  if (o->trace) { /* written as the run goes, in place at its end (game/file.h) */
     r.trace_path = o->trace;
-    r.trace = fopen(o->trace, "w");
-    if (!r.trace || fputs("tick,agent,group,x,y,vx,vy,state\n", r.trace) < 0) {
-      td_app_fail("%s: cannot write: %s", o->trace, strerror(errno));
+    if (td_file_begin(&r.trace_file, o->trace, &err) != 0) {
+      td_app_fail("%s", err.msg);
+      goto done;
+    }
+    r.trace = r.trace_file.f;
+    if (fputs("tick,agent,group,x,y,vx,vy,state\n", r.trace) < 0) {
+      td_app_fail("%s: write failed: %s", o->trace, strerror(errno));
       goto done;
     }
   }
   if (run_loop(&r) != 0) goto done;
   if (r.trace) {
-    int rc = fclose(r.trace);
     r.trace = NULL;
-    if (rc != 0) {
-      td_app_fail("%s: cannot write: %s", o->trace, strerror(errno));
+    if (td_file_commit(&r.trace_file, &err) != 0) {
+      td_app_fail("%s", err.msg);
       goto done;
     }
   }
@@ -472,12 +474,7 @@ done:
 /* ---- options ------------------------------------------------------------- */
 
 static int parse_count(const char *opt, const char *val, uint64_t min, uint64_t *out) {
-  uint64_t v;
-  if (sim_parse_uint(val, strlen(val), &v) != 0 || v < min)
-    return td_app_fail("%s %s: expected a whole number >= %llu", opt, val,
-                       (unsigned long long)min);
-  *out = v;
-  return 0;
+  return td_app_parse_option(opt, val, min, SIM_MAX_TICK, out);
 }
 
 int td_cmd_sim(int argc, char **argv) {

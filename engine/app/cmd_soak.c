@@ -598,7 +598,9 @@ static void report_json(const soak *s, double wall) {
 
 static void report_text(const soak *s, double wall) {
   uint64_t t = s->tick;
-  printf("soak           %s, mod %s, seed %" PRIu64 ", endless\n", s->map, s->mod, s->o.seed);
+  char map[1024], mod[1024];
+  printf("soak           %s, mod %s, seed %" PRIu64 ", endless\n",
+         td_app_escape(s->map, map, sizeof map), td_app_escape(s->mod, mod, sizeof mod), s->o.seed);
   printf("ticks          %" PRIu64 " (%" PRIu64 ":%02" PRIu64 ":%02" PRIu64 " simulated), "
          "%u %s, %u %s after a lost game\n", t, t / (3600 * SOAK_HZ), t / (60 * SOAK_HZ) % 60,
          t / SOAK_HZ % 60, (unsigned)s->games, s->games == 1 ? "game" : "games",
@@ -766,7 +768,7 @@ int td_cmd_soak(int argc, char **argv) {
   else report_text(&s, wall);
   fflush(stdout);
   if (s.failed) {
-    fprintf(stderr, "td: soak: tick %" PRIu64 ": %s\n", s.fail_tick, s.failure);
+    td_app_say("soak: tick %" PRIu64 ": %s", s.fail_tick, s.failure);
     return 1;
   }
   return 0;

@@ -7,6 +7,7 @@
 #ifndef TD_APP_CMDS_H
 #define TD_APP_CMDS_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,15 +24,37 @@ int td_cmd_soak(int argc, char **argv);
 /* A decimal number without sign or blanks into *out: 0, or -1. */
 int td_app_parse_u64(const char *s, uint64_t *out);
 
+/* An option's whole number in [lo, hi] into *out: 0, or 2 after one line
+** naming the option (what, e.g. "shot: --tick"), the value and the range,
+** and saying which is wrong: "is out of range (1 .. 100)" for digits
+** outside it, "is not a whole number (1 .. 100)" for anything else. */
+int td_app_parse_option(const char *what, const char *s, uint64_t lo, uint64_t hi,
+                        uint64_t *out);
+
 /* rel ("assets", "maps", "scripts/base", "tests") under the working directory, or
 ** else under the source tree td was built from; buf holds the answer. */
 const char *td_app_find_dir(const char *rel, char *buf, size_t cap);
 
-/* Prints "td: <msg>" to stderr; returns 2. */
+/* Prints "td: <msg>" to stderr as one line, its control characters
+** escaped (td_app_escape); returns 2. Every message td prints goes here. */
 int td_app_fail(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif
     ;
+/* The same, for a message that is not a failure (a warning, a refused
+** tower): no status. */
+void td_app_say(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+void td_app_vsay(const char *fmt, va_list ap);
+
+/* s into out[cap] (cut to fit, always terminated) with every control
+** character written as \xHH: bytes below 0x20 (newlines too: a message is
+** one line), 0x7f, and the C1 controls U+0080..U+009F (as \xc2\xHH). A
+** terminal never sees an escape sequence from a file name. Returns out. */
+const char *td_app_escape(const char *s, char *out, size_t cap);
 
 #endif

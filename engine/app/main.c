@@ -3,7 +3,9 @@
 */
 #define _POSIX_C_SOURCE 200809L /* stat */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,12 +57,71 @@ int td_app_parse_u64(const char *s, uint64_t *out) {
   return 0;
 }
 
+const char *td_app_escape(const char *s, char *out, size_t cap) {
+  static const char hex[] = "0123456789abcdef";
+  size_t n = 0;
+  for (const unsigned char *p = (const unsigned char *)s; *p && cap > 0; p++) {
+    /* a C1 control is two bytes in UTF-8: 0xc2 0x80..0x9f */
+    bool c1 = p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
+    unsigned char c = c1 ? *++p : *p;
+    if (c >= 0x20 && c != 0x7f && !c1) {
+      if (n + 1 >= cap) break;
+      out[n++] = (char)c;
+      continue;
+    }
+    if (n + (c1 ? 8 : 4) >= cap) break;
+    if (c1) out[n++] = '\\', out[n++] = 'x', out[n++] = 'c', out[n++] = '2';
+    out[n++] = '\\';
+    out[n++] = 'x';
+    out[n++] = hex[c >> 4];
+    out[n++] = hex[c & 15];
+  }
+  if (cap > 0) out[n] = '\0';
+  return out;
+}
+
+void td_app_say(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  td_app_vsay(fmt, ap);
+  va_end(ap);
+}
+
+void td_app_vsay(const char *fmt, va_list ap) {
+  char line[2048], safe[4 * sizeof line];
+  va_list copy;
+  va_copy(copy, ap);
+  int n = vsnprintf(line, sizeof line, fmt, copy);
+  va_end(copy);
+  char *text = line, *big = NULL;
+  if (n >= (int)sizeof line && (big = malloc((size_t)n + 1)) != NULL) {
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    text = big;
+  }
+  char *esc = big ? malloc(4 * (size_t)n + 1) : NULL;
+  if (n >= 0)
+    fprintf(stderr, "td: %s\n", esc ? td_app_escape(text, esc, 4 * (size_t)n + 1)
+                                     : td_app_escape(text, safe, sizeof safe));
+  free(esc);
+  free(big);
+}
+
+int td_app_parse_option(const char *what, const char *s, uint64_t lo, uint64_t hi,
+                        uint64_t *out) {
+  uint64_t v;
+  if (td_app_parse_u64(s, &v) == 0 && v >= lo && v <= hi) {
+    *out = v;
+    return 0;
+  }
+  bool digits = s[0] != '\0' && strspn(s, "0123456789") == strlen(s);
+  return td_app_fail("%s: '%s' is %s (%" PRIu64 " .. %" PRIu64 ")", what, s,
+                     digits ? "out of range" : "not a whole number", lo, hi);
+}
+
 int td_app_fail(const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  fputs("td: ", stderr);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  td_app_vsay(fmt, ap);
   va_end(ap);
   return 2;
 }
@@ -72,11 +133,8 @@ static void usage(FILE *out) {
   fputs("\nEvery command takes --help.\n", out);
 }
 
-int main(int argc, char **argv) {
-  if (argc < 2) {
-    usage(stderr);
-    return 2;
-  }
+static int dispatch(int argc, char **argv) {
+  if (argc < 2) return td_app_fail("no command given (try td --help)");
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     usage(stdout);
     return 0;
@@ -84,4 +142,17 @@ int main(int argc, char **argv) {
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
   return td_app_fail("unknown command '%s' (try td --help)", argv[1]);
+}
+
+/* Whatever a command printed reached stdout to the last byte, or exit 2:
+** output lost to a full disk or a closed pipe is never silent. */
+static int stdout_done(int status) {
+  errno = 0;
+  if (fflush(stdout) == 0 && !ferror(stdout)) return status;
+  int e = errno;
+  return td_app_fail("stdout: write failed%s%s", e ? ": " : "", e ? strerror(e) : "");
+}
+
+int main(int argc, char **argv) {
+  return stdout_done(dispatch(argc, argv));
 }

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "crowd/crowd.h"
+#include "game/file.h"
 #include "nav/walk.h"
 #include "nav/route.h"
 #include "sim/map.h"
@@ -89,7 +90,8 @@ typedef struct sim_run {
   sim_event *events;         /* sorted by tick, stable */
   size_t event_count;
   uint64_t max_ticks, seed, rng;
-  FILE *trace;               /* NULL: no trace */
+  FILE *trace;               /* NULL: no trace; else trace_file.f */
+  td_file_out trace_file;
   const char *trace_path;
   float trail_step;          /* map units between trail points; 0: no trails */
   sim_agent *agents;

@@ -3,8 +3,10 @@
 ** plays a whole game headless (engine/game): the map, the mod's rules and
 ** handlers, a player (the built-in strategy, nobody, or a replay's
 ** commands), and prints the game's course, its result and the world's
-** checksum every N ticks. A replay is verified as it plays: the first
-** checksum that differs from the file's stops the run (exit 1).
+** checksum every N ticks. A replay is verified before it plays (whole,
+** its records hash, the map and mod it names, the options it fixes) and
+** as it plays: the first checksum that differs from the file's stops the
+** run (exit 1), and the end must be the file's in full (exit 1).
 */
 #include <inttypes.h>
 #include <stdio.h>
@@ -31,11 +33,13 @@ static const char usage[] =
   "  --auto          the built-in strategy (docs/cli.md#auto): builds where\n"
   "                  enemies pass, upgrades when it cannot build\n"
   "  --idle          nobody: no tower is ever built\n"
-  "  --replay FILE   the commands of a replay; its map, mod and seed are used\n"
-  "                  (--map and --mod may be left out) and every checksum it\n"
-  "                  holds is checked\n"
+  "  --replay FILE   the commands of a replay; its map, mod, seed, mode and\n"
+  "                  difficulty are used (--map and --mod may be left out; the\n"
+  "                  others are refused if they disagree), every checksum it\n"
+  "                  holds is checked, and its end: result, tick, lives, gold\n"
   "  --load SAVE     continue a saved game (with --auto or --idle as the player\n"
-  "                  from there; --idle when neither)\n"
+  "                  from there; --idle when neither); --seed, --endless and\n"
+  "                  --difficulty are refused if they disagree with the save\n"
   "\n"
   "options:\n"
   "  --mod DIR       the rules mod (scripts/base)\n"
@@ -47,6 +51,7 @@ static const char usage[] =
   "  --every N       ticks between checksum lines (600)\n"
   "  --record FILE   write the game as a replay (every command, the checksums)\n"
   "  --save-at TICK  with --save FILE: save the game when TICK ticks have run\n"
+  "                  (a tick the game does not reach is an error, exit 2)\n"
   "  --json          one JSON object instead of the text report\n"
   "  --quiet         only the result line (text) and the mod's errors\n"
   "  --strict        exit 1 when a handler of the mod failed (a modder's CI)\n"
@@ -56,14 +61,15 @@ static const char usage[] =
   "(script_errors, log).\n"
   "\n"
   "exit status: 0 the game was played (won, lost or out of ticks), 1 a replay\n"
-  "did not match, or --strict and a handler failed, 2 bad usage or bad input\n";
+  "did not match, or --strict and a handler failed, 2 bad usage or bad input (a\n"
+  "replay cut short or changed, a --save-at that was not reached)\n";
 
 typedef enum player { P_NONE, P_AUTO, P_IDLE, P_REPLAY } player;
 
 typedef struct opts {
   const char *map, *mod, *replay, *load, *record, *save;
   uint64_t seed, ticks, every, save_at;
-  bool seed_set, endless, json, quiet, strict, save_at_set, difficulty_set;
+  bool seed_set, endless, json, quiet, strict, save_at_set, difficulty_set, ticks_set;
   td_difficulty difficulty;
   player who;
 } opts;
@@ -75,8 +81,7 @@ typedef struct wave_line {
 } wave_line;
 
 typedef struct stats {
-  int64_t kills, leaks, refused;
-  wave_line *waves;
+  wave_line *waves;           /* since this run started (a loaded game's too) */
   size_t nwaves, wcap;
 } stats;
 
@@ -126,6 +131,7 @@ static int parse(int argc, char **argv, opts *o) {
       break;
     case 7:
       if (parse_u64(a, v, 1, &o->ticks)) return 2;
+      o->ticks_set = true;
       break;
     case 8:
       if (parse_u64(a, v, 1, &o->every)) return 2;
@@ -153,10 +159,7 @@ static void on_events(td_game *g, stats *st) {
   size_t n;
   const td_event *ev = td_world_events(td_game_world(g), &n);
   for (size_t i = 0; i < n; i++) {
-    if (ev[i].kind == TD_EVENT_KILLED) st->kills++;
-    else if (ev[i].kind == TD_EVENT_LEAKED) st->leaks++;
-    else if (ev[i].kind == TD_EVENT_REFUSED) st->refused++;
-    else if (ev[i].kind == TD_EVENT_WAVE_STARTED) {
+    if (ev[i].kind == TD_EVENT_WAVE_STARTED) {
       wave_line *p = td_mem_grow(st->waves, &st->wcap, st->nwaves + 1, sizeof *p);
       if (!p) continue; /* the report just lacks the line */
       st->waves = p;
@@ -187,6 +190,8 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
   uint64_t t = td_world_tick(w);
   int32_t built = 0, upgraded = 0;
   if (au) td_auto_counts(au, &built, &upgraded);
+  int64_t kills, leaks, refused; /* the whole game's, a loaded one's too */
+  td_game_totals(g, &kills, &leaks, &refused);
   const char *who = o->who == P_AUTO ? "auto" : o->who == P_REPLAY ? "replay" : "idle";
   if (o->json) {
     printf("{\"map\":");
@@ -201,8 +206,8 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
            td_game_seed(g), td_difficulty_name(td_game_difficulty(g)), who,
            td_world_endless(w) ? "true" : "false",
            result_name(td_world_state(w)), t, (int)td_world_wave(w), (int)r->wave_count,
-           (int)td_world_lives(w), (int)r->start_lives, (int)td_world_gold(w), st->kills,
-           st->leaks, st->refused, td_world_tower_count(w), (int)built, (int)upgraded,
+           (int)td_world_lives(w), (int)r->start_lives, (int)td_world_gold(w), kills,
+           leaks, refused, td_world_tower_count(w), (int)built, (int)upgraded,
            (unsigned)td_game_reloads(g));
     printf("\"wave_starts\":[");
     for (size_t i = 0; i < st->nwaves; i++)
@@ -228,7 +233,7 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
          "gold %d, kills %" PRId64 ", leaks %" PRId64 ", towers %zu",
          result_name(td_world_state(w)), t, t / 3600, t / 60 % 60, (int)td_world_wave(w),
          (int)r->wave_count, (int)td_world_lives(w), (int)r->start_lives, (int)td_world_gold(w),
-         st->kills, st->leaks, td_world_tower_count(w));
+         kills, leaks, td_world_tower_count(w));
   if (au) printf(" (%d built, %d upgrades)", (int)built, (int)upgraded);
   printf("\n");
   const td_crowd_metrics *m = td_crowd_get_metrics(td_world_crowd(w));
@@ -247,6 +252,7 @@ static td_game *open_game(const opts *o, const td_replay *rp, td_err *err) {
   td_game_options go = {.map_path = o->map, .mod_dir = mod, .seed = o->seed_set ? o->seed : 1,
                         .endless = o->endless, .difficulty = o->difficulty};
   if (rp) {
+    /* what the replay fixes: the options may only agree with it */
     go.map_path = o->map ? o->map : rp->map_path;
     go.mod_dir = o->mod ? o->mod : rp->mod_dir;
     go.seed = rp->seed;
@@ -256,17 +262,41 @@ static td_game *open_game(const opts *o, const td_replay *rp, td_err *err) {
                  td_difficulty_name(o->difficulty));
       return NULL;
     }
+    if (o->seed_set && o->seed != rp->seed) {
+      td_err_set(err, "%s: played with seed %" PRIu64 ", not %" PRIu64 " (a replay keeps its seed)",
+                 rp->path, rp->seed, o->seed);
+      return NULL;
+    }
+    if (o->endless && !rp->endless) {
+      td_err_set(err, "%s: not played endless (--endless; a replay keeps its mode)", rp->path);
+      return NULL;
+    }
+    if (o->ticks_set && o->ticks < rp->end_ticks) {
+      td_err_set(err, "%s: --ticks %" PRIu64 " stops before the replay's end (tick %" PRIu64
+                 "; a replay is checked to its end)", rp->path, o->ticks, rp->end_ticks);
+      return NULL;
+    }
     go.difficulty = rp->difficulty;
   }
   if (!o->load) return td_game_create(&go, err);
   td_game *g = td_game_load(&go, o->load, err);
-  if (g && o->difficulty_set && td_game_difficulty(g) != o->difficulty) {
+  if (!g) return NULL;
+  /* what the save fixes */
+  if (o->difficulty_set && td_game_difficulty(g) != o->difficulty)
     td_err_set(err, "%s: saved on %s, not %s (a save keeps its difficulty)", o->load,
                td_difficulty_name(td_game_difficulty(g)), td_difficulty_name(o->difficulty));
-    td_game_destroy(g);
-    return NULL;
-  }
-  return g;
+  else if (o->seed_set && td_game_seed(g) != o->seed)
+    td_err_set(err, "%s: saved with seed %" PRIu64 ", not %" PRIu64 " (a save keeps its seed)",
+               o->load, td_game_seed(g), o->seed);
+  else if (o->endless && !td_world_endless(td_game_world(g)))
+    td_err_set(err, "%s: not saved endless (--endless; a save keeps its mode)", o->load);
+  else if (o->save_at_set && o->save_at < td_world_tick(td_game_world(g)))
+    td_err_set(err, "%s: saved at tick %" PRIu64 ", after --save-at %" PRIu64 " (the game "
+               "continues from there)", o->load, td_world_tick(td_game_world(g)), o->save_at);
+  else
+    return g;
+  td_game_destroy(g);
+  return NULL;
 }
 
 int td_sim_game(int argc, char **argv) {
@@ -316,28 +346,65 @@ int td_sim_game(int argc, char **argv) {
     td_app_fail("%s", err.msg);
     goto out;
   }
+  if (au && o.load) { /* the player's memory, as it was saved */
+    size_t plen;
+    const void *pst = td_game_player_state(g, &plen);
+    if (td_auto_load(au, pst, plen, &err) != 0) {
+      td_app_fail("%s: %s", o.load, err.msg);
+      goto out;
+    }
+  }
   td_replay_init(&rec, g, (uint32_t)o.every);
+  /* a game that could not be recorded is refused before it plays */
+  if (o.record && td_replay_check_writable(&rec, o.record, &err) != 0) {
+    td_app_fail("%s", err.msg);
+    goto out;
+  }
   td_world *w = td_game_world(g);
   /* the crowd's metrics (off_road): the world keeps them off, and turning
   ** them on changes nothing in the game (see td_check) */
   td_crowd_enable_metrics((td_crowd *)td_world_crowd(w), true);
-  if (!o.json && !o.quiet)
-    printf("game: %s, mod %s, seed %" PRIu64 ", %s, player %s%s\n", td_game_map_path(g),
-           td_game_mod_dir(g), td_game_seed(g), td_difficulty_name(td_game_difficulty(g)),
-           o.who == P_AUTO ? "auto" : o.who == P_REPLAY ? "replay" : "idle",
-           td_world_endless(w) ? ", endless" : "");
   size_t next_check = 0, next_cmd = 0;
   uint64_t stop = td_world_tick(w) + o.ticks;
-  if (o.replay && play.ended && play.end_ticks < stop) stop = play.end_ticks;
+  if (o.replay && play.end_ticks < stop) stop = play.end_ticks;
+  /* a tick the game cannot reach saves nothing: refused now when it is
+  ** known (before a loaded game's tick: open_game), told at the end when
+  ** the game ends first */
+  if (o.save_at_set && o.save_at > stop) {
+    if (o.replay)
+      td_app_fail("sim: --save-at %" PRIu64 ": the replay %s ends at tick %" PRIu64, o.save_at,
+                  o.replay, stop);
+    else
+      td_app_fail("sim: --save-at %" PRIu64 ": beyond the last tick the game may run, %" PRIu64
+                  " (--ticks %" PRIu64 ")", o.save_at, stop, o.ticks);
+    goto out;
+  }
+  char map_esc[1024], mod_esc[1024];
+  if (!o.json && !o.quiet)
+    printf("game: %s, mod %s, seed %" PRIu64 ", %s, player %s%s\n",
+           td_app_escape(td_game_map_path(g), map_esc, sizeof map_esc),
+           td_app_escape(td_game_mod_dir(g), mod_esc, sizeof mod_esc), td_game_seed(g), td_difficulty_name(td_game_difficulty(g)),
+           o.who == P_AUTO ? "auto" : o.who == P_REPLAY ? "replay" : "idle",
+           td_world_endless(w) ? ", endless" : "");
+  bool saved = false;
   status = 0;
-  while (td_world_state(w) == TD_GAME_PLAYING && td_world_tick(w) < stop) {
-    if (o.save_at_set && td_world_tick(w) == o.save_at) {
-      if (td_game_save(g, o.save, &err) != 0) {
+  for (;;) {
+    if (o.save_at_set && !saved && td_world_tick(w) == o.save_at) {
+      td_blob mem = {0};
+      if (au) td_auto_save(au, &mem);
+      int rc = mem.failed ? td_err_set(&err, "%s: out of memory", o.save)
+                          : td_game_set_player_state(g, mem.data, mem.len, &err);
+      td_blob_free(&mem);
+      if (rc != 0 || td_game_save(g, o.save, &err) != 0) {
         status = td_app_fail("%s", err.msg);
         goto out;
       }
-      if (!o.json && !o.quiet) printf("saved %s at tick %" PRIu64 "\n", o.save, o.save_at);
+      saved = true;
+      if (!o.json && !o.quiet)
+        printf("saved %s at tick %" PRIu64 "\n", td_app_escape(o.save, map_esc, sizeof map_esc),
+               o.save_at);
     }
+    if (td_world_state(w) != TD_GAME_PLAYING || td_world_tick(w) >= stop) break;
     /* a replay's commands are given at their tick, as they were recorded:
     ** pending commands are part of the world's state */
     for (; next_cmd < play.ncmd && cmds[next_cmd].tick <= td_world_tick(w); next_cmd++)
@@ -373,9 +440,9 @@ int td_sim_game(int argc, char **argv) {
     if (next_check < play.ncheck && play.checks[next_check].tick == t) {
       uint64_t sum = td_world_checksum(w);
       if (sum != play.checks[next_check].checksum) {
-        fprintf(stderr, "td: %s: tick %" PRIu64 ": checksum %016" PRIx64 ", the replay says %016"
-                PRIx64 ": the game has parted from the recording\n", o.replay, t, sum,
-                play.checks[next_check].checksum);
+        td_app_say("%s: tick %" PRIu64 ": checksum %016" PRIx64 ", the replay says %016" PRIx64
+                   ": the game has parted from the recording", o.replay, t, sum,
+                   play.checks[next_check].checksum);
         status = 1;
         goto out;
       }
@@ -383,13 +450,15 @@ int td_sim_game(int argc, char **argv) {
     }
   }
   td_replay_end(&rec, g);
-  if (o.replay && play.ended &&
-      (play.end_ticks != rec.end_ticks || play.end_checksum != rec.end_checksum ||
-       play.result != rec.result)) {
-    fprintf(stderr, "td: %s: the game ended %s at tick %" PRIu64 " (checksum %016" PRIx64
-            "), the replay says %s at tick %" PRIu64 " (%016" PRIx64 ")\n", o.replay,
-            result_name(rec.result), rec.end_ticks, rec.end_checksum, result_name(play.result),
-            play.end_ticks, play.end_checksum);
+  if (o.replay && (next_check < play.ncheck || play.end_ticks != rec.end_ticks ||
+                   play.result != rec.result || play.lives != rec.lives || play.gold != rec.gold ||
+                   play.end_checksum != rec.end_checksum)) {
+    td_app_say("%s:%d: the game ended %s at tick %" PRIu64 " with %d lives, %d gold, "
+            "checksum %016" PRIx64 "; the replay says %s at tick %" PRIu64 " with %d lives, %d "
+            "gold, checksum %016" PRIx64, o.replay, play.end_line, result_name(rec.result),
+            rec.end_ticks, (int)rec.lives, (int)rec.gold, rec.end_checksum,
+            result_name(play.result), play.end_ticks, (int)play.lives, (int)play.gold,
+            play.end_checksum);
     status = 1;
   }
   if (o.record) {
@@ -403,7 +472,14 @@ int td_sim_game(int argc, char **argv) {
   if (status == 0 && o.strict && td_modout_errors(td_game_mod(g)) > 0) status = 1;
   if (status != 2) report(&o, g, &st, &rec, au);
   if (o.replay && status == 0 && !o.json && !o.quiet)
-    printf("replay: %zu checksums and the end match\n", play.ncheck);
+    printf("replay: %zu commands, %zu checksums and the end match\n", play.ncmd, play.ncheck);
+  if (o.save_at_set && !saved && status != 2) {
+    fflush(stdout);
+    status = td_app_fail("sim: --save-at %" PRIu64 ": the game %s at tick %" PRIu64
+                         " before it; nothing was saved to %s", o.save_at,
+                         td_world_state(w) == TD_GAME_PLAYING ? "stopped" : "ended",
+                         td_world_tick(w), o.save);
+  }
 out:
   td_auto_destroy(au);
   td_game_destroy(g);

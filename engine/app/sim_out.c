@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/cmds.h"
 #include "app/sim.h"
 #include "render/trails.h"
 
@@ -86,8 +87,10 @@ void sim_print_text(const sim_run *r) {
   const td_crowd_metrics *m = td_crowd_get_metrics(r->crowd);
   summary s = summarize(r);
   const td_graph *g = r->map.graph;
+  char name[1024];
   printf("%-14s %s (%d nodes, %zu spawn%s, %zu goal%s, %zu tower bases%s)\n", "map",
-         r->map_path, g->node_count, r->map.spawn_count, r->map.spawn_count == 1 ? "" : "s",
+         td_app_escape(r->map_path, name, sizeof name), g->node_count, r->map.spawn_count,
+         r->map.spawn_count == 1 ? "" : "s",
          r->map.goal_count, r->map.goal_count == 1 ? "" : "s", r->map.base_count,
          r->map.grid ? ", grid" : "");
   printf("%-14s %zu, seed %llu\n", "waves", r->wave_count, (unsigned long long)r->seed);

@@ -3,6 +3,8 @@
 ** --tower) of `td sim`: syntax first (before the map is loaded), then the
 ** defaults and the checks that need the map.
 */
+#include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +28,7 @@ static const struct {
 
 #define KEY_LIST "count, per_row, width, spacing, speed, radius, accel, turn, spawn, tick, fly, group"
 #define MAX_GROUP 65535
+#define SPEC_MAX_VALUE 1e9 /* largest magnitude of a length or a turn rate */
 
 int sim_parse_uint(const char *s, size_t len, uint64_t *out) {
   if (len == 0 || len > 15) return -1;
@@ -52,7 +55,11 @@ static int parse_value(sim_wave *w, sim_key k, const char *s, size_t len, char *
   if (keys[k].kind & (K_INT | K_BOOL)) {
     uint64_t v;
     if (sim_parse_uint(buf, len, &v) != 0) {
-      snprintf(msg, cap, "%s: '%s' is not a whole number >= 0", name, buf);
+      if (strspn(buf, "0123456789") == len)
+        snprintf(msg, cap, "%s: '%s' is out of range (at most %" PRIu64 ")", name, buf,
+                 SIM_MAX_TICK);
+      else
+        snprintf(msg, cap, "%s: '%s' is not a whole number >= 0", name, buf);
       return -1;
     }
     if ((keys[k].kind & K_BOOL) && v > 1) {
@@ -68,10 +75,17 @@ static int parse_value(sim_wave *w, sim_key k, const char *s, size_t len, char *
     buf[len - 1] = '\0';
   }
   char *end;
+  errno = 0;
   double v = strtod(buf, &end);
-  if (end == buf || *end != '\0' || !isfinite(v) || fabs(v) > 1e9) {
+  bool number = end != buf && *end == '\0' && !isnan(v) && (isfinite(v) || errno == ERANGE);
+  if (!number) {
     snprintf(msg, cap, "%s: '%.*s' is not a number%s", name, (int)len, s,
              (keys[k].kind & K_LEN) ? " (map units, or tiles with a t suffix)" : "");
+    return -1;
+  }
+  if (!isfinite(v) || fabs(v) > SPEC_MAX_VALUE) { /* 1e30, or 1e999 (ERANGE) */
+    snprintf(msg, cap, "%s: '%.*s' is out of range (-%g .. %g)", name, (int)len, s,
+             SPEC_MAX_VALUE, SPEC_MAX_VALUE);
     return -1;
   }
   w->val[k] = v;
@@ -189,8 +203,11 @@ int sim_event_parse(sim_event_kind kind, const char *text, sim_event *e, char *m
   const char *at = strchr(text, '@');
   size_t head = at ? (size_t)(at - text) : strlen(text);
   if (at && sim_parse_uint(at + 1, strlen(at + 1), &e->tick) != 0) {
-    snprintf(msg, cap, "bad tick '%s' (expected a whole number of ticks >= 0, %d per second)",
-             at + 1, SIM_TICK_HZ);
+    if (at[1] != '\0' && strspn(at + 1, "0123456789") == strlen(at + 1))
+      snprintf(msg, cap, "tick '%s' is out of range (at most %" PRIu64 ")", at + 1, SIM_MAX_TICK);
+    else
+      snprintf(msg, cap, "bad tick '%s' (expected a whole number of ticks >= 0, %d per second)",
+               at + 1, SIM_TICK_HZ);
     return -1;
   }
   char buf[64];

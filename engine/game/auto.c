@@ -50,6 +50,44 @@ void td_auto_destroy(td_auto *a) {
   td_mem_free(a, sizeof *a);
 }
 
+#define AUTO_STATE_MAGIC 0x31545541u /* "AUT1" */
+
+void td_auto_save(const td_auto *a, td_blob *b) {
+  td_blob_u32(b, AUTO_STATE_MAGIC);
+  td_blob_i32(b, a->built);
+  td_blob_i32(b, a->upgraded);
+  td_blob_i32(b, a->want);
+  td_blob_u64(b, a->want_since);
+  td_blob_u32(b, (uint32_t)a->built_cap);
+  for (size_t t = 0; t < a->built_cap; t++) td_blob_i32(b, a->built_of[t]);
+}
+
+int td_auto_load(td_auto *a, const void *data, size_t len, td_err *err) {
+  if (len == 0) return 0;
+  td_blob_reader r = td_blob_read(data, len);
+  uint32_t magic = td_blob_get_u32(&r);
+  int32_t built = td_blob_get_i32(&r), upgraded = td_blob_get_i32(&r);
+  int32_t want = td_blob_get_i32(&r);
+  uint64_t since = td_blob_get_u64(&r);
+  uint32_t n = td_blob_get_u32(&r);
+  if (r.failed || magic != AUTO_STATE_MAGIC || n > (len - r.pos) / 4 || want < -1 ||
+      (want >= 0 && (uint32_t)want >= n))
+    return td_err_set(err, "auto: the player's memory in the save is not the built-in player's");
+  if (n > a->built_cap) {
+    int32_t *p = td_mem_realloc(a->built_of, a->built_cap * sizeof *p, n * sizeof *p);
+    if (!p) return td_err_set(err, "auto: out of memory");
+    a->built_of = p;
+    a->built_cap = n;
+  }
+  for (size_t t = n; t < a->built_cap; t++) a->built_of[t] = 0;
+  for (uint32_t t = 0; t < n; t++) a->built_of[t] = td_blob_get_i32(&r);
+  a->built = built;
+  a->upgraded = upgraded;
+  a->want = want;
+  a->want_since = since;
+  return 0;
+}
+
 void td_auto_counts(const td_auto *a, int32_t *built, int32_t *upgraded) {
   *built = a->built;
   *upgraded = a->upgraded;
@@ -334,7 +372,7 @@ int td_auto_play(td_auto *a, td_game *g, td_err *err) {
     a->tried = p;
     a->tried_cap = m->base_count;
   }
-  memset(a->tried, 0, m->base_count);
+  if (m->base_count > 0) memset(a->tried, 0, m->base_count); /* no bases: tried may be NULL */
   size_t nodes = (size_t)td_route_graph(td_world_route(w))->node_count, types = r->tower_count;
   if (nodes > a->node_cap) {
     int32_t *nx = td_mem_realloc(a->next, a->node_cap * sizeof *nx, nodes * sizeof *nx);
@@ -350,7 +388,7 @@ int td_auto_play(td_auto *a, td_game *g, td_err *err) {
     a->cov = cv;
     a->cov_cap = m->base_count * types;
   }
-  memset(a->on_path, 0, nodes);
+  if (nodes > 0) memset(a->on_path, 0, nodes);
   a->np = 0;
   if (collect_ground(a, w, td_route_next(td_world_route(w)), a->on_path) != 0)
     return td_err_set(err, "auto: out of memory");

@@ -33,6 +33,7 @@
 #define TD_AUTO_H
 
 #include "game/game.h"
+#include "nav/blob.h"
 
 #define TD_AUTO_PERIOD 30       /* ticks between decisions */
 #define TD_AUTO_PATIENCE 20.0f  /* seconds of saving for one tower type */
@@ -48,5 +49,13 @@ int td_auto_play(td_auto *a, td_game *g, td_err *err);
 
 /* Towers built and upgrades bought so far. */
 void td_auto_counts(const td_auto *a, int32_t *built, int32_t *upgraded);
+
+/* The player's memory (what it built of each type, the type it saves for
+** and since when), for saves (td_game_set_player_state): td_auto_save
+** appends it to b; td_auto_load takes it back (len 0: a fresh player).
+** A game saved and loaded with its player's memory plays on exactly as
+** the one that was saved. 0, or -1 with err set (bad data, out of memory). */
+void td_auto_save(const td_auto *a, td_blob *b);
+int td_auto_load(td_auto *a, const void *data, size_t len, td_err *err);
 
 #endif

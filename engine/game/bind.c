@@ -105,10 +105,7 @@ static int l_tile(lua_State *L) {
 static int l_map_name(lua_State *L) {
   td_game *g = td_mod_host(L);
   if (!g) return luaL_error(L, "td.map_name: no map is loaded");
-  const char *base = strrchr(g->map_path, '/');
-  base = base ? base + 1 : g->map_path;
-  size_t n = strcspn(base, ".");
-  lua_pushlstring(L, base, n);
+  lua_pushstring(L, g->map_name);
   return 1;
 }
 
@@ -444,7 +441,9 @@ static const td_mod_api world_api[] = {
      "map units.", TD_MOD_API_DATA | RT},
     {"map_name", l_map_name, "() -> string",
      "The map's file name without directory and extension (\"01-crossroads\"), so a mod can "
-     "declare different waves per map: `include(\"waves_\" .. td.map_name() .. \".lua\")`.",
+     "declare different waves per map: `include(\"waves_\" .. td.map_name() .. \".lua\")`. "
+     "The name is part of the map's identity: a replay or a save made with a map is refused "
+     "with a copy of it under another name.",
      TD_MOD_API_DATA | RT},
     {"difficulty", l_difficulty, "() -> string",
      "The difficulty the player chose: \"normal\" (the default), \"easy\" or \"hard\" "

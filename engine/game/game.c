@@ -3,20 +3,18 @@
 ** hooks from the world into the mod, commands and their record, hot
 ** reload, and the save file. The td.* world functions are in bind.c.
 */
-#define _POSIX_C_SOURCE 200809L /* fileno, fsync */
 #include "game/game.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "game/file.h"
 #include "game/game_int.h"
 #include "script/mapfile.h"
 
 #define SAVE_MAGIC "TDGS"
-#define SAVE_VERSION 2u /* 2: the difficulty */
+#define SAVE_VERSION 3u /* 2: the difficulty; 3: the map's name in its hash, totals, player, td.state */
 
 /* ---- math.random before the world exists (the data stage) ----------------- */
 
@@ -83,13 +81,17 @@ static void bind_world(td_game *g) {
 
 /* ---- lifetime ------------------------------------------------------------ */
 
-static int hash_file(const char *path, uint64_t *out, td_err *err) {
+/* The map file, read once: its content hash is of the very bytes loaded,
+** under the loader's own size limit and message. */
+static int load_map_file(td_game *g, td_err *err) {
   char *buf;
   size_t len, cap;
-  if (td_mem_read_file(path, (size_t)64 << 20, &buf, &len, &cap, err) != 0) return -1;
-  *out = td_blob_fnv(TD_BLOB_FNV_SEED, buf, len);
+  if (td_mem_read_file(g->map_path, TD_MAPFILE_MAX_BYTES, &buf, &len, &cap, err) != 0)
+    return -1;
+  g->map_hash = td_blob_fnv(TD_BLOB_FNV_SEED, buf, len);
+  int rc = td_mapfile_load_buffer(g->map_path, buf, len, &g->map, err);
   td_mem_free(buf, cap);
-  return 0;
+  return rc;
 }
 
 void game_copy_str(char *dst, size_t cap, const char *src) {
@@ -126,9 +128,12 @@ static td_game *game_open(const td_game_options *o, td_err *err) {
     if (td_mapfile_load_buffer(g->map_path, o->map_source, o->map_source_len, &g->map, err) != 0)
       goto fail;
   } else {
-    if (hash_file(g->map_path, &g->map_hash, err) != 0) goto fail;
-    if (td_mapfile_load(g->map_path, &g->map, err) != 0) goto fail;
+    if (load_map_file(g, err) != 0) goto fail;
   }
+  /* the name is part of the map's identity: a mod may read it */
+  td_game_map_name_of(g->map_path, g->map_name, sizeof g->map_name);
+  g->map_hash = td_blob_fnv(g->map_hash, "", 1);
+  g->map_hash = td_blob_fnv(g->map_hash, g->map_name, strlen(g->map_name));
   g->map_loaded = true;
   td_mod_options mo = {0};
   mo.random = game_random;
@@ -166,6 +171,7 @@ void td_game_destroy(td_game *g) {
   td_mod_destroy(g->mod);
   if (g->map_loaded) td_map_free(&g->map);
   td_mem_free(g->cmds, g->cmd_cap * sizeof *g->cmds);
+  td_mem_free(g->player, g->player_cap);
   td_mem_free(g, sizeof *g);
 }
 
@@ -197,7 +203,38 @@ int td_game_step(td_game *g, td_err *err) {
     }
   }
   g->step_spawns = g->step_hits = 0;
-  return td_world_step(g->world, err);
+  if (td_world_step(g->world, err) != 0) return -1;
+  size_t n;
+  const td_event *e = td_world_events(g->world, &n);
+  for (size_t i = 0; i < n; i++) {
+    g->kills += e[i].kind == TD_EVENT_KILLED;
+    g->leaks += e[i].kind == TD_EVENT_LEAKED;
+    g->refused += e[i].kind == TD_EVENT_REFUSED;
+  }
+  return 0;
+}
+
+void td_game_totals(const td_game *g, int64_t *kills, int64_t *leaks, int64_t *refused) {
+  if (kills) *kills = g->kills;
+  if (leaks) *leaks = g->leaks;
+  if (refused) *refused = g->refused;
+}
+
+int td_game_set_player_state(td_game *g, const void *data, size_t len, td_err *err) {
+  if (len > g->player_cap) {
+    uint8_t *p = td_mem_realloc(g->player, g->player_cap, len);
+    if (!p) return td_err_set(err, "game: out of memory");
+    g->player = p;
+    g->player_cap = len;
+  }
+  if (len) memcpy(g->player, data, len);
+  g->player_len = len;
+  return 0;
+}
+
+const void *td_game_player_state(const td_game *g, size_t *len) {
+  *len = g->player_len;
+  return g->player;
 }
 
 int td_game_reload(td_game *g, td_err *err) {
@@ -247,6 +284,17 @@ int td_difficulty_parse(const char *name, td_difficulty *out) {
   return -1;
 }
 const char *td_game_map_path(const td_game *g) { return g->map_path; }
+const char *td_game_map_name(const td_game *g) { return g->map_name; }
+
+void td_game_map_name_of(const char *map_path, char *out, size_t cap) {
+  const char *base = strrchr(map_path, '/');
+  base = base ? base + 1 : map_path;
+  size_t n = strcspn(base, ".");
+  if (cap == 0) return;
+  if (n >= cap) n = cap - 1;
+  memcpy(out, base, n);
+  out[n] = '\0';
+}
 const char *td_game_mod_dir(const td_game *g) { return g->mod_dir; }
 uint64_t td_game_map_hash(const td_game *g) { return g->map_hash; }
 uint64_t td_game_mod_hash(const td_game *g) { return td_mod_hash(g->mod); }
@@ -260,9 +308,10 @@ const td_command *td_game_commands(const td_game *g, size_t *n) {
 
 /* Layout (little-endian): "TDGS", u32 version, u64 map hash, u64 mod hash,
 ** u64 seed, u8 endless, u8 difficulty, u32 reloads, u64 command count, the commands (u64
-** tick, u32 kind, i32 base, i32 tower_type, i32 upgrade, u32 mode), u64 the
-** world's save length, the world's save (sim/world.h), u64 FNV-1a of all
-** the bytes before. */
+** tick, u32 kind, i32 base, i32 tower_type, i32 upgrade, u32 mode), u64
+** kills, u64 leaks, u64 refused, u64 the player's length and bytes, u64 td.state's
+** length and bytes (script/mod_state.c), u64 the world's save length, the
+** world's save (sim/world.h), u64 FNV-1a of all the bytes before. */
 static void put_command(td_blob *b, const td_command *c) {
   td_blob_u64(b, c->tick);
   td_blob_u32(b, (uint32_t)c->kind);
@@ -270,29 +319,6 @@ static void put_command(td_blob *b, const td_command *c) {
   td_blob_i32(b, c->tower_type);
   td_blob_i32(b, c->upgrade);
   td_blob_u32(b, (uint32_t)c->mode);
-}
-
-int game_write_atomic(const char *path, const void *data, size_t len, td_err *err) {
-  char tmp[GAME_PATH_MAX + 16];
-  if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp", path) >= sizeof tmp)
-    return td_err_set(err, "%s: path too long", path);
-  FILE *f = fopen(tmp, "wb");
-  if (!f) return td_err_set(err, "%s: cannot create: %s", tmp, strerror(errno));
-  bool ok = fwrite(data, 1, len, f) == len;
-  ok = fflush(f) == 0 && ok;
-  ok = fsync(fileno(f)) == 0 && ok;
-  int e = errno;
-  ok = fclose(f) == 0 && ok;
-  if (!ok) {
-    remove(tmp);
-    return td_err_set(err, "%s: write failed: %s", tmp, strerror(e));
-  }
-  if (rename(tmp, path) != 0) {
-    e = errno;
-    remove(tmp);
-    return td_err_set(err, "%s: cannot replace: %s", path, strerror(e));
-  }
-  return 0;
 }
 
 int td_game_save(const td_game *g, const char *path, td_err *err) {
@@ -307,6 +333,21 @@ int td_game_save(const td_game *g, const char *path, td_err *err) {
   td_blob_u32(&b, g->reloads);
   td_blob_u64(&b, g->ncmd);
   for (size_t i = 0; i < g->ncmd; i++) put_command(&b, &g->cmds[i]);
+  td_blob_u64(&b, (uint64_t)g->kills);
+  td_blob_u64(&b, (uint64_t)g->leaks);
+  td_blob_u64(&b, (uint64_t)g->refused);
+  td_blob_u64(&b, g->player_len);
+  td_blob_bytes(&b, g->player, g->player_len);
+  td_blob st = {0};
+  td_err serr;
+  if (td_mod_state_save(g->mod, &st, &serr) != 0) {
+    td_blob_free(&st);
+    td_blob_free(&b);
+    return td_err_set(err, "%s: cannot save: %s", path, serr.msg);
+  }
+  td_blob_u64(&b, st.len);
+  td_blob_bytes(&b, st.data, st.len);
+  td_blob_free(&st);
   td_blob w = {0};
   td_world_save(g->world, &w);
   td_blob_u64(&b, w.len);
@@ -319,7 +360,7 @@ int td_game_save(const td_game *g, const char *path, td_err *err) {
     return td_err_set(err, "%s: cannot save: %s", path,
                       failed ? "the world is broken or out of memory" : "out of memory");
   }
-  int rc = game_write_atomic(path, b.data, b.len, err);
+  int rc = td_file_write(path, b.data, b.len, err);
   td_blob_free(&b);
   return rc;
 }
@@ -369,7 +410,8 @@ td_game *td_game_load(const td_game_options *o, const char *path, td_err *err) {
   g = game_open(&lo, err);
   if (!g) goto out;
   if (g->map_hash != map_hash) {
-    td_err_set(err, "%s: made with another map than %s", path, g->map_path);
+    td_err_set(err, "%s: made with another map than %s (its content or its name '%s', which a "
+               "mod may read)", path, g->map_path, g->map_name);
     goto fail;
   }
   if (td_mod_hash(g->mod) != mod_hash) {
@@ -393,6 +435,23 @@ td_game *td_game_load(const td_game_options *o, const char *path, td_err *err) {
     c->mode = (td_target_mode)td_blob_get_u32(&r);
   }
   g->ncmd = (size_t)ncmd;
+  g->kills = (int64_t)td_blob_get_u64(&r);
+  g->leaks = (int64_t)td_blob_get_u64(&r);
+  g->refused = (int64_t)td_blob_get_u64(&r);
+  uint64_t plen = td_blob_get_u64(&r);
+  if (r.failed || plen > len - r.pos) {
+    td_err_set(err, "%s: the player's part is cut short", path);
+    goto fail;
+  }
+  if (td_game_set_player_state(g, buf + r.pos, (size_t)plen, err) != 0) goto fail;
+  r.pos += (size_t)plen;
+  uint64_t slen = td_blob_get_u64(&r);
+  if (r.failed || slen > len - r.pos) {
+    td_err_set(err, "%s: td.state's part is cut short", path);
+    goto fail;
+  }
+  const char *state = buf + r.pos;
+  r.pos += (size_t)slen;
   uint64_t wlen = td_blob_get_u64(&r);
   if (r.failed || wlen != len - r.pos - 8) {
     td_err_set(err, "%s: the world's part is cut short", path);
@@ -406,6 +465,11 @@ td_game *td_game_load(const td_game_options *o, const char *path, td_err *err) {
     goto fail;
   }
   bind_world(g);
+  td_err serr;
+  if (td_mod_state_load(g->mod, state, (size_t)slen, &serr) != 0) {
+    td_err_set(err, "%s: %s", path, serr.msg);
+    goto fail;
+  }
   goto out;
 fail:
   td_game_destroy(g);

@@ -36,9 +36,12 @@
 **
 ** Saves. td_game_save writes the world's save (sim/world.h) wrapped with
 ** what it was made from (the map's and the mod's content hashes, the seed,
-** the commands so far) to a temporary file in the same directory, flushes
-** and renames it over the target, so an interrupted save never damages the
-** previous one. td_game_load makes a game from the same map and mod and
+** the commands so far), the mod's td.state (script/mod.h: refused, naming
+** the value, when it holds what cannot be saved), the player's memory
+** (td_game_set_player_state) and the game's totals through game/file.h: a
+** temporary file of a unique name in the same directory, synced and
+** renamed over the target, so an interrupted or failed save never damages
+** the previous one. td_game_load makes a game from the same map and mod and
 ** continues the saved world: same checksums as the game that was saved.
 **
 ** Memory: a td_game owns its map, mod, world and recording (td_mem, and
@@ -114,14 +117,34 @@ uint64_t td_game_seed(const td_game *g);
 td_difficulty td_game_difficulty(const td_game *g);
 const char *td_game_map_path(const td_game *g);
 const char *td_game_mod_dir(const td_game *g);
+/* The map's name as a mod reads it (td.map_name): the file name without
+** its directory and from its first '.' on ("maps/01-crossroads.lua":
+** "01-crossroads"); td_game_map_name_of derives it from a path, cut to
+** fit out[cap]. */
+const char *td_game_map_name(const td_game *g);
+void td_game_map_name_of(const char *map_path, char *out, size_t cap);
 
-/* Content hashes (FNV-1a 64) of the map file and of every file the mod
-** read, in the order it read them; a replay and a save are bound to them. */
+/* Content hashes (FNV-1a 64): of the map file and its name (a mod may read
+** the name, td.map_name, so a copy of a map under another name may play
+** another game), and of every file the mod read, in the order it read
+** them; a replay and a save are bound to them. */
 uint64_t td_game_map_hash(const td_game *g);
 uint64_t td_game_mod_hash(const td_game *g);
 
 /* The commands given so far, in the order given. */
 const td_command *td_game_commands(const td_game *g, size_t *n);
+
+/* Enemies killed and leaked and commands refused over the whole game (a
+** loaded one included: saves carry them). Any pointer may be NULL. */
+void td_game_totals(const td_game *g, int64_t *kills, int64_t *leaks, int64_t *refused);
+
+/* The player's memory, for saves: the app hands the bytes of its player
+** (the built-in one's: td_auto_save) before td_game_save, which writes
+** them; after td_game_load, td_game_player_state returns what the save
+** held (len 0: nothing). The game copies them and never reads them.
+** 0, or -1 with err set (out of memory). */
+int td_game_set_player_state(td_game *g, const void *data, size_t len, td_err *err);
+const void *td_game_player_state(const td_game *g, size_t *len);
 
 /* Starts a reload of the mod's files (see the top). 0 when the new version
 ** loaded and fits (it is swapped in at the next step); -1 with err set

@@ -13,6 +13,7 @@
 struct td_game {
   char map_path[GAME_PATH_MAX];
   char mod_dir[GAME_PATH_MAX];
+  char map_name[GAME_PATH_MAX]; /* td.map_name: td_game_map_name_of(map_path) */
   td_map map;
   bool map_loaded;
   td_mod *mod;
@@ -21,21 +22,20 @@ struct td_game {
   uint64_t pre_rng;       /* math.random before the world exists */
   bool endless;
   td_difficulty difficulty;
-  uint64_t map_hash;
+  uint64_t map_hash;      /* the map's content, then its name */
   td_command *cmds;       /* the record */
   size_t ncmd, cmd_cap;
   uint32_t reloads;
   uint32_t step_spawns, step_hits; /* script calls this step (game.h's limits) */
+  int64_t kills, leaks, refused; /* over the whole game (saved) */
+  uint8_t *player;        /* td_game_set_player_state's bytes (saved) */
+  size_t player_len, player_cap;
   uint64_t (*hook_clock)(void); /* td_game_set_hook_clock; not state */
   uint64_t hook_ns;
 };
 
 /* game.c: copies src into dst[cap], cut to fit, always terminated. */
 void game_copy_str(char *dst, size_t cap, const char *src);
-
-/* game.c: writes path.tmp, flushes it to disk and renames it over path; on
-** any failure path is untouched. 0 or -1 with err. */
-int game_write_atomic(const char *path, const void *data, size_t len, td_err *err);
 
 /* bind.c: adds the td.* world functions to o (their host pointer: g). */
 int game_register_api(td_mod_options *o, td_game *g, td_err *err);

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game/file.h"
 #include "game/game_int.h"
+#include "nav/blob.h"
 
 static const char *const kind_names[TD_COMMAND_KIND_COUNT] = {
     "place", "upgrade", "sell", "target", "call_wave", "pause", "resume"};
@@ -85,7 +87,7 @@ int td_replay_add_check(td_replay *r, uint64_t tick, uint64_t checksum, td_err *
   td_replay_check *p = td_mem_grow(r->checks, &r->check_cap, r->ncheck + 1, sizeof *p);
   if (!p) return td_err_set(err, "replay: out of memory");
   r->checks = p;
-  p[r->ncheck++] = (td_replay_check){tick, checksum};
+  p[r->ncheck++] = (td_replay_check){tick, checksum, 0};
   return 0;
 }
 
@@ -95,7 +97,34 @@ void td_replay_end(td_replay *r, const td_game *g) {
   r->end_ticks = td_world_tick(w);
   r->result = td_world_state(w);
   r->lives = td_world_lives(w);
+  r->gold = td_world_gold(w);
   r->end_checksum = td_world_checksum(w);
+}
+
+static uint64_t fnv_u64(uint64_t h, uint64_t v) {
+  unsigned char b[8];
+  for (int i = 0; i < 8; i++) b[i] = (unsigned char)(v >> (8 * i));
+  return td_blob_fnv(h, b, sizeof b);
+}
+
+uint64_t td_replay_records_hash(const td_replay *r) {
+  uint64_t h = fnv_u64(TD_BLOB_FNV_SEED, r->ncmd);
+  for (size_t i = 0; i < r->ncmd; i++) {
+    const td_replay_cmd *c = &r->cmds[i];
+    size_t n = strlen(c->name);
+    h = fnv_u64(h, c->tick);
+    h = fnv_u64(h, (uint64_t)c->kind);
+    h = fnv_u64(h, (uint64_t)c->object);
+    h = fnv_u64(h, (uint64_t)(uint32_t)c->arg);
+    h = fnv_u64(h, n);
+    h = td_blob_fnv(h, c->name, n);
+  }
+  h = fnv_u64(h, r->ncheck);
+  for (size_t i = 0; i < r->ncheck; i++) {
+    h = fnv_u64(h, r->checks[i].tick);
+    h = fnv_u64(h, r->checks[i].checksum);
+  }
+  return h;
 }
 
 /* ---- writing ------------------------------------------------------------- */
@@ -130,42 +159,68 @@ static void put(textbuf *o, const char *fmt, ...) {
   o->len += (size_t)n;
 }
 
-/* A word of the file: read back as written only without spaces, '#' and
-** control characters (the reader splits lines on blanks, cuts comments,
-** refuses control characters). */
+/* A word the file can hold: not empty, no control characters (the reader
+** refuses them); blanks, '#' and '"' are written quoted (put_word). */
 static bool writable(const char *s) {
   if (!*s) return false;
   for (; *s; s++)
-    if ((unsigned char)*s <= 0x20 || *s == 0x7f || *s == '#') return false;
+    if ((unsigned char)*s < 0x20 || *s == 0x7f) return false;
   return true;
 }
 
-int td_replay_write(const td_replay *r, const char *path, td_err *err) {
-  bool refuse = true;
-  const char *word = r->map_path;
-  if (writable(word)) word = r->mod_dir;
-  if (writable(word)) {
-    refuse = false;
-    for (size_t i = 0; !refuse && i < r->ncmd; i++)
-      if (r->cmds[i].kind == TD_COMMAND_PLACE && !writable(r->cmds[i].name)) {
-        word = r->cmds[i].name;
-        refuse = true;
-      }
+/* A word as the reader splits it back: bare, or quoted when it holds a
+** blank, '#' or '"', with '"' and '\' escaped inside the quotes. */
+static void put_word(textbuf *o, const char *s) {
+  if (!strpbrk(s, " #\"")) {
+    put(o, " %s", s);
+    return;
   }
-  if (refuse)
-    return td_err_set(err, "%s: cannot write '%s' in a replay (a word without spaces, '#' or "
-                      "control characters)", path, word);
+  put(o, " \"");
+  for (; *s; s++) put(o, "%s%c", *s == '"' || *s == '\\' ? "\\" : "", *s);
+  put(o, "\"");
+}
+
+int td_replay_check_writable(const td_replay *r, const char *path, td_err *err) {
+  const char *word = NULL;
+  if (!writable(r->map_path)) word = r->map_path;
+  else if (!writable(r->mod_dir)) word = r->mod_dir;
+  for (size_t i = 0; !word && i < r->ncmd; i++)
+    if (r->cmds[i].kind == TD_COMMAND_PLACE && !writable(r->cmds[i].name)) word = r->cmds[i].name;
+  if (!word) return 0;
+  char shown[64];
+  size_t n = 0;
+  for (const char *q = word; *q && n + 5 < sizeof shown; q++) {
+    if ((unsigned char)*q < 0x20 || *q == 0x7f) n += (size_t)snprintf(shown + n, sizeof shown - n, "\\x%02x", (unsigned)(unsigned char)*q);
+    else shown[n++] = *q;
+  }
+  shown[n] = '\0';
+  return td_err_set(err, "%s: cannot write '%s' in a replay (an empty word, or one with a control "
+                    "character)", path, shown);
+}
+
+int td_replay_write(const td_replay *r, const char *path, td_err *err) {
+  if (!r->ended) return td_err_set(err, "%s: the game has no end to write (td_replay_end)", path);
+  if (td_replay_check_writable(r, path, err) != 0) return -1;
   for (size_t i = 0; i < r->ncmd; i++)
     if ((unsigned)r->cmds[i].kind >= TD_COMMAND_KIND_COUNT ||
         (r->cmds[i].kind == TD_COMMAND_TARGET && (unsigned)r->cmds[i].arg >= TD_TARGET_MODE_COUNT) ||
-        (i > 0 && r->cmds[i].tick < r->cmds[i - 1].tick))
+        (i > 0 && r->cmds[i].tick < r->cmds[i - 1].tick) || r->cmds[i].tick > r->end_ticks)
       return td_err_set(err, "%s: command %zu cannot be written", path, i + 1);
-  if ((unsigned)r->result > TD_GAME_LOST)
-    return td_err_set(err, "%s: result %d cannot be written", path, (int)r->result);
+  for (size_t i = 0; i < r->ncheck; i++)
+    if (r->checks[i].tick == 0 || r->checks[i].tick > r->end_ticks ||
+        (i > 0 && r->checks[i].tick <= r->checks[i - 1].tick))
+      return td_err_set(err, "%s: check %zu cannot be written", path, i + 1);
+  if ((unsigned)r->result > TD_GAME_LOST || r->lives < 0)
+    return td_err_set(err, "%s: the end (%d, lives %d) cannot be written", path, (int)r->result,
+                      (int)r->lives);
   textbuf o = {0};
   put(&o, "td-replay %d\n", TD_REPLAY_VERSION);
-  put(&o, "map %s %016" PRIx64 "\n", r->map_path, r->map_hash);
-  put(&o, "mod %s %016" PRIx64 "\n", r->mod_dir, r->mod_hash);
+  put(&o, "map");
+  put_word(&o, r->map_path);
+  put(&o, " %016" PRIx64 "\n", r->map_hash);
+  put(&o, "mod");
+  put_word(&o, r->mod_dir);
+  put(&o, " %016" PRIx64 "\n", r->mod_hash);
   put(&o, "seed %" PRIu64 "\n", r->seed);
   put(&o, "endless %d\n", r->endless ? 1 : 0);
   put(&o, "difficulty %s\n", td_difficulty_name(r->difficulty));
@@ -179,16 +234,16 @@ int td_replay_write(const td_replay *r, const char *path, td_err *err) {
     const td_replay_cmd *c = &r->cmds[i];
     put(&o, "cmd %" PRIu64 " %s", c->tick, kind_names[c->kind]);
     if (c->kind <= TD_COMMAND_TARGET) put(&o, " %" PRId64, c->object);
-    if (c->kind == TD_COMMAND_PLACE) put(&o, " %s", c->name);
+    if (c->kind == TD_COMMAND_PLACE) put_word(&o, c->name);
     if (c->kind == TD_COMMAND_UPGRADE) put(&o, " %d", (int)c->arg);
     if (c->kind == TD_COMMAND_TARGET) put(&o, " %s", mode_names[c->arg]);
     put(&o, "\n");
   }
-  if (r->ended)
-    put(&o, "end %" PRIu64 " %s %d %016" PRIx64 "\n", r->end_ticks, result_names[r->result],
-        (int)r->lives, r->end_checksum);
+  put(&o, "end %" PRIu64 " %s %d %d %016" PRIx64 " %016" PRIx64 "\n", r->end_ticks,
+      result_names[r->result], (int)r->lives, (int)r->gold, r->end_checksum,
+      td_replay_records_hash(r));
   int rc = o.failed ? td_err_set(err, "%s: out of memory", path)
-                    : game_write_atomic(path, o.buf, o.len, err);
+                    : td_file_write(path, o.buf, o.len, err);
   td_mem_free(o.buf, o.cap);
   return rc;
 }
@@ -243,6 +298,17 @@ static int parse_i64(reader *rd, const char *s, int64_t lo, int64_t hi, int64_t 
   }
   *out = (int64_t)v;
   return 0;
+}
+
+/* A hash or checksum: exactly 16 hex digits (so a cut one is not read as
+** a smaller number). */
+static int parse_hex16(reader *rd, const char *s, uint64_t *out, const char *what) {
+  size_t n = strspn(s, "0123456789abcdefABCDEF");
+  if (n != 16 || s[n] != '\0') {
+    bad(rd, "%s: expected 16 hex digits, got '%s'", what, s); /* -1 */
+    return -1;
+  }
+  return parse_u64(rd, s, 16, out, what);
 }
 
 static int find(const char *const *names, int n, const char *s) {
@@ -307,7 +373,8 @@ static int parse_line(reader *rd, td_replay *r, unsigned *seen) {
     char *dst = h ? r->mod_dir : r->map_path;
     if (strlen(rd->tok[1]) >= sizeof r->map_path) return bad(rd, "path too long");
     game_copy_str(dst, sizeof r->map_path, rd->tok[1]);
-    return parse_u64(rd, rd->tok[2], 16, h ? &r->mod_hash : &r->map_hash, "hash");
+    if (!*rd->tok[1]) return bad(rd, "an empty path");
+    return parse_hex16(rd, rd->tok[2], h ? &r->mod_hash : &r->map_hash, "hash");
   }
   if (h == 2) return need(rd, 2, "seed N") ? -1 : parse_u64(rd, rd->tok[1], 10, &r->seed, "seed");
   if (h == 3) {
@@ -333,27 +400,81 @@ static int parse_line(reader *rd, td_replay *r, unsigned *seen) {
   if (!strcmp(w, "check")) {
     uint64_t t, sum;
     if (need(rd, 3, "check TICK CHECKSUM") || parse_u64(rd, rd->tok[1], 10, &t, "tick") ||
-        parse_u64(rd, rd->tok[2], 16, &sum, "checksum"))
+        parse_hex16(rd, rd->tok[2], &sum, "checksum"))
       return -1;
+    if (t == 0) return bad(rd, "check at tick 0 (a check follows a step: tick 1 or later)");
     if (r->ncheck && t <= r->checks[r->ncheck - 1].tick)
       return bad(rd, "check at tick %" PRIu64 " is not after the previous one", t);
-    return td_replay_add_check(r, t, sum, rd->err);
+    if (td_replay_add_check(r, t, sum, rd->err) != 0) return -1;
+    r->checks[r->ncheck - 1].line = rd->line;
+    return 0;
   }
   if (!strcmp(w, "end")) {
-    int64_t lives;
-    if (need(rd, 5, "end TICKS won|lost|playing LIVES CHECKSUM") ||
+    int64_t lives, gold;
+    if (need(rd, 7, "end TICKS won|lost|playing LIVES GOLD CHECKSUM RECORDS") ||
         parse_u64(rd, rd->tok[1], 10, &r->end_ticks, "ticks") ||
         parse_i64(rd, rd->tok[3], 0, INT32_MAX, &lives, "lives") ||
-        parse_u64(rd, rd->tok[4], 16, &r->end_checksum, "checksum"))
+        parse_i64(rd, rd->tok[4], INT32_MIN, INT32_MAX, &gold, "gold") ||
+        parse_hex16(rd, rd->tok[5], &r->end_checksum, "checksum") ||
+        parse_hex16(rd, rd->tok[6], &r->end_records, "records hash"))
       return -1;
     int res = find(result_names, 3, rd->tok[2]);
     if (res < 0) return bad(rd, "result must be won, lost or playing, got '%s'", rd->tok[2]);
+    /* commands and checks are in tick order: the last ones are the latest */
+    if (r->ncmd && r->cmds[r->ncmd - 1].tick > r->end_ticks)
+      return bad(rd, "the cmd of line %d (tick %" PRIu64 ") is after the end (tick %" PRIu64 ")",
+                 r->cmds[r->ncmd - 1].line, r->cmds[r->ncmd - 1].tick, r->end_ticks);
+    if (r->ncheck && r->checks[r->ncheck - 1].tick > r->end_ticks)
+      return bad(rd, "the check of line %d (tick %" PRIu64 ") is after the end (tick %" PRIu64
+                 ")", r->checks[r->ncheck - 1].line, r->checks[r->ncheck - 1].tick, r->end_ticks);
     r->result = (td_game_state)res;
     r->lives = (int32_t)lives;
+    r->gold = (int32_t)gold;
+    r->end_line = rd->line;
     r->ended = true;
     return 0;
   }
   return bad(rd, "unknown record '%s' (map, mod, seed, endless, difficulty, every, cmd, check, end)", w);
+}
+
+/* Splits the line at p into rd's words: blanks separate them, '#' outside
+** quotes starts a comment, a word that starts with '"' runs to the next
+** unescaped '"' and is decoded in place (\" and \\). The line holds no
+** control character but tab and CR (checked before). 0 or -1. */
+static int split(reader *rd, char *p) {
+  rd->ntok = 0;
+  for (;;) {
+    while (*p == ' ' || *p == '\t' || *p == '\r') p++;
+    if (!*p || *p == '#') return 0;
+    if (rd->ntok == 8) return bad(rd, "too many fields");
+    char *word = p, *out = p;
+    if (*p == '"') {
+      for (p++;; p++) {
+        if (!*p) return bad(rd, "a quoted word without its closing '\"'");
+        if (*p == '"') break;
+        if (*p == '\t' || *p == '\r') return bad(rd, "a tab or CR inside a quoted word");
+        if (*p == '\\') {
+          if (!p[1]) return bad(rd, "a quoted word without its closing '\"'");
+          if (p[1] != '"' && p[1] != '\\')
+            return bad(rd, "a quoted word holds '\\' before '%c' (only \\\" and \\\\ are escapes)",
+                       p[1]);
+          p++;
+        }
+        *out++ = *p;
+      }
+      p++;
+      if (*p && !strchr(" \t\r#", *p)) return bad(rd, "a quoted word runs into '%c'", *p);
+    } else {
+      for (; *p && !strchr(" \t\r#", *p); p++)
+        if (*p == '"') return bad(rd, "a '\"' inside a word (a quoted word starts with it)");
+      out = p;
+    }
+    char next = *p;
+    *out = '\0';
+    rd->tok[rd->ntok++] = word;
+    if (!next || next == '#') return 0;
+    p++;
+  }
 }
 
 int td_replay_read(const char *path, td_replay *r, td_err *err) {
@@ -367,26 +488,30 @@ int td_replay_read(const char *path, td_replay *r, td_err *err) {
   unsigned seen = 0;
   int rc = 0;
   bool first = true;
-  char *p = buf, *end = buf + len;
+  /* only whole lines are read: a file cut short ends inside a line (a cut
+  ** number would read as another number) or before its end record */
+  size_t whole = len;
+  while (whole > 0 && buf[whole - 1] != '\n') whole--;
+  if (whole == 0 && len > 0) {
+    static const char magic[] = "td-replay ";
+    size_t n = len < sizeof magic - 1 ? len : sizeof magic - 1;
+    if (memcmp(buf, magic, n) == 0)
+      rc = td_err_set(err, "%s:1: cut short: the file ends inside line 1, without a newline",
+                      path);
+    else
+      rc = td_err_set(err, "%s:1: not a td replay (it starts with 'td-replay %d')", path,
+                      TD_REPLAY_VERSION);
+  }
+  char *p = buf, *end = buf + whole;
   while (rc == 0 && p < end) {
     rd.line++;
-    char *nl = memchr(p, '\n', (size_t)(end - p));
-    char *eol = nl ? nl : end;
+    char *eol = memchr(p, '\n', (size_t)(end - p)); /* there is one: whole lines */
     for (const char *q = p; q < eol && rc == 0; q++)
       if ((unsigned char)*q < 0x20 ? *q != '\t' && *q != '\r' : *q == 0x7f)
         rc = bad(&rd, "a control character (byte 0x%02x): not a text replay", (unsigned char)*q);
     if (rc != 0) break;
     *eol = '\0';
-    char *hash = strchr(p, '#');
-    if (hash) *hash = '\0';
-    rd.ntok = 0;
-    for (char *t = strtok(p, " \t\r"); t; t = strtok(NULL, " \t\r")) {
-      if (rd.ntok == 8) {
-        rc = bad(&rd, "too many fields");
-        break;
-      }
-      rd.tok[rd.ntok++] = t;
-    }
+    rc = split(&rd, p);
     p = eol + 1;
     if (rc != 0 || rd.ntok == 0) continue;
     if (first) {
@@ -395,6 +520,9 @@ int td_replay_read(const char *path, td_replay *r, td_err *err) {
         rc = bad(&rd, "not a td replay (it starts with 'td-replay %d')", TD_REPLAY_VERSION);
       else if (parse_i64(&rd, rd.tok[1], 0, INT32_MAX, &v, "version") != 0)
         rc = -1;
+      else if (v == 1)
+        rc = bad(&rd, "a version 1 replay: this td reads version %d, which proves the end and "
+                 "the commands; re-record it", TD_REPLAY_VERSION);
       else if (v != TD_REPLAY_VERSION)
         rc = bad(&rd, "replay version %" PRId64 ", this td reads version %d", v,
                  TD_REPLAY_VERSION);
@@ -403,9 +531,14 @@ int td_replay_read(const char *path, td_replay *r, td_err *err) {
     }
     rc = parse_line(&rd, r, &seen);
   }
-  if (rc == 0 && first) rc = td_err_set(err, "%s: empty, not a td replay", path);
-  else if (rc == 0 && (seen & 3u) != 3u)
-    rc = td_err_set(err, "%s: no map or no mod line", path);
+  if (rc == 0 && whole < len)
+    rc = td_err_set(err, "%s:%d: cut short: the file ends inside line %d, without a newline", path,
+                    rd.line + 1, rd.line + 1);
+  else if (rc == 0 && first)
+    rc = td_err_set(err, "%s: empty, not a td replay", path);
+  else if (rc == 0 && !r->ended)
+    rc = td_err_set(err, "%s:%d: no 'end' record: the replay stops after line %d (cut short, "
+                    "or not a whole game)", path, rd.line, rd.line);
   td_mem_free(buf, cap);
   if (rc != 0) {
     td_replay_free(r);
@@ -448,9 +581,21 @@ int td_replay_command(const td_replay *r, size_t i, const td_game *g, td_command
 
 int td_replay_check_game(const td_replay *r, const td_game *g, td_err *err) {
   const char *file = r->path[0] ? r->path : "replay";
-  if (td_game_map_hash(g) != r->map_hash)
+  uint64_t records = td_replay_records_hash(r);
+  if (r->path[0] && records != r->end_records) /* a file read (recorded: written with it) */
+    return td_err_set(err, "%s:%d: the end's records hash %016" PRIx64 " is not that of the cmd "
+                      "and check lines (%016" PRIx64 "): a line was changed, moved or removed",
+                      file, r->end_line, r->end_records, records);
+  if (td_game_map_hash(g) != r->map_hash) {
+    char name[sizeof r->map_path];
+    td_game_map_name_of(r->map_path, name, sizeof name);
+    if (strcmp(name, td_game_map_name(g)) != 0)
+      return td_err_set(err, "%s: made with a map named '%s', not '%s' (%s): a mod may read the "
+                        "name (td.map_name), so it is part of the map", file, name,
+                        td_game_map_name(g), td_game_map_path(g));
     return td_err_set(err, "%s: made with another %s (hash %016" PRIx64 ", the file now %016" PRIx64 ")",
                       file, r->map_path, r->map_hash, td_game_map_hash(g));
+  }
   if (td_game_mod_hash(g) != r->mod_hash)
     return td_err_set(err, "%s: made with other scripts than %s has now (hash %016" PRIx64
                       ", now %016" PRIx64 ")", file, r->mod_dir, r->mod_hash, td_game_mod_hash(g));

@@ -2,8 +2,16 @@
 ** mem.c: the allocation hook and the error buffer.
 */
 #if defined(__linux__)
-#define _GNU_SOURCE /* posix_memalign, madvise(MADV_HUGEPAGE) */
+#define _GNU_SOURCE /* posix_memalign, madvise(MADV_HUGEPAGE); open, fstat, fdopen */
 #include <sys/mman.h>
+#elif defined(__unix__) || defined(__APPLE__)
+#define _POSIX_C_SOURCE 200809L /* open, fstat, fdopen */
+#endif
+#if defined(__unix__) || defined(__APPLE__)
+#define TD_POSIX_FILES 1
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #endif
 
 #include "nav/mem.h"
@@ -55,16 +63,48 @@ void td_mem_get_allocator(td_alloc_fn *fn, void **ud) {
   if (ud) *ud = alloc_ud;
 }
 
+/* The meter of mem.h: set only around a bounded piece of work. */
+static td_mem_meter *meter = NULL;
+
+td_mem_meter *td_mem_meter_set(td_mem_meter *m) {
+  td_mem_meter *old = meter;
+  meter = m;
+  return old;
+}
+
+/* May a block of osize bytes become nsize? Refuses past the meter's limit. */
+static int meter_allows(size_t osize, size_t nsize) {
+  if (!meter || !meter->limit || nsize <= osize) return 1;
+  size_t grow = nsize - osize;
+  if (meter->live > meter->limit || grow > meter->limit - meter->live) {
+    meter->over = 1;
+    return 0;
+  }
+  return 1;
+}
+
+/* Counts a block that went from osize to nsize bytes (0: none). */
+static void meter_count(size_t osize, size_t nsize) {
+  if (!meter) return;
+  meter->live = osize > meter->live ? nsize : meter->live - osize + nsize;
+  if (meter->live > meter->peak) meter->peak = meter->live;
+}
+
 void *td_mem_alloc(size_t size) {
-  if (size == 0) return NULL;
-  return alloc_fn(alloc_ud, NULL, 0, size);
+  if (size == 0 || !meter_allows(0, size)) return NULL;
+  void *p = alloc_fn(alloc_ud, NULL, 0, size);
+  if (p) meter_count(0, size);
+  return p;
 }
 
 void *td_mem_calloc(size_t count, size_t size) {
   if (count == 0 || size == 0) return NULL;
-  if (count > SIZE_MAX / size) return NULL;
+  if (count > SIZE_MAX / size || !meter_allows(0, count * size)) return NULL;
   void *p = alloc_fn(alloc_ud, NULL, 0, count * size);
-  if (p) memset(p, 0, count * size);
+  if (p) {
+    memset(p, 0, count * size);
+    meter_count(0, count * size);
+  }
   return p;
 }
 
@@ -73,7 +113,11 @@ void *td_mem_realloc(void *ptr, size_t osize, size_t nsize) {
     td_mem_free(ptr, osize);
     return NULL;
   }
-  return alloc_fn(alloc_ud, ptr, ptr ? osize : 0, nsize);
+  size_t old = ptr ? osize : 0;
+  if (!meter_allows(old, nsize)) return NULL;
+  void *p = alloc_fn(alloc_ud, ptr, old, nsize);
+  if (p) meter_count(old, nsize);
+  return p;
 }
 
 void *td_mem_grow(void *ptr, size_t *cap, size_t need, size_t elem) {
@@ -89,15 +133,56 @@ void *td_mem_grow(void *ptr, size_t *cap, size_t need, size_t elem) {
 }
 
 void td_mem_free(void *ptr, size_t size) {
-  if (ptr) alloc_fn(alloc_ud, ptr, size, 0);
+  if (!ptr) return;
+  alloc_fn(alloc_ud, ptr, size, 0);
+  meter_count(size, 0);
+}
+
+#if TD_POSIX_FILES
+static const char *file_kind(mode_t m) {
+  return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISCHR(m) ? "a character device"
+         : S_ISBLK(m) ? "a block device" : S_ISSOCK(m) ? "a socket" : "not a file";
+}
+#endif
+
+/* path opened for reading when it is a regular file of at most max bytes
+** (a FIFO is refused without blocking: it is opened O_NONBLOCK), else NULL
+** with err set. */
+static FILE *open_regular(const char *path, size_t max, td_err *err) {
+#if TD_POSIX_FILES
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    td_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+    return NULL;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0) {
+    td_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+  } else if (!S_ISREG(st.st_mode)) {
+    td_err_set(err, "%s: not a regular file (%s)", path, file_kind(st.st_mode));
+  } else if ((uintmax_t)st.st_size > (uintmax_t)max) {
+    td_err_set(err, "%s: file is larger than %zu bytes", path, max);
+  } else {
+    FILE *f = fdopen(fd, "rb");
+    if (f) return f;
+    td_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+  }
+  close(fd);
+  return NULL;
+#else
+  (void)max;
+  FILE *f = fopen(path, "rb");
+  if (!f) td_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+  return f;
+#endif
 }
 
 int td_mem_read_file(const char *path, size_t max, char **buf, size_t *len, size_t *cap,
                      td_err *err) {
   *buf = NULL;
   *len = *cap = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f) return td_err_set(err, "%s: cannot open: %s", path, strerror(errno));
+  FILE *f = open_regular(path, max, err);
+  if (!f) return -1;
   int rc = 0;
   for (;;) {
     if (*len == *cap) {

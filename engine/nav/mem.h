@@ -7,6 +7,14 @@
 ** shape of lua_Alloc (ud, ptr, old size, new size). Tests install a hook
 ** that fails the N-th allocation to reach every error path. The hook is
 ** process-wide: set it once, before any world exists.
+**
+** A meter (td_mem_meter_set) counts the bytes that pass through these
+** functions while it is set, and can cap them: an allocation or growth that
+** would take its live bytes past its limit fails (NULL, as out of memory)
+** and sets its `over` flag, so the caller can name the limit instead of
+** reporting a plain out-of-memory. The map loader meters its C side with it.
+** Like the hook it is process-wide, and meant for a bounded stretch of
+** single-threaded work: set it, do the work, set the previous one back.
 ** Determinism: none of this reads a clock or depends on addresses.
 */
 #ifndef TD_MEM_H
@@ -27,6 +35,19 @@ void *td_mem_calloc(size_t count, size_t size);        /* zeroed; overflow-check
 void *td_mem_realloc(void *ptr, size_t osize, size_t nsize);
 void *td_mem_grow(void *ptr, size_t *cap, size_t need, size_t elem); /* geometric */
 void td_mem_free(void *ptr, size_t size);              /* size: as allocated */
+
+/* Bytes counted while a meter is set: live += new size - old size on every
+** allocation, growth, shrink and free (frees of blocks allocated before it
+** was set count too: start live at what the metered work already holds). */
+typedef struct td_mem_meter {
+  size_t live;   /* bytes counted now (in: the starting count) */
+  size_t peak;   /* out: the most live ever was */
+  size_t limit;  /* in: 0 no limit; else live may not pass it */
+  int over;      /* out: nonzero once an allocation was refused for the limit */
+} td_mem_meter;
+
+/* Sets the meter (NULL: none) and returns the previous one. */
+td_mem_meter *td_mem_meter_set(td_mem_meter *m);
 
 /* Error buffer: one line, "what: why", filled by the function that failed. */
 typedef struct td_err td_err;

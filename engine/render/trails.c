@@ -9,10 +9,11 @@
 #include "render/trails.h"
 
 #include <SDL.h>
-#include <SDL_image.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "render/png.h"
 
 #define MARGIN 20
 #define TITLE_H 30
@@ -464,10 +465,7 @@ int td_render_trails_png(const td_trails_scene *s, int long_side, const char *pa
   td_canvas c = {(uint32_t *)surf->pixels, w, h, surf->pitch / 4};
   rc = td_render_trails_draw(s, long_side, &c, err);
   if (SDL_MUSTLOCK(surf)) SDL_UnlockSurface(surf);
-  if (rc == 0 && IMG_SavePNG(surf, path) != 0) {
-    td_err_set(err, "%s: cannot write the PNG: %s", path, IMG_GetError());
-    rc = -1;
-  }
+  if (rc == 0) rc = td_png_save(surf, path, err);
 out:
   SDL_FreeSurface(surf);
   return rc;

@@ -57,6 +57,8 @@ typedef struct object {
   size_t v0, vn;             /* path: its vertices, verts[v0 .. v0+vn) */
   bool closed;               /* path drawn as a polygon */
   bool pad;                  /* base: property blocking = false (blocks nothing) */
+  uint32_t index;            /* its place in its layer's objects (from 1) */
+  char layer[72];            /* its layer, as messages name it */
 } object;
 
 typedef struct walk_tile {
@@ -79,16 +81,24 @@ typedef struct extract {
   size_t base_count;
   vertex *verts;
   size_t vert_count, vert_cap;
+  const void **data_of;      /* per tile layer: its Lua data table (identity only) */
+  size_t data_cap;
+  /* the C-side budgets (mapfile.h): every listing of a table counts */
+  size_t layers_seen, cells_seen, objects_seen, tileset_tiles_seen;
+  size_t spawn_count, goal_count;
+  size_t bytes;              /* C bytes of the arrays above, capacity included */
 } extract;
 
 static void extract_free(extract *x) {
   td_mem_free(x->tiles, x->tile_cap * sizeof *x->tiles);
   for (size_t i = 0; i < x->layer_count; i++)
-    td_mem_free(x->layers[i].gids, (size_t)x->layers[i].width *
-                                       (size_t)x->layers[i].height * sizeof(uint32_t));
+    if (!x->layers[i].shared)
+      td_mem_free(x->layers[i].gids, (size_t)x->layers[i].width *
+                                         (size_t)x->layers[i].height * sizeof(uint32_t));
   td_mem_free(x->layers, x->layer_cap * sizeof *x->layers);
   td_mem_free(x->objs, x->obj_cap * sizeof *x->objs);
   td_mem_free(x->verts, x->vert_cap * sizeof *x->verts);
+  td_mem_free(x->data_of, x->data_cap * sizeof *x->data_of);
   memset(x, 0, sizeof *x);
 }
 
@@ -247,9 +257,26 @@ static void need_stack(extract *x, int n) {
   if (!lua_checkstack(x->L, n)) fail(x, "out of memory (Lua stack)");
 }
 
+/* Takes n more C bytes from the budget of TD_MAPFILE_MAX_C_BYTES. */
+static void take_bytes(extract *x, size_t n) {
+  if (n > TD_MAPFILE_MAX_C_BYTES - x->bytes)
+    fail(x, "the map needs more than %zu MiB outside Lua (the loader's limit)",
+         TD_MAPFILE_MAX_C_BYTES >> 20);
+  x->bytes += n;
+}
+
+/* td_mem_grow's doubling, with the growth taken from the byte budget first. */
 static void *grow(extract *x, void *p, size_t *cap, size_t need, size_t elem) {
-  void *q = td_mem_grow(p, cap, need, elem);
+  if (need <= *cap) return p;
+  size_t ncap = *cap ? *cap : 8;
+  while (ncap < need) ncap = ncap <= SIZE_MAX / 2 ? ncap * 2 : need;
+  size_t room = (TD_MAPFILE_MAX_C_BYTES - x->bytes) / elem + *cap; /* what the budget allows */
+  if (ncap > room) ncap = need; /* near the budget: no more than needed */
+  if (ncap > room) take_bytes(x, TD_MAPFILE_MAX_C_BYTES + 1); /* refuses */
+  take_bytes(x, (ncap - *cap) * elem);
+  void *q = td_mem_realloc(p, *cap * elem, ncap * elem);
   if (!q) fail(x, "out of memory");
+  *cap = ncap;
   return q;
 }
 
@@ -320,6 +347,9 @@ static void read_tilesets(extract *x, int m) {
   int ts = opt_table(x, m, "tilesets");
   if (!ts) return;
   size_t n = array_len(x, ts);
+  if (n > TD_MAPFILE_MAX_TILESETS)
+    fail(x, "field 'tilesets': %zu tilesets, more than %d (the loader's limit)", n,
+         TD_MAPFILE_MAX_TILESETS);
   for (size_t i = 1; i <= n; i++) {
     x->where[0] = '\0';
     int t = elem_table(x, ts, (lua_Integer)i, "tilesets");
@@ -331,6 +361,10 @@ static void read_tilesets(extract *x, int m) {
     int tiles = opt_table(x, t, "tiles");
     if (tiles) {
       size_t tn = array_len(x, tiles);
+      if (tn > TD_MAPFILE_MAX_TILESET_TILES - x->tileset_tiles_seen)
+        fail(x, "the tilesets list more than %d tiles (the loader's limit)",
+             TD_MAPFILE_MAX_TILESET_TILES);
+      x->tileset_tiles_seen += tn;
       size_t keep = strlen(x->where);
       for (size_t k = 1; k <= tn; k++) {
         x->where[keep] = '\0';
@@ -378,13 +412,34 @@ static void read_tile_layer(extract *x, int l, int32_t id, const char *name,
   size_t cells = (size_t)w * (size_t)h, n = array_len(x, d);
   if (n != cells)
     fail(x, "data has %zu entries, expected %zu (%dx%d)", n, cells, w, h);
+  if (cells > TD_MAPFILE_MAX_CELLS - x->cells_seen)
+    fail(x, "the tile layers have more than %zu cells in all (the loader's limit)",
+         TD_MAPFILE_MAX_CELLS);
+  x->cells_seen += cells;
   x->layers = grow(x, x->layers, &x->layer_cap, x->layer_count + 1, sizeof *x->layers);
+  x->data_of = grow(x, x->data_of, &x->data_cap, x->layer_count + 1, sizeof *x->data_of);
+  const void *table = lua_topointer(x->L, d); /* compared, never ordered */
+  x->data_of[x->layer_count] = table;
   td_map_layer *ly = &x->layers[x->layer_count];
   memset(ly, 0, sizeof *ly);
   ly->id = id;
   snprintf(ly->name, sizeof ly->name, "%s", name);
   ly->offset_x = ox;
   ly->offset_y = oy;
+  /* the very table of an earlier layer (a file can list one table many
+  ** times; Tiled never does): share its gids, checked already (at most
+  ** MAX_LAYERS earlier layers to look through) */
+  for (size_t j = 0; j < x->layer_count; j++)
+    if (x->data_of[j] == table && !x->layers[j].shared) {
+      ly->gids = x->layers[j].gids;
+      ly->shared = 1;
+      ly->width = w;
+      ly->height = h;
+      x->layer_count++;
+      lua_pop(x->L, 1); /* data */
+      return;
+    }
+  take_bytes(x, cells * sizeof(uint32_t));
   uint32_t *gids = td_mem_alloc(cells * sizeof *gids);
   if (!gids) fail(x, "out of memory");
   ly->gids = gids;
@@ -454,7 +509,8 @@ static void read_path(extract *x, int o, object *ob, const char *shape, double r
 
 /* One object of an object layer; objects of other classes are skipped
 ** without further checks (they are decoration for other tools). */
-static void read_object(extract *x, int o, double ox, double oy) {
+static void read_object(extract *x, int o, double ox, double oy, const char *layer,
+                        size_t index) {
   char cls[64] = "";
   if (!opt_string(x, o, "class", cls, sizeof cls) || !cls[0])
     opt_string(x, o, "type", cls, sizeof cls);
@@ -467,6 +523,8 @@ static void read_object(extract *x, int o, double ox, double oy) {
   memset(&ob, 0, sizeof ob);
   ob.id = (int32_t)id;
   ob.cls = k;
+  ob.index = (uint32_t)index;
+  snprintf(ob.layer, sizeof ob.layer, "%.*s", (int)sizeof ob.layer - 1, layer);
   opt_string(x, o, "name", ob.name, sizeof ob.name);
   char shape[32] = "rectangle";
   opt_string(x, o, "shape", shape, sizeof shape);
@@ -492,6 +550,10 @@ static void read_object(extract *x, int o, double ox, double oy) {
     if (strcmp(shape, "point") != 0 || tile_object)
       fail(x, "a %s must be a point object, not a %s", class_names[k],
            tile_object ? "tile object" : shape);
+    if (k == CLASS_SPAWN && x->spawn_count++ == TD_MAPFILE_MAX_SPAWNS)
+      fail(x, "the map has more than %d spawns (the loader's limit)", TD_MAPFILE_MAX_SPAWNS);
+    if (k == CLASS_GOAL && x->goal_count++ == TD_MAPFILE_MAX_GOALS)
+      fail(x, "the map has more than %d goals (the loader's limit)", TD_MAPFILE_MAX_GOALS);
     break;
   default: /* CLASS_BASE */
     if (strcmp(shape, "rectangle") != 0)
@@ -532,6 +594,9 @@ static void read_layers(extract *x, int lt, double ox, double oy, int depth) {
     opt_string(x, l, "name", name, sizeof name);
     if (name[0]) set_where(x, "layer '%s'", name);
     else set_where(x, "layers[%zu]", i);
+    if (x->layers_seen++ == TD_MAPFILE_MAX_LAYERS)
+      fail(x, "the map lists more than %d layers (a group's layers count each time the "
+              "group is listed; the loader's limit)", TD_MAPFILE_MAX_LAYERS);
     if (!opt_string(x, l, "type", type, sizeof type))
       fail(x, "field 'type' is missing (expected a string)");
     lua_Integer id = 0;
@@ -547,6 +612,10 @@ static void read_layers(extract *x, int lt, double ox, double oy, int depth) {
       int ot = opt_table(x, l, "objects");
       if (ot) {
         size_t on = array_len(x, ot);
+        if (on > TD_MAPFILE_MAX_OBJECTS - x->objects_seen)
+          fail(x, "the map lists more than %d objects (the loader's limit)",
+               TD_MAPFILE_MAX_OBJECTS);
+        x->objects_seen += on;
         char layer_where[sizeof x->where];
         memcpy(layer_where, x->where, sizeof layer_where);
         for (size_t k = 1; k <= on; k++) {
@@ -554,13 +623,14 @@ static void read_layers(extract *x, int lt, double ox, double oy, int depth) {
           int o = elem_table(x, ot, (lua_Integer)k, "objects");
           size_t keep = strlen(x->where);
           snprintf(x->where + keep, sizeof x->where - keep, ": objects[%zu]", k);
-          read_object(x, o, lox, loy);
+          read_object(x, o, lox, loy, layer_where, k);
           lua_pop(x->L, 1);
         }
         lua_pop(x->L, 1);
       }
     } else if (strcmp(type, "group") == 0) {
-      if (depth >= 16) fail(x, "layer groups nested deeper than 16");
+      if (depth >= TD_MAPFILE_MAX_DEPTH)
+        fail(x, "layer groups nested deeper than %d", TD_MAPFILE_MAX_DEPTH);
       int sub = opt_table(x, l, "layers");
       if (sub) {
         read_layers(x, sub, lox, loy, depth + 1);
@@ -596,6 +666,164 @@ static int extract_map(lua_State *L) {
 
 /* ---- phase 2: building ------------------------------------------------ */
 
+/* Path edges by cell of a uniform grid, so that a tower base looks only at
+** the edges near it (place_bases on waypoint maps) instead of at every
+** edge. An edge is listed in the cells of its segment, walked along its
+** major axis one cell at a time and widened by one cell across it (rounding
+** can move a point by far less than a cell), so a rectangle finds every
+** edge that touches it among the cells it covers. Cells are the mean edge
+** length wide (at least one unit): the lists hold about nine entries per
+** edge. Buckets by a hash of the cell, in one array (counted, then
+** filled): linear in the edges, and no order depends on the hash beyond
+** the candidates, which are sorted. */
+typedef struct edge_item {
+  int32_t cx, cy, edge;
+} edge_item;
+
+typedef struct edge_index {
+  double size;               /* cell size, map units */
+  double x0, y0, x1, y1;     /* the box of every node */
+  size_t buckets;            /* power of two */
+  size_t *start;             /* buckets + 1: bucket k is items[start[k], start[k+1]) */
+  edge_item *items;
+  size_t item_count;
+  uint32_t *stamp;           /* per edge: the last query that took it (+1) */
+  int32_t *cand;             /* candidates of one query */
+  int32_t edge_count;
+} edge_index;
+
+static void edge_index_free(edge_index *ix) {
+  size_t ne = (size_t)ix->edge_count;
+  td_mem_free(ix->start, (ix->buckets + 1) * sizeof *ix->start);
+  td_mem_free(ix->items, ix->item_count * sizeof *ix->items);
+  td_mem_free(ix->stamp, ne * sizeof *ix->stamp);
+  td_mem_free(ix->cand, ne * sizeof *ix->cand);
+  memset(ix, 0, sizeof *ix);
+}
+
+static size_t cell_bucket(const edge_index *ix, int32_t cx, int32_t cy) {
+  uint64_t h = (uint64_t)(uint32_t)cx * 0x9E3779B97F4A7C15ull ^
+               (uint64_t)(uint32_t)cy * 0xC2B2AE3D27D4EB4Full;
+  h ^= h >> 29;
+  return (size_t)h & (ix->buckets - 1);
+}
+
+/* Walks the cells of edge e (see edge_index): counts them into start[]
+** (items NULL), or files them (items set, start[] the next free slot). */
+static void edge_cells(edge_index *ix, const td_graph *g, int32_t e) {
+  double s = ix->size;
+  double x0 = g->x[g->edges[e].a], y0 = g->y[g->edges[e].a];
+  double x1 = g->x[g->edges[e].b], y1 = g->y[g->edges[e].b];
+  bool steep = fabs(y1 - y0) > fabs(x1 - x0);
+  if (steep) { /* walk along y: swap the axes, and back when filing */
+    double t = x0;
+    x0 = y0;
+    y0 = t;
+    t = x1;
+    x1 = y1;
+    y1 = t;
+  }
+  if (x1 < x0) {
+    double t = x0;
+    x0 = x1;
+    x1 = t;
+    t = y0;
+    y0 = y1;
+    y1 = t;
+  }
+  double slope = x1 > x0 ? (y1 - y0) / (x1 - x0) : 0.0; /* |slope| <= 1 */
+  int32_t c0 = (int32_t)floor(x0 / s), c1 = (int32_t)floor(x1 / s);
+  for (int32_t c = c0; c <= c1; c++) {
+    double xa = fmax(x0, c * s), xb = fmin(x1, (c + 1) * s);
+    if (xb < xa) xb = xa;
+    double ya = y0 + (xa - x0) * slope, yb = y0 + (xb - x0) * slope;
+    int32_t r0 = (int32_t)floor(fmin(ya, yb) / s) - 1, r1 = (int32_t)floor(fmax(ya, yb) / s) + 1;
+    for (int32_t r = r0; r <= r1; r++) {
+      int32_t cx = steep ? r : c, cy = steep ? c : r;
+      size_t k = cell_bucket(ix, cx, cy);
+      if (ix->items) ix->items[ix->start[k]++] = (edge_item){cx, cy, e};
+      else ix->start[k]++;
+    }
+  }
+}
+
+static int edge_index_build(edge_index *ix, const td_graph *g) {
+  memset(ix, 0, sizeof *ix);
+  size_t ne = (size_t)g->edge_count;
+  double total = 0;
+  for (size_t e = 0; e < ne; e++) {
+    const td_edge *ed = &g->edges[e];
+    total += hypot(g->x[ed->b] - g->x[ed->a], g->y[ed->b] - g->y[ed->a]);
+  }
+  ix->size = fmax(total / (double)(ne ? ne : 1), 1.0);
+  ix->x0 = ix->y0 = INFINITY;
+  ix->x1 = ix->y1 = -INFINITY;
+  for (int32_t n = 0; n < g->node_count; n++) {
+    ix->x0 = fmin(ix->x0, g->x[n]);
+    ix->y0 = fmin(ix->y0, g->y[n]);
+    ix->x1 = fmax(ix->x1, g->x[n]);
+    ix->y1 = fmax(ix->y1, g->y[n]);
+  }
+  ix->buckets = 16;
+  while (ix->buckets < 4 * ne) ix->buckets *= 2;
+  ix->edge_count = (int32_t)ne;
+  ix->start = td_mem_calloc(ix->buckets + 1, sizeof *ix->start);
+  ix->stamp = td_mem_calloc(ne ? ne : 1, sizeof *ix->stamp);
+  ix->cand = td_mem_alloc((ne ? ne : 1) * sizeof *ix->cand);
+  if (!ix->start || !ix->stamp || !ix->cand) return -1;
+  for (size_t e = 0; e < ne; e++) edge_cells(ix, g, (int32_t)e);
+  size_t at = 0; /* start[k] = the first slot of bucket k */
+  for (size_t k = 0; k <= ix->buckets; k++) {
+    size_t n = ix->start[k];
+    ix->start[k] = at;
+    at += n;
+  }
+  assert(at > 0); /* a waypoint map has edges, and each is in some cell */
+  ix->items = td_mem_alloc(at * sizeof *ix->items);
+  if (!ix->items) return -1;
+  ix->item_count = at;
+  for (size_t e = 0; e < ne; e++) edge_cells(ix, g, (int32_t)e); /* start[k]: bucket k+1's */
+  for (size_t k = ix->buckets; k > 0; k--) ix->start[k] = ix->start[k - 1];
+  ix->start[0] = 0;
+  return 0;
+}
+
+static int cmp_int32(const void *pa, const void *pb) {
+  int32_t a = *(const int32_t *)pa, b = *(const int32_t *)pb;
+  return (a > b) - (a < b);
+}
+
+/* The edges that may touch the rectangle, ascending, into ix->cand; query
+** is this query's number (from 1). Only the part of the rectangle within
+** the nodes' box can touch an edge; every edge when that part covers more
+** cells than there are edges. */
+static size_t edge_index_near(edge_index *ix, uint32_t query, double rx, double ry,
+                              double rw, double rh) {
+  double s = ix->size;
+  double ax = fmax(rx, ix->x0), bx = fmin(rx + rw, ix->x1);
+  double ay = fmax(ry, ix->y0), by = fmin(ry + rh, ix->y1);
+  if (ax > bx || ay > by) return 0; /* apart from every edge */
+  double fx0 = floor(ax / s), fx1 = floor(bx / s);
+  double fy0 = floor(ay / s), fy1 = floor(by / s);
+  size_t n = 0;
+  if ((fx1 - fx0 + 1) * (fy1 - fy0 + 1) > (double)ix->edge_count) {
+    for (int32_t e = 0; e < ix->edge_count; e++) ix->cand[n++] = e;
+    return n;
+  }
+  for (int32_t cy = (int32_t)fy0; cy <= (int32_t)fy1; cy++)
+    for (int32_t cx = (int32_t)fx0; cx <= (int32_t)fx1; cx++) {
+      size_t k = cell_bucket(ix, cx, cy);
+      for (size_t i = ix->start[k]; i < ix->start[k + 1]; i++) {
+        const edge_item *it = &ix->items[i];
+        if (it->cx != cx || it->cy != cy || ix->stamp[it->edge] == query) continue;
+        ix->stamp[it->edge] = query;
+        ix->cand[n++] = it->edge;
+      }
+    }
+  qsort(ix->cand, n, sizeof *ix->cand, cmp_int32);
+  return n;
+}
+
 typedef struct build {
   const char *name;
   extract *x;
@@ -611,6 +839,9 @@ typedef struct build {
   int32_t *next;             /* vertex -> next vertex in its cell */
   int32_t *parent;           /* union-find over vertices; root = smallest */
   int32_t *node_of;          /* vertex -> graph node */
+  edge_index eix;            /* waypoint maps with bases: edges by cell */
+  const char *making;        /* what is being built, for the byte budget's message */
+  char making_buf[128];
 } build;
 
 static void build_free(build *b) {
@@ -619,6 +850,7 @@ static void build_free(build *b) {
   td_mem_free(b->next, nv * sizeof *b->next);
   td_mem_free(b->parent, nv * sizeof *b->parent);
   td_mem_free(b->node_of, nv * sizeof *b->node_of);
+  edge_index_free(&b->eix);
 }
 
 static const char *obj_class(const object *ob) { return class_names[ob->cls]; }
@@ -870,6 +1102,9 @@ static int build_grid(build *b, td_map_layer *ly) {
   if (ly->offset_x != 0.0 || ly->offset_y != 0.0)
     return td_err_set(b->err, "%s: layer '%s': the walkable layer cannot have an offset",
                       b->name, ly->name);
+  snprintf(b->making_buf, sizeof b->making_buf, "layer '%s': its grid of %dx%d cells: ",
+           ly->name, ly->width, ly->height);
+  b->making = b->making_buf;
   b->m->grid = td_grid_create(ly->width, ly->height, (double)x->tile_w, &gerr);
   if (!b->m->grid) return td_err_set(b->err, "%s: %s", b->name, gerr.msg);
   for (int32_t cy = 0; cy < ly->height; cy++)
@@ -879,9 +1114,44 @@ static int build_grid(build *b, td_map_layer *ly) {
     }
   b->m->graph = td_grid_build_graph(b->m->grid, &gerr);
   if (!b->m->graph) return td_err_set(b->err, "%s: %s", b->name, gerr.msg);
+  b->making = NULL;
   if (b->m->graph->node_count == 0)
     return td_err_set(b->err, "%s: layer '%s': no walkable cell", b->name, ly->name);
   return 0;
+}
+
+static int cmp_id(const void *pa, const void *pb) {
+  const int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+  return (a > b) - (a < b);
+}
+
+/* Object ids are unique (among td's classes): sorted (id, order) pairs find
+** the duplicates; the one reported is the first object, in file order, whose
+** id an earlier object has. */
+static int check_ids(build *b) {
+  extract *x = b->x;
+  size_t n = x->obj_count;
+  if (n < 2) return 0;
+  int64_t *key = td_mem_alloc(n * sizeof *key); /* id << 32 | order: ids are >= 0 */
+  if (!key) return td_err_set(b->err, "%s: out of memory", b->name);
+  for (size_t i = 0; i < n; i++) key[i] = (int64_t)x->objs[i].id << 32 | (int64_t)i;
+  qsort(key, n, sizeof *key, cmp_id);
+  size_t dup = SIZE_MAX, first = 0;
+  for (size_t i = 1; i < n; i++)
+    if (key[i] >> 32 == key[i - 1] >> 32) {
+      size_t later = (size_t)(key[i] & 0xFFFFFFFF);
+      if (dup == SIZE_MAX || later < dup) {
+        dup = later;
+        first = (size_t)(key[i - 1] & 0xFFFFFFFF); /* the run's first: later is its second */
+      }
+    }
+  td_mem_free(key, n * sizeof *key);
+  if (dup == SIZE_MAX) return 0;
+  const object *a = &x->objs[dup], *o = &x->objs[first];
+  return td_err_set(b->err, "%s: object %d (%s) in %s (objects[%u]) has the same id as "
+                    "object %d (%s) in %s (objects[%u]); object ids must be unique", b->name,
+                    a->id, obj_class(a), a->layer, a->index, o->id, obj_class(o), o->layer,
+                    o->index);
 }
 
 /* Spawns and goals, in file order. */
@@ -926,12 +1196,19 @@ static int place_points(build *b) {
     pt->object_id = ob->id;
     snprintf(pt->name, sizeof pt->name, "%s", ob->name);
   }
-  for (size_t s = 0; s < m->spawn_count; s++)
-    for (size_t k = 0; k < m->goal_count; k++)
-      if (m->spawns[s].node == m->goals[k].node)
-        return td_err_set(b->err, "%s: object %d (spawn): on the same node as object %d (goal)",
-                          b->name, m->spawns[s].object_id, m->goals[k].object_id);
-  return 0;
+  /* a spawn on a goal's node: goals indexed by node (the first goal there) */
+  int32_t *goal_at = td_mem_calloc((size_t)m->graph->node_count, sizeof *goal_at);
+  if (!goal_at) return td_err_set(b->err, "%s: out of memory", b->name);
+  for (size_t k = m->goal_count; k-- > 0;) goal_at[m->goals[k].node] = (int32_t)k + 1;
+  int rc = 0;
+  for (size_t s = 0; s < m->spawn_count && rc == 0; s++) {
+    int32_t k = goal_at[m->spawns[s].node];
+    if (k)
+      rc = td_err_set(b->err, "%s: object %d (spawn): on the same node as object %d (goal)",
+                      b->name, m->spawns[s].object_id, m->goals[k - 1].object_id);
+  }
+  td_mem_free(goal_at, (size_t)m->graph->node_count * sizeof *goal_at);
+  return rc;
 }
 
 /* Closed segment against closed rectangle (Liang-Barsky clipping): true
@@ -992,6 +1269,8 @@ static int place_bases(build *b) {
   m->bases = td_mem_calloc(x->base_count, sizeof *m->bases);
   if (!m->bases) return td_err_set(b->err, "%s: out of memory", b->name);
   m->base_count = x->base_count;
+  if (!m->grid && edge_index_build(&b->eix, g) != 0)
+    return td_err_set(b->err, "%s: out of memory", b->name);
   size_t bi = 0;
   for (size_t i = 0; i < x->obj_count; i++) {
     const object *ob = &x->objs[i];
@@ -1028,8 +1307,11 @@ static int place_bases(build *b) {
         return td_err_set(b->err, "%s: object %d (tower_base): covers no walkable cell",
                           b->name, ob->id);
     } else {
-      /* count every edge it touches (for the message), keep the first ones */
-      for (int32_t e = 0; e < g->edge_count; e++) {
+      /* count every edge it touches (for the message), keep the first ones;
+      ** the index gives the edges near it, in ascending order */
+      size_t nc = edge_index_near(&b->eix, (uint32_t)bi, ob->x, ob->y, ob->w, ob->h);
+      for (size_t c = 0; c < nc; c++) {
+        int32_t e = b->eix.cand[c];
         const td_edge *ed = &g->edges[e];
         if (!segment_hits_rect(g->x[ed->a], g->y[ed->a], g->x[ed->b], g->y[ed->b], ob->x,
                                ob->y, ob->w, ob->h))
@@ -1060,10 +1342,13 @@ static int check_route(build *b) {
   int32_t *goals = td_mem_alloc(m->goal_count * sizeof *goals);
   if (!goals) return td_err_set(b->err, "%s: out of memory", b->name);
   td_map_goal_nodes(m, goals);
+  snprintf(b->making_buf, sizeof b->making_buf, "the route over %d nodes: ", g->node_count);
+  b->making = b->making_buf;
   td_err rerr;
   td_route *r = td_route_create(g, goals, m->goal_count, &rerr); /* a goal twice is fine */
   td_mem_free(goals, m->goal_count * sizeof *goals);
   if (!r) return td_err_set(b->err, "%s: %s", b->name, rerr.msg);
+  b->making = NULL;
   const td_cost *dist = td_route_dist(r);
   int rc = 0;
   for (size_t s = 0; s < m->spawn_count && rc == 0; s++)
@@ -1077,6 +1362,7 @@ static int check_route(build *b) {
 static int build_map(build *b) {
   extract *x = b->x;
   td_map *m = b->m;
+  if (check_ids(b) != 0) return -1;
   m->width = x->width;
   m->height = x->height;
   m->tile_w = x->tile_w;
@@ -1084,7 +1370,10 @@ static int build_map(build *b) {
   if (x->tile_count) qsort(x->tiles, x->tile_count, sizeof *x->tiles, cmp_tile);
   td_map_layer *walk = NULL;
   for (size_t i = 0; i < x->layer_count; i++) {
-    if (!layer_has_walkable(x, &x->layers[i])) continue;
+    /* a shared layer has what its first layer has: walkable only when that
+    ** one is, and then it is `walk` (the first walkable one) */
+    const td_map_layer *ly = &x->layers[i];
+    if (ly->shared ? !(walk && walk->gids == ly->gids) : !layer_has_walkable(x, ly)) continue;
     if (walk)
       return td_err_set(b->err, "%s: layers '%s' and '%s' both use tiles with the "
                         "'walkable' property; a map has one walkable layer",
@@ -1143,10 +1432,17 @@ int td_mapfile_load_buffer(const char *name, const char *data, size_t len,
   if (rc == 0) rc = td_lsandbox_call(sb, name, extract_map, &x, 1, 0, err);
   td_lsandbox_destroy(sb);
   if (rc == 0) {
+    /* phase 2 is plain C: meter it, counting from what phase 1 holds */
+    td_mem_meter meter = {.live = x.bytes, .limit = TD_MAPFILE_MAX_C_BYTES};
+    td_mem_meter *outer = td_mem_meter_set(&meter);
     snprintf(out->source, sizeof out->source, "%s", name);
     build b = {.name = name, .x = &x, .m = out, .err = err};
     rc = build_map(&b);
     build_free(&b);
+    td_mem_meter_set(outer);
+    if (rc != 0 && meter.over)
+      td_err_set(err, "%s: %sthe map needs more than %zu MiB outside Lua (the loader's limit)",
+                 name, b.making ? b.making : "", TD_MAPFILE_MAX_C_BYTES >> 20);
   }
   extract_free(&x);
   if (rc != 0) td_map_free(out);

@@ -226,6 +226,8 @@ static void consider(suggestion *s, const char *prefix, const char *name) {
 }
 
 static void consider_td(suggestion *s, const mod_version *v) {
+  consider(s, "td.", "state");
+  consider(s, "td.", "api_version");
   for (size_t i = 0; i < mod_builtin_td_count; i++) consider(s, "td.", mod_builtin_td[i].name);
   const td_mod_options *o = &v->mod->opt;
   for (size_t t = 0; t < o->api_count; t++)
@@ -546,15 +548,6 @@ static int l_pattern_guard(lua_State *L) {
 
 /* ---- sorted_pairs ---------------------------------------------------------- */
 
-typedef struct skey {
-  int type;
-  int isint;
-  lua_Integer i;
-  lua_Number d;
-  const char *s;
-  size_t len;
-} skey;
-
 /* Compares integer i with float d exactly (d is not NaN). */
 static int cmp_int_float(lua_Integer i, lua_Number d) {
   if (d >= 9223372036854775808.0) return -1;
@@ -565,8 +558,8 @@ static int cmp_int_float(lua_Integer i, lua_Number d) {
   return fl < d ? -1 : 0;
 }
 
-static int cmp_skey(const void *pa, const void *pb) {
-  const skey *a = pa, *b = pb;
+int mod_cmp_key(const void *pa, const void *pb) {
+  const mod_key *a = pa, *b = pb;
   if (a->type != b->type) return a->type == LUA_TNUMBER ? -1 : 1;
   if (a->type == LUA_TSTRING) {
     int c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
@@ -575,6 +568,25 @@ static int cmp_skey(const void *pa, const void *pb) {
   if (a->isint && b->isint) return (a->i > b->i) - (a->i < b->i);
   if (!a->isint && !b->isint) return (a->d > b->d) - (a->d < b->d);
   return a->isint ? cmp_int_float(a->i, b->d) : -cmp_int_float(b->i, a->d);
+}
+
+void mod_key_read(lua_State *L, int idx, mod_key *e) {
+  e->type = lua_type(L, idx);
+  if (e->type == LUA_TSTRING) {
+    e->s = lua_tolstring(L, idx, &e->len);
+  } else if (lua_isinteger(L, idx)) {
+    e->isint = 1;
+    e->i = lua_tointeger(L, idx);
+  } else {
+    e->isint = 0;
+    e->d = lua_tonumber(L, idx);
+  }
+}
+
+void mod_key_push(lua_State *L, const mod_key *k) {
+  if (k->type == LUA_TSTRING) lua_pushlstring(L, k->s, k->len);
+  else if (k->isint) lua_pushinteger(L, k->i);
+  else lua_pushnumber(L, k->d);
 }
 
 static int sorted_next(lua_State *L) {
@@ -601,29 +613,17 @@ static int l_sorted_pairs(lua_State *L) {
     n++;
   }
   if (n > (size_t)INT32_MAX) mod_raise(L, "sorted_pairs: table too large");
-  skey *k = lua_newuserdatauv(L, (n ? n : 1) * sizeof *k, 0); /* [2] scratch */
+  mod_key *k = lua_newuserdatauv(L, (n ? n : 1) * sizeof *k, 0); /* [2] scratch */
   size_t i = 0;
   lua_pushnil(L);
   while (lua_next(L, 1)) {
     lua_pop(L, 1);
-    skey *e = &k[i++];
-    e->type = lua_type(L, -1);
-    if (e->type == LUA_TSTRING) {
-      e->s = lua_tolstring(L, -1, &e->len); /* t anchors its keys */
-    } else if (lua_isinteger(L, -1)) {
-      e->isint = 1;
-      e->i = lua_tointeger(L, -1);
-    } else {
-      e->isint = 0;
-      e->d = lua_tonumber(L, -1);
-    }
+    mod_key_read(L, -1, &k[i++]); /* t anchors its keys */
   }
-  qsort(k, n, sizeof *k, cmp_skey);
+  qsort(k, n, sizeof *k, mod_cmp_key);
   lua_createtable(L, (int)n, 0); /* [3] the keys in order */
   for (i = 0; i < n; i++) {
-    if (k[i].type == LUA_TSTRING) lua_pushlstring(L, k[i].s, k[i].len);
-    else if (k[i].isint) lua_pushinteger(L, k[i].i);
-    else lua_pushnumber(L, k[i].d);
+    mod_key_push(L, &k[i]);
     lua_rawseti(L, 3, (lua_Integer)i + 1);
   }
   lua_pushvalue(L, 1);
@@ -1046,6 +1046,7 @@ static void open_env(lua_State *L, mod_version *v) {
     }
   lua_pushinteger(L, TD_RULES_API_VERSION);
   lua_setfield(L, td, "api_version");
+  mod_state_open(L, td);
   lua_createtable(L, 0, 1);
   lua_pushlightuserdata(L, v);
   lua_pushcclosure(L, l_td_miss, 1);

@@ -78,6 +78,7 @@
 
 #include <lua.h>
 
+#include "nav/blob.h"
 #include "nav/mem.h"
 #include "sim/event.h"
 #include "sim/rules.h"
@@ -213,6 +214,16 @@ size_t td_mod_log_count(const td_mod *m);
 uint64_t td_mod_log_total(const td_mod *m);  /* lines printed since creation (kept or not) */
 const char *td_mod_log_line(const td_mod *m, size_t i);
 void td_mod_clear_log(td_mod *m);
+
+/* td.state (mod_state.c): the mod's table of plain data that saves carry.
+** td_mod_state_save appends it to b in a canonical order (the same content
+** gives the same bytes); 0, or -1 with err naming what cannot be saved
+** ("base: td.state.towers[3]: a function cannot be saved (...)").
+** td_mod_state_load replaces td.state's contents in place (the table stays
+** the same) with what td_mod_state_save wrote (len 0: nothing, td.state
+** stays as the mod made it); -1 with err on bad data. */
+int td_mod_state_save(td_mod *m, td_blob *b, td_err *err);
+int td_mod_state_load(td_mod *m, const void *data, size_t len, td_err *err);
 
 /* The current version's state, for host code and tests that push values
 ** (inside td_lsandbox calls only: see lsandbox.h). */

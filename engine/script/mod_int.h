@@ -4,6 +4,7 @@
 **               handlers and their dispatch, errors and log, reload
 **   mod_data.c  the data stage: schemas, declarations, rules building
 **   mod_doc.c   docs/lua-api.md and the LuaLS stubs from the same tables
+**   mod_state.c td.state: the mod's plain data, written to and read from saves
 ** Memory: a version owns its sandbox, rules, handlers and file list; its
 ** build (declarations) lives only while it loads. Everything goes through
 ** td_mem. Stack effects are noted as in the Lua manual.
@@ -170,6 +171,26 @@ void mod_where(lua_State *L, char *out, size_t size);
 mod_handler *mod_add_handler(lua_State *L, mod_version *v, int fidx, mod_handler_kind kind);
 /* Levenshtein distance, capped at 9. */
 int mod_distance(const char *a, const char *b);
+
+/* A table key (number or string) in a total order: numbers (integers and
+** floats compared exactly) before strings (bytewise). mod_key_read reads
+** the value at idx (whose string the table anchors); mod_key_push pushes
+** it back [-0, +1]. For sorted_pairs and td.state's canonical order. */
+typedef struct mod_key {
+  int type;              /* LUA_TNUMBER or LUA_TSTRING */
+  int isint;
+  lua_Integer i;
+  lua_Number d;
+  const char *s;
+  size_t len;
+} mod_key;
+int mod_cmp_key(const void *a, const void *b);
+void mod_key_read(lua_State *L, int idx, mod_key *k);
+void mod_key_push(lua_State *L, const mod_key *k);
+
+/* mod_state.c: makes td.state (a fresh table) in the td table at index td,
+** and keeps it in the registry for saves. [-0, +0] */
+void mod_state_open(lua_State *L, int td);
 
 /* The built-in functions (lua_CFunctions with the version as upvalue 1),
 ** in doc order: td.* and the globals the sandbox adds (mod.c). */

@@ -11,13 +11,36 @@ uint64_t td_modout_errors(const td_mod *m) {
   return (uint64_t)td_mod_error_count(m) + td_mod_errors_dropped(m);
 }
 
+/* Writes s[0 .. len) with its control characters as \xHH (bytes below
+** 0x20 but a tab, 0x7f, the C1 controls U+0080..U+009F): a mod's text
+** never sends a terminal an escape sequence. */
+static void put_escaped(FILE *f, const char *s, size_t len) {
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)s[i];
+    if ((c < 0x20 && c != '\t') || c == 0x7f) {
+      fprintf(f, "\\x%02x", c);
+    } else if (c == 0xc2 && i + 1 < len && (unsigned char)s[i + 1] >= 0x80 &&
+               (unsigned char)s[i + 1] <= 0x9f) {
+      fprintf(f, "\\xc2\\x%02x", (unsigned char)s[++i]);
+    } else {
+      fputc(c, f);
+    }
+  }
+}
+
+/* One line: prefix, then text escaped. */
+static void put_line(FILE *f, const char *prefix, const char *text, size_t len) {
+  fputs(prefix, f);
+  put_escaped(f, text, len);
+  fputc('\n', f);
+}
+
 /* Writes text line by line, each after prefix (a traceback is several). */
 static void put_lines(FILE *f, const char *prefix, const char *text) {
   const char *p = text;
   do {
     const char *nl = strchr(p, '\n');
-    int len = nl ? (int)(nl - p) : (int)strlen(p);
-    fprintf(f, "%s%.*s\n", prefix, len, p);
+    put_line(f, prefix, p, nl ? (size_t)(nl - p) : strlen(p));
     p = nl ? nl + 1 : NULL;
   } while (p && *p);
 }
@@ -31,9 +54,11 @@ size_t td_modout_flush(td_modout *o, const td_mod *m, FILE *f, const char *prefi
     const td_mod_error *e = td_mod_error_at(m, i);
     /* the message names its file:line already when Lua's error did */
     bool placed = e->where[0] && strncmp(e->message, e->where, strlen(e->where)) == 0;
-    fprintf(f, "%slua error: mod '%s', %s, tick %" PRIu64 ": %s%s%s\n", prefix, e->mod,
-            e->handler, e->tick, placed || !e->where[0] ? "" : e->where,
-            placed || !e->where[0] ? "" : ": ", e->message);
+    char head[1024];
+    snprintf(head, sizeof head, "lua error: mod '%s', %s, tick %" PRIu64 ": %s%s%s", e->mod,
+             e->handler, e->tick, placed || !e->where[0] ? "" : e->where,
+             placed || !e->where[0] ? "" : ": ", e->message);
+    put_line(f, prefix, head, strlen(head));
     if (e->traceback[0]) put_lines(f, prefix, e->traceback);
   }
   uint64_t first_dropped = o->errors_seen > kept ? o->errors_seen : kept;
@@ -50,7 +75,12 @@ size_t td_modout_flush(td_modout *o, const td_mod *m, FILE *f, const char *prefi
       fresh_lines = have;
     }
     for (size_t i = have - (size_t)fresh_lines; i < have; i++)
-      fprintf(f, "%sprint: %s\n", prefix, td_mod_log_line(m, i));
+    {
+      const char *line = td_mod_log_line(m, i);
+      fprintf(f, "%sprint: ", prefix);
+      put_escaped(f, line, strlen(line));
+      fputc('\n', f);
+    }
   }
   o->lines_seen = lines;
   return fresh;

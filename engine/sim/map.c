@@ -18,8 +18,9 @@ void td_map_free(td_map *map) {
                 map->bases[i].block_count * sizeof *map->bases[i].block);
   td_mem_free(map->bases, map->base_count * sizeof *map->bases);
   for (size_t i = 0; i < map->layer_count; i++)
-    td_mem_free(map->layers[i].gids, (size_t)map->layers[i].width *
-                                         (size_t)map->layers[i].height * sizeof(uint32_t));
+    if (!map->layers[i].shared)
+      td_mem_free(map->layers[i].gids, (size_t)map->layers[i].width *
+                                           (size_t)map->layers[i].height * sizeof(uint32_t));
   td_mem_free(map->layers, map->layer_count * sizeof *map->layers);
   memset(map, 0, sizeof *map);
 }

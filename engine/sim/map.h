@@ -57,6 +57,9 @@ typedef struct td_map_layer {
   double offset_x, offset_y;    /* drawing offset in map units (with its groups') */
   uint32_t *gids;               /* width*height, row-major */
   uint8_t walkable;             /* nonzero: this layer made the grid */
+  uint8_t shared;               /* nonzero: gids are an earlier layer's (the file
+                                ** listed one data table twice): read-only here,
+                                ** freed with that layer */
 } td_map_layer;
 
 typedef struct td_map {
@@ -80,8 +83,8 @@ typedef struct td_map {
 
 void td_map_free(td_map *map);
 
-/* The tower base made from Tiled object `object_id`, or NULL (ids are
-** unique in a Tiled file: the first match is the one). */
+/* The tower base made from Tiled object `object_id`, or NULL (the loader
+** refuses duplicate ids; in a map made in code the first match is the one). */
 const td_tower_base *td_map_find_base(const td_map *map, int64_t object_id);
 
 /* Goal node ids into out (goal_count entries), for td_route_create. */

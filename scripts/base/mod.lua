@@ -46,30 +46,32 @@ td.rules {
   endless_health_growth = 0.15,
 }
 
--- Handlers: the mod keeps its own score and writes to the log.
-local kills, leaks = 0, 0
-local kills_by_type = {}
+-- Handlers: the mod keeps its own score and writes to the log. The score
+-- lives in td.state, the table saves carry (a local would start again at 0
+-- in a loaded game).
+local S = td.state
+S.kills, S.leaks, S.kills_by_type = 0, 0, {}
 
 td.on("kill", function(e)
-  kills = kills + 1
-  kills_by_type[e.enemy_type] = (kills_by_type[e.enemy_type] or 0) + 1
+  S.kills = S.kills + 1
+  S.kills_by_type[e.enemy_type] = (S.kills_by_type[e.enemy_type] or 0) + 1
 end)
 
 td.on("leak", function(e)
-  leaks = leaks + e.lives
+  S.leaks = S.leaks + e.lives
 end)
 
 td.on("wave_end", function(e)
   local parts = {}
-  for name, n in sorted_pairs(kills_by_type) do
+  for name, n in sorted_pairs(S.kills_by_type) do
     parts[#parts + 1] = name .. "=" .. n
   end
   print(("wave %d cleared: %d kills (%s), %d lives lost"):format(
-    e.wave, kills, table.concat(parts, " "), leaks))
+    e.wave, S.kills, table.concat(parts, " "), S.leaks))
 end)
 
 td.every(60 * 60, function(tick)
-  print(("minute %d: %d kills"):format(tick // 3600, kills))
+  print(("minute %d: %d kills"):format(tick // 3600, S.kills))
 end)
 
 -- What wave n brings, from the game's own preview (the HUD shows the same).

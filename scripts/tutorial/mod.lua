@@ -27,13 +27,15 @@ td.rules {
 
 -- [handler]
 -- A bounty on top of the bounty: every fifth beetle killed pays 10 gold.
-local beetles = 0
+-- The count lives in td.state, which saves carry (a local would restart
+-- at 0 in a loaded game, and the gold would part from the saved one's).
+td.state.beetles = 0
 td.on("kill", function(e)
   if e.enemy_type == "beetle" then
-    beetles = beetles + 1
-    if beetles % 5 == 0 then
+    td.state.beetles = td.state.beetles + 1
+    if td.state.beetles % 5 == 0 then
       td.give_gold(10)
-      print(("%d beetles: +10 gold, %d in hand"):format(beetles, td.gold()))
+      print(("%d beetles: +10 gold, %d in hand"):format(td.state.beetles, td.gold()))
     end
   end
 end)

@@ -211,7 +211,7 @@ function td.current_wave() end
 ---@return number
 function td.tile() end
 
----The map's file name without directory and extension ("01-crossroads"), so a mod can declare different waves per map: `include("waves_" .. td.map_name() .. ".lua")`.
+---The map's file name without directory and extension ("01-crossroads"), so a mod can declare different waves per map: `include("waves_" .. td.map_name() .. ".lua")`. The name is part of the map's identity: a replay or a save made with a map is refused with a copy of it under another name.
 ---@return string
 function td.map_name() end
 

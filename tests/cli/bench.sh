@@ -28,7 +28,7 @@ expect_fail() { # status message args...
 expect_fail 2 "bench: unknown area 'nope'" bench nope
 expect_fail 2 "bench route: no case named 'grid9'" bench route --case grid9
 expect_fail 2 "bench: --seed needs a value" bench route --seed
-expect_fail 2 "bench: --placements: '-3' is not a count" bench route --placements -3
+expect_fail 2 "bench: --placements: '-3' is not a whole number (0 .. 10000000)" bench route --placements -3
 expect_fail 2 "bench: unknown option '--fast'" bench route --fast
 "$td" bench --help | grep -q "usage: td bench <area>"; check $? "help"
 

@@ -14,6 +14,7 @@ line=$(($(wc -l <"$mod/mod.lua") + 1))
 cat >>"$mod/mod.lua" <<'LUA'
 td.on("spawn", function(e) while true do end end)
 td.every(600, function(t) print("hello at " .. t) end)
+td.on("wave_start", function(e) print("\27[31mred\nline") end)
 LUA
 
 "$td" sim --map "$map" --mod "$mod" --auto --ticks 1300 >"$tmp/out" 2>"$tmp/err"
@@ -24,6 +25,8 @@ grep -qF "$mod/mod.lua:$line: instruction limit exceeded" "$tmp/err"
 check $? "runaway: stderr lacks mod.lua:$line and the message: $(head -c 400 "$tmp/err")"
 grep -q "^stack traceback:" "$tmp/err"; check $? "runaway: no traceback on stderr"
 grep -qx "print: hello at 1200" "$tmp/err"; check $? "runaway: no print line on stderr"
+grep -qxF 'print: \x1b[31mred\x0aline' "$tmp/err"; check $? "runaway: a print's control characters not escaped"
+! grep -q "$(printf '\033')" "$tmp/err"; check $? "runaway: an ESC byte reached stderr"
 grep -qx "script errors: 1 (on stderr)" "$tmp/out"; check $? "runaway: the report lacks the count"
 # the error once, however many spawns failed after (the handler is disabled)
 [ "$(grep -c "^lua error" "$tmp/err")" -eq 1 ]; check $? "runaway: error not reported once"

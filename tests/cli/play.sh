@@ -242,11 +242,11 @@ grep -qx 'volume 40' "$conf" && ! grep -q loud "$conf"; check $? "rewritten clea
 mkdir -p "$tmp/ro" && printf 'x' >"$tmp/ro/td" # a file where the directory should be
 XDG_CONFIG_HOME="$tmp/ro" "$td" play --software --frames 2 >"$tmp/out" 2>"$tmp/err"
 check $? "unwritable settings: the game still ends well: $(cat "$tmp/err")"
-grep -qF "cannot save the settings to $tmp/ro/td/settings.txt" "$tmp/err"; check $? "unwritable settings named: $(cat "$tmp/err")"
+grep -qF "cannot save the settings: $tmp/ro/td/settings.txt: cannot write" "$tmp/err"; check $? "unwritable settings named: $(cat "$tmp/err")"
 printf 'wait 2\nexpect sounds:nope > 0\n' >"$tmp/badsound.txt"
 expect "bad sound name" 2 "unknown value 'sounds:nope'" -- \
   "$td" play --software --script "$tmp/badsound.txt"
-expect "bad volume" 2 "play: --volume: '150' is not a number from 0 to 100" -- "$td" play --volume 150
+expect "bad volume" 2 "play: --volume: '150' is out of range (0 .. 100)" -- "$td" play --volume 150
 
 expect "bad difficulty" 2 "play: --difficulty: expected normal, easy or hard, got 'nope'" -- \
   "$td" play --difficulty nope

@@ -141,9 +141,17 @@ expect "bad overlay" 2 "shot: --overlay: no overlay 'nope'" -- "$td" shot --map 
 expect "bad base" 2 "shot: no tower base with object id 999" -- "$td" shot --map "$map" --select 999 "$tmp/x.png"
 expect "bad type" 2 "shot: --build: no tower type 'laser'" -- "$td" shot --map "$map" --build laser --hover 9 "$tmp/x.png"
 expect "bad map" 2 "nope.lua" -- "$td" shot --map "$tmp/nope.lua" "$tmp/x.png"
-expect "bad tick" 2 "shot: --tick: 'x' is not a tick" -- "$td" shot --map "$map" --tick x "$tmp/x.png"
+expect "bad tick" 2 "shot: --tick: 'x' is not a whole number (0 .. 10000000)" -- "$td" shot --map "$map" --tick x "$tmp/x.png"
 "$td" shot --map "$map" >/dev/null 2>&1
 [ $? -eq 2 ]; check $? "no output file: usage, exit 2"
 "$td" shot --help | grep -q "usage: td shot"; check $? "help"
+
+# a map without tower bases: the built-in player has nothing to do (it once
+# passed NULL to memset there: UBSan in the Sanitize build), in td shot and
+# in td sim --auto
+road="$src/tests/data/maps/sprite_road.lua"
+expect "no bases: shot" 0 "" -- "$td" shot --map "$road" --tick 900 "$tmp/road.png"
+expect "no bases: sim --auto" 0 "" -- "$td" sim --map "$road" --auto --ticks 1800 --quiet
+grep -q "^result: .* towers 0 (0 built, 0 upgrades)$" "$tmp/out"; check $? "no bases: nothing built: $(cat "$tmp/out")"
 
 finish

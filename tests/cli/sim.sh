@@ -142,7 +142,7 @@ expect "negative tick" 2 "--tower 9@-1: bad tick '-1'" -- "$td" sim --map "$map"
 expect "unknown tower" 2 "--tower 4@10: $map has no tower_base with that object id" -- "$td" sim --map "$map" --spawn count=5 --tower 4@10
 expect "tower twice" 2 "--tower 9@20: base 9 already gets a tower (--tower 9@10)" -- "$td" sim --map "$map" --spawn count=5 --tower 9@10 --tower 9@20
 expect "missing file" 2 "nope.lua: cannot open" -- "$td" sim --map "$tmp/nope.lua" --spawn count=5
-expect "bad ticks" 2 "--ticks 0: expected a whole number >= 1" -- "$td" sim --map "$map" --spawn count=5 --ticks 0
+expect "bad ticks" 2 "--ticks: '0' is out of range (1 .. 1099511627776)" -- "$td" sim --map "$map" --spawn count=5 --ticks 0
 expect "unknown arg" 2 "sim: unknown argument '--frobnicate'" -- "$td" sim --map "$map" --spawn count=5 --frobnicate
 expect "missing value" 2 "sim: --spawn needs a value" -- "$td" sim --map "$map" --spawn
 expect "bad trace" 2 "$tmp/no/t.csv: cannot write" -- "$td" sim --map "$map" --spawn count=5 --trace "$tmp/no/t.csv"

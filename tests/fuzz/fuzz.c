@@ -50,8 +50,6 @@ static void tmp_cleanup(void) {
   for (int i = 0; i < tmp_count; i++) {
     const char *name = tmp_names[i];
     if (snprintf(path, sizeof path, "%s/%s", tmp_dir, name) < (int)sizeof path) remove(path);
-    /* and what an atomic write that failed half-way left */
-    if (snprintf(path, sizeof path, "%s/%s.tmp", tmp_dir, name) < (int)sizeof path) remove(path);
   }
   rmdir(tmp_dir);
 }

@@ -3,11 +3,12 @@
 **
 ** The input is a map file's content. td_mapfile_load_buffer either refuses
 ** it with one line naming the file, or returns a map whose indices are all
-** in range; such a map is then played for a few seconds with the bundled
-** rules (tests/fuzz/data/mod: a wave called at once, a tower offered on
-** every base, one sold), since a map a stranger drew must not crash the
-** simulation either, and the world's save must load back to the same
-** checksum.
+** in range, within the C-side budgets and with unique object ids (a layer
+** that shares its tiles shares an earlier layer's); such a map is then
+** played for a few seconds with the bundled rules (tests/fuzz/data/mod: a
+** wave called at once, a tower offered on every base, one sold), since a
+** map a stranger drew must not crash the simulation either, and the world's
+** save must load back to the same checksum.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,9 +57,27 @@ static void check_map(const td_map *m) {
       if (id < 0 || id >= n) td_fuzz_fail("base %zu: change %zu: id %d of %d", b, k, (int)id, (int)n);
     }
   }
-  for (size_t l = 0; l < m->layer_count; l++)
+  for (size_t l = 0; l < m->layer_count; l++) {
     if (m->layers[l].width != m->width || m->layers[l].height != m->height)
       td_fuzz_fail("layer %zu: size differs from the map's", l);
+    if (m->layers[l].shared) { /* an earlier layer owns its gids */
+      size_t k = 0;
+      while (k < l && (m->layers[k].shared || m->layers[k].gids != m->layers[l].gids)) k++;
+      if (k == l) td_fuzz_fail("layer %zu: shared, but no earlier layer owns its gids", l);
+    }
+  }
+  /* the C-side budgets (mapfile.h), and unique ids */
+  if (m->spawn_count > TD_MAPFILE_MAX_SPAWNS || m->goal_count > TD_MAPFILE_MAX_GOALS)
+    td_fuzz_fail("%zu spawns and %zu goals accepted", m->spawn_count, m->goal_count);
+  for (size_t i = 0; i < m->base_count; i++) {
+    int32_t id = m->bases[i].object_id;
+    for (size_t k = 0; k < i; k++)
+      if (m->bases[k].object_id == id) td_fuzz_fail("two bases with id %d", (int)id);
+    for (size_t k = 0; k < m->spawn_count; k++)
+      if (m->spawns[k].object_id == id) td_fuzz_fail("a base and a spawn with id %d", (int)id);
+    for (size_t k = 0; k < m->goal_count; k++)
+      if (m->goals[k].object_id == id) td_fuzz_fail("a base and a goal with id %d", (int)id);
+  }
 }
 
 static void play(const td_map *m) {

@@ -4,9 +4,10 @@
 ** The input is a replay file's content, read from a temporary file. It is
 ** refused with "FILE:LINE: ..." (or "FILE: ..."), or read; a read replay's
 ** commands are resolved against a game on tests/fuzz/data/map.lua with
-** tests/fuzz/data/mod (refusals name the file), its hashes are compared with the
-** game's, and it is written back and read again: the second reading must
-** equal the first, field by field.
+** tests/fuzz/data/mod (refusals name the file), its hashes (records, map,
+** mod) are compared with the game's, and it is written back and read again:
+** the second reading must equal the first, field by field, and hold the
+** records hash of its lines.
 */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,8 +51,13 @@ static void same_replay(const td_replay *a, const td_replay *b) {
     if (a->checks[i].tick != b->checks[i].tick || a->checks[i].checksum != b->checks[i].checksum)
       td_fuzz_fail("check %zu differs after writing and reading back", i);
   if (a->ended && (a->end_ticks != b->end_ticks || a->result != b->result ||
-                   a->lives != b->lives || a->end_checksum != b->end_checksum))
+                   a->lives != b->lives || a->gold != b->gold ||
+                   a->end_checksum != b->end_checksum))
     td_fuzz_fail("the end differs after writing and reading back");
+  /* the writer writes the records hash of what it writes */
+  if (b->end_records != td_replay_records_hash(b) ||
+      td_replay_records_hash(a) != td_replay_records_hash(b))
+    td_fuzz_fail("the records hash differs after writing and reading back");
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
