@@ -704,7 +704,8 @@ static void test_runtime_names(void **state) {
            "td.on('tick', function() if td.evry or nope then error('no') end end)\n"
            "td.on('tick', function() debug.traceback() end)\n"             /* 10 */
            "td.on('tick', function() td.nothing_like_it() end)\n"
-           "td.on('tick', function() local x = td.evry print(x) td.every.y = 1 end)\n",
+           "td.on('tick', function() local x = td.evry print(x) td.every.y = 1 end)\n"
+           "td.on('tick', function() td.stat.kills = 1 end)\n",
            NULL, NULL);
   td_mod *m = load_ok(dir, &small_limits);
   td_mod_tick(m, 1);
@@ -718,6 +719,7 @@ static void test_runtime_names(void **state) {
       "11: attempt to call a nil value (field 'nothing_like_it') (td has no "
       "'nothing_like_it')",
       "12: attempt to index a function value (field 'every')",
+      "13: attempt to index a nil value (field 'stat') (did you mean 'td.state'?)",
   };
   size_t n = sizeof want / sizeof want[0];
   if (td_mod_error_count(m) != n) fail_msg("%zu errors", td_mod_error_count(m));

@@ -509,6 +509,9 @@ void td_mod_write_api_stubs(FILE *f, const td_mod_options *o) {
     if (!seen) fprintf(f, "---@field %s? number\n", mod_events[i].amount);
   }
   fprintf(f, "\n---The game's API (read-only).\n---@class td\n---@field api_version integer\n"
+             "---@field state table<string|integer, boolean|number|string|table> The mod's own "
+             "table that saves carry: plain data only (numbers, strings, booleans, tables of "
+             "them; see docs/modding.md, What a save keeps).\n"
              "td = {}\n");
   for (size_t i = 0; i < mod_builtin_td_count; i++) stub_function(f, "td.", &mod_builtin_td[i]);
   if (o)

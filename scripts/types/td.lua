@@ -155,6 +155,7 @@
 ---The game's API (read-only).
 ---@class td
 ---@field api_version integer
+---@field state table<string|integer, boolean|number|string|table> The mod's own table that saves carry: plain data only (numbers, strings, booleans, tables of them; see docs/modding.md, What a save keeps).
 td = {}
 
 ---Declares a damage type: a mod declares at least one and at most 8, and the first is the default (of a level's `damage_type`, of td.damage). Towers deal one; enemies resist them by name. Like every name: ASCII letters, digits, `_`, `-` and `.` only.

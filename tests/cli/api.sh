@@ -26,6 +26,8 @@ for t in $(grep -oE -- '(---@(return|param [a-z_.]+\??|field [a-z_]+\??|type)) t
            grep -oE 'td\.[a-z_]+$' | sort -u); do
   grep -qE -- "^---@(class|alias) $t( |\$)" "$tmp/out"; check $? "stubs: type $t is used but not declared"
 done
+grep -q -- '^---@field state table<string|integer, boolean|number|string|table> ' "$tmp/out"
+check $? "stubs: td.state is not a field of td"
 grep -qx -- '---@field state "idle"|"aiming"|"firing"|"cooldown" What it is doing.' "$tmp/out"
 check $? "stubs: td.tower_state's state field"
 # the sandbox's globals, and nothing it removes
