@@ -243,6 +243,41 @@ static void test_api_limits(void **state) {
   td_game_destroy(g);
 }
 
+/* td.spawn's documented options (health, lane) and its message for a bad
+** health; a runtime typo in a game function gets the "did you mean" of
+** load-time errors. */
+static const char spawn_handlers[] =
+    "\ntd.on('wave_start', function(e)\n"
+    "  if e.wave ~= 1 then return end\n"
+    "  local h = td.spawn('imp', { health = 7, lane = 0.25 })\n"
+    "  local s = td.enemy_info(h)\n"
+    "  print(('spawned %s health %g of %g wave %d'):format(s.type, s.health, s.max_health, "
+    "s.wave))\n"
+    "  print(select(2, pcall(td.spawn, 'imp', { health = -1 })))\n"
+    "  print(select(2, pcall(td.spawn, 'imp', { lane = 'left' })))\n"
+    "  print(select(2, pcall(td.spawn, 'imp', { spawn = 1.5 })))\n"
+    "end)\n"
+    "td.on('wave_start', function(e) td.spwn('imp') end)\n";
+
+static void test_spawn_options(void **state) {
+  (void)state;
+  td_game *g = open_game_plus("spawnmod", spawn_handlers, 7);
+  td_world *w = td_game_world(g);
+  while (td_world_wave(w) < 1) step(g, 1);
+  step(g, 1);
+  assert_true(log_has(g, "spawned imp health 7 of 7 wave 0"));
+  assert_true(log_has(g, "td.spawn: at.health must be > 0 and <= 1e9, got -1"));
+  assert_true(log_has(g, "td.spawn: at.lane must be a number, got string"));
+  assert_true(log_has(g, "td.spawn: at.spawn must be an integer, got a number with a fraction"));
+  td_mod *m = td_game_mod(g);
+  assert_int_equal(td_mod_error_count(m), 1);
+  const char *msg = td_mod_error_at(m, 0)->message;
+  if (!strstr(msg, "/mod.lua:") ||
+      !strstr(msg, ": attempt to call a nil value (field 'spwn') (did you mean 'td.spawn'?)"))
+    fail_msg("message \"%s\"", msg);
+  td_game_destroy(g);
+}
+
 /* math.random draws from the world's RNG: the seed decides the rolls, and
 ** the same seed gives the same game. */
 static void test_random_is_the_worlds(void **state) {
@@ -815,6 +850,7 @@ int main(void) {
       cmocka_unit_test(test_world_functions),
       cmocka_unit_test(test_hit_source),
       cmocka_unit_test(test_api_limits),
+      cmocka_unit_test(test_spawn_options),
       cmocka_unit_test(test_random_is_the_worlds),
       cmocka_unit_test(test_save_continues),
       cmocka_unit_test(test_save_interrupted),

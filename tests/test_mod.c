@@ -20,10 +20,19 @@
 #include <lauxlib.h>
 #include <lua.h>
 
+#include "game/game.h"
 #include "script/mod.h"
 
 
 /* ---- helpers ---------------------------------------------------------------- */
+
+/* A memory error's message: with Lua >= 5.4.6 the sandbox cannot read the
+** stack at the refused allocation and names a sampled line (lsandbox.c). */
+#if LUA_VERSION_RELEASE_NUM < 50406
+#define MEMORY_LIMIT "memory limit exceeded"
+#else
+#define MEMORY_LIMIT "memory limit exceeded (at or after this line)"
+#endif
 
 /* The Lua stack is empty between calls (STYLE.md point 8). */
 #define BALANCED(m) assert_int_equal(lua_gettop(td_mod_state(m)), 0)
@@ -301,7 +310,17 @@ static void test_more_schema_errors(void **state) {
   expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1 }",
                    "mod.lua: no waves: declare td.wave { ... } or td.rules { wave_count = N }");
   expect_src_error("api_version = 1\ntd.enemy { name = 'a', health = 1, speed = 1 }\ntd.wave {}",
-                   "mod.lua: no damage type declared (td.damage_type \"name\")");
+                   "mod.lua: no damage type declared: a mod declares at least one "
+                   "(td.damage_type \"name\"; the first is the default)");
+  /* a tower's target: a mode's name or a function, and the message says both */
+  expect_src_error(HEAD "td.tower { name = 't', target = 'strongst', levels = { { name = 't', "
+                   "cost = 1, range = 2 } } }",
+                   "mod.lua:3: tower 't': target must be one of first/last/strongest/closest or "
+                   "a function, got 'strongst' (did you mean 'strongest'?)");
+  expect_src_error(HEAD "td.tower { name = 't', target = 3, levels = { { name = 't', "
+                   "cost = 1, range = 2 } } }",
+                   "mod.lua:3: tower 't': target must be a targeting mode name or a function, "
+                   "got number");
   expect_src_error(HEAD "td.on('kil', function() end)",
                    "mod.lua:3: td.on: unknown event \"kil\" (did you mean \"kill\"?)");
   expect_src_error(HEAD "error('boom')", "mod.lua:3: boom");
@@ -493,7 +512,7 @@ typedef struct attempt {
 } attempt;
 
 static const attempt attempts[] = {
-  {"io.write('x')", "global 'io'"},
+  {"io.write('x')", "global 'io') (io is not available to mods)"},
   {"os.exit(1)", "global 'os'"},
   {"debug.sethook()", "global 'debug'"},
   {"package.loadlib('libc.so.6', 'system')", "global 'package'"},
@@ -613,13 +632,108 @@ static void test_data_stage_denials(void **state) {
   expect_src_error(HEAD "local ok = pcall(function() while true do end end)\nwhile true do end",
                    "mod.lua:4: instruction limit exceeded");
   expect_src_error(HEAD "local t = {}\nwhile true do t[#t + 1] = {} end",
-                   "mod.lua:4: memory limit exceeded");
+                   "mod.lua:4: " MEMORY_LIMIT);
   expect_src_error(HEAD "td.damage_type(setmetatable({}, { __tostring = error }))",
                    "mod.lua:3: td.damage_type expects a name (a string), got table");
   /* the declaration table's metatable cannot supply fields */
   expect_src_error(HEAD "td.enemy(setmetatable({ name = 'a' }, { __index = function() "
                    "while true do end end }))",
                    "mod.lua:3: enemy 'a': health is missing (a number)");
+}
+
+/* A memory error names the line that failed to allocate and the stack
+** then, not the handler's definition nor a line the count hook sampled
+** (which runs every 1000 instructions: the loop on line 7 passes several
+** samples before line 8 fails). */
+static void test_memory_where(void **state) {
+  (void)state;
+  make_mod(HEAD "td.wave {}\n"
+           "local function grow(t)\n"                             /* 4 */
+           "  while true do t[#t + 1] = string.rep('x', 10000) end\n" /* 5 */
+           "end\n"
+           "td.on('tick', function()\n"                           /* 7 */
+           "  local n = 0 for i = 1, 5000 do n = n + i end\n"
+           "  local s = string.rep('x', 1 << 30)\n"               /* 9 */
+           "end)\n"
+           "td.on('tick', function()\n"                           /* 11 */
+           "  grow({})\n"                                         /* 12 */
+           "end)\n",
+           NULL, NULL);
+  td_mod *m = load_ok(dir, &small_limits);
+  td_mod_tick(m, 1);
+  BALANCED(m);
+  assert_int_equal(td_mod_error_count(m), 2);
+#if LUA_VERSION_RELEASE_NUM >= 50406
+  print_message("Lua %s: memory errors name a sampled line\n", LUA_RELEASE);
+  assert_non_null(strstr(td_mod_error_at(m, 0)->message, MEMORY_LIMIT));
+  td_mod_destroy(m);
+  remove_mod();
+  return;
+#endif
+  char want[1400];
+  const td_mod_error *e = td_mod_error_at(m, 0);
+  snprintf(want, sizeof want, "%s/mod.lua:9: memory limit exceeded", dir);
+  assert_string_equal(e->message, want);
+  snprintf(want, sizeof want, "%s/mod.lua:9", dir);
+  assert_string_equal(e->where, want);
+  snprintf(want, sizeof want, "stack traceback:\n\t[C]: in ?\n\t%s/mod.lua:9: in function "
+           "<%s/mod.lua:7>", dir, dir);
+  if (strncmp(e->traceback, want, strlen(want)) != 0) fail_msg("traceback \"%s\"", e->traceback);
+  e = td_mod_error_at(m, 1);
+  snprintf(want, sizeof want, "%s/mod.lua:5: memory limit exceeded", dir);
+  assert_string_equal(e->message, want);
+  snprintf(want, sizeof want, "\n\t%s/mod.lua:5: in function <%s/mod.lua:4>\n\t%s/mod.lua:12: in "
+           "function <%s/mod.lua:11>", dir, dir, dir, dir);
+  if (!strstr(e->traceback, want)) fail_msg("traceback \"%s\"", e->traceback);
+  td_mod_destroy(m);
+  remove_mod();
+}
+
+/* A name that is nil at run time gets a "did you mean" as load-time errors
+** do: a field td lacks (when it was td that was read, at that line), a
+** global (among td's functions and the mod's globals), and what the
+** sandbox leaves out. Reading a missing name is no error. */
+static void test_runtime_names(void **state) {
+  (void)state;
+  make_mod(HEAD "td.wave {}\n"
+           "function count_kills() end\n"                                   /* 4 */
+           "td.on('tick', function() td.enemmy { name = 'x' } end)\n"      /* 5 */
+           "td.on('tick', function() count_kils() end)\n"
+           "td.on('tick', function() sorted_pair({}) end)\n"
+           "td.on('tick', function() local t = {} t.enemmy() end)\n"       /* 8 */
+           "td.on('tick', function() if td.evry or nope then error('no') end end)\n"
+           "td.on('tick', function() debug.traceback() end)\n"             /* 10 */
+           "td.on('tick', function() td.nothing_like_it() end)\n"
+           "td.on('tick', function() local x = td.evry print(x) td.every.y = 1 end)\n"
+           "td.on('tick', function() td.stat.kills = 1 end)\n",
+           NULL, NULL);
+  td_mod *m = load_ok(dir, &small_limits);
+  td_mod_tick(m, 1);
+  BALANCED(m);
+  static const char *const want[] = {
+      "5: attempt to call a nil value (field 'enemmy') (did you mean 'td.enemy'?)",
+      "6: attempt to call a nil value (global 'count_kils') (did you mean 'count_kills'?)",
+      "7: attempt to call a nil value (global 'sorted_pair') (did you mean 'sorted_pairs'?)",
+      "8: attempt to call a nil value (field 'enemmy')",
+      "10: attempt to index a nil value (global 'debug') (debug is not available to mods)",
+      "11: attempt to call a nil value (field 'nothing_like_it') (td has no "
+      "'nothing_like_it')",
+      "12: attempt to index a function value (field 'every')",
+      "13: attempt to index a nil value (field 'stat') (did you mean 'td.state'?)",
+  };
+  size_t n = sizeof want / sizeof want[0];
+  if (td_mod_error_count(m) != n) fail_msg("%zu errors", td_mod_error_count(m));
+  for (size_t i = 0; i < n; i++) {
+    char full[700];
+    snprintf(full, sizeof full, "%s/mod.lua:%s", dir, want[i]);
+    assert_string_equal(td_mod_error_at(m, i)->message, full);
+  }
+  td_mod_destroy(m);
+  remove_mod();
+  /* the same while the mod loads */
+  expect_src_error(HEAD "td.wave {}\ntd.grup { enemy = 'a' }",
+                   "mod.lua:4: attempt to call a nil value (field 'grup') (did you mean "
+                   "'td.group'?)");
 }
 
 /* print goes to the log, not to stdout; __gc is refused at setmetatable. */
@@ -1017,26 +1131,59 @@ static void test_alloc_failures(void **state) {
 
 /* ---- docs ------------------------------------------------------------------------------ */
 
+/* What a td_mod_write_api_* function writes, as a string to free(). */
+static char *api_text(void (*write)(FILE *, const td_mod_options *), const td_mod_options *o,
+                      size_t *len) {
+  char *buf = NULL;
+  FILE *f = open_memstream(&buf, len);
+  assert_non_null(f);
+  write(f, o);
+  assert_int_equal(fclose(f), 0);
+  return buf;
+}
+
+/* The stubs are Lua: they compile (parsed, never run). */
+static void assert_compiles(const char *buf, size_t len) {
+  lua_State *L = luaL_newstate();
+  assert_non_null(L);
+  if (luaL_loadbufferx(L, buf, len, "=stubs", "t") != LUA_OK)
+    fail_msg("stubs do not parse: %s", lua_tostring(L, -1));
+  lua_close(L);
+}
+
 static void test_docs(void **state) {
   (void)state;
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream(&buf, &len);
-  td_mod_write_api_markdown(f, NULL);
-  fclose(f);
+  size_t len;
+  char *buf = api_text(td_mod_write_api_markdown, NULL, &len);
   assert_non_null(strstr(buf, "| `speed` | `number` | **required** | > 0, <= 1000 | Tiles per second. |"));
   assert_non_null(strstr(buf, "### `td.on(event: td.event_name, f: fun(e: td.event))`"));
   assert_non_null(strstr(buf, "| `kill` | An enemy died. |"));
+  /* the index table: what counts from 0, from 1, and what is a Tiled id */
+  assert_non_null(strstr(buf, "\n## Numbers: 0-based, 1-based, Tiled object ids\n"));
+  assert_non_null(strstr(buf, "`td.spawn(type, { spawn = i })` | 1-based, in map order |"));
+  assert_non_null(strstr(buf, "`td shot --hover`/`--select` | the Tiled object id of the "
+                              "`tower_base` object |"));
+  assert_non_null(strstr(buf, "| 0-based: the first step is tick 0; 60 a second |"));
   free(buf);
-  buf = NULL;
-  f = open_memstream(&buf, &len);
-  td_mod_write_api_stubs(f, NULL);
-  fclose(f);
+  buf = api_text(td_mod_write_api_stubs, NULL, &len);
   assert_true(strncmp(buf, "---@meta\n", 9) == 0);
   assert_non_null(strstr(buf, "---@class td.enemy_decl\n---@field name string "));
   assert_non_null(strstr(buf, "---@field armour? number "));
   assert_non_null(strstr(buf, "---@param t td.enemy_decl\nfunction td.enemy(t) end"));
   assert_non_null(strstr(buf, "function sorted_pairs(t) end"));
+  assert_compiles(buf, len);
+  free(buf);
+  /* with the game's functions: the tables they return are classes */
+  td_mod_options o = {0};
+  td_err err;
+  assert_int_equal(td_game_api(&o, &err), 0);
+  buf = api_text(td_mod_write_api_stubs, &o, &len);
+  assert_non_null(strstr(buf, "---@class td.enemy_state\n---@field handle integer "));
+  assert_non_null(strstr(buf, "---@return td.enemy_state?\nfunction td.enemy_info(h) end"));
+  assert_non_null(strstr(buf, "---@return td.tower_state?\nfunction td.tower_info(h) end"));
+  assert_non_null(strstr(buf, "---@return td.wave_entry[]\nfunction td.wave_preview(n) end"));
+  assert_null(strstr(buf, "function dofile("));
+  assert_compiles(buf, len);
   free(buf);
 }
 
@@ -1052,6 +1199,8 @@ int main(void) {
       TEST(test_names),
       TEST(test_escapes),
       TEST(test_data_stage_denials),
+      TEST(test_memory_where),
+      TEST(test_runtime_names),
       TEST(test_print_and_gc),
       TEST(test_dispatch_order),
       TEST(test_targeting),

@@ -284,6 +284,17 @@ static int l_burn(lua_State *L) {
   return effect(L, "burn", TD_EFFECT_DOT, dps, secs, t);
 }
 
+/* The field on top of the stack of td.spawn's `at` table, as a number (an
+** integer with integer): a bad one raises naming the field. */
+static double at_number(lua_State *L, const char *field, bool integer) {
+  int ok = 0;
+  double v = integer ? (double)lua_tointegerx(L, -1, &ok) : (double)lua_tonumberx(L, -1, &ok);
+  if (!ok)
+    luaL_error(L, "td.spawn: at.%s must be %s, got %s", field, integer ? "an integer" : "a number",
+               lua_isnumber(L, -1) ? "a number with a fraction" : luaL_typename(L, -1));
+  return v;
+}
+
 static int l_spawn(lua_State *L) {
   td_world *w = world_of(L, "spawn");
   count_call(L, &((td_game *)td_mod_host(L))->step_spawns, TD_GAME_STEP_SPAWNS, "spawn",
@@ -303,7 +314,7 @@ static int l_spawn(lua_State *L) {
   if (!lua_isnoneornil(L, 2)) {
     luaL_checktype(L, 2, LUA_TTABLE);
     if (lua_getfield(L, 2, "spawn") != LUA_TNIL) {
-      lua_Integer s = luaL_checkinteger(L, -1);
+      lua_Integer s = (lua_Integer)at_number(L, "spawn", true);
       if (s < 1 || (size_t)s > td_world_map(w)->spawn_count)
         return luaL_error(L, "td.spawn: spawn %I, the map has %d", s,
                           (int)td_world_map(w)->spawn_count);
@@ -313,7 +324,9 @@ static int l_spawn(lua_State *L) {
     double x = 0, y = 0;
     if (lua_getfield(L, 2, "near") != LUA_TNIL) {
       td_enemy_view v;
-      if (!td_world_enemy_get(w, check_handle(L, -1), &v)) {
+      lua_Integer nh = (lua_Integer)at_number(L, "near", true);
+      uint32_t near = nh > 0 && nh <= (lua_Integer)UINT32_MAX ? (uint32_t)nh : 0;
+      if (!td_world_enemy_get(w, near, &v)) {
         lua_pushnil(L);
         return 1;
       }
@@ -321,9 +334,9 @@ static int l_spawn(lua_State *L) {
     }
     if (lua_getfield(L, 2, "x") != LUA_TNIL) {
       at_xy = true;
-      x = luaL_checknumber(L, -1);
+      x = at_number(L, "x", false);
       lua_getfield(L, 2, "y");
-      y = luaL_checknumber(L, -1);
+      y = at_number(L, "y", false);
     }
     if (at_xy) { /* at the routed waypoint nearest to (x, y) */
       const td_route *rt = td_world_route(w);
@@ -344,11 +357,16 @@ static int l_spawn(lua_State *L) {
       d.node = best;
     }
     if (lua_getfield(L, 2, "health") != LUA_TNIL) {
-      double hp = luaL_checknumber(L, -1);
-      if (!(hp > 0) || hp > 1e9) return luaL_error(L, "td.spawn: health must be > 0");
+      double hp = at_number(L, "health", false);
+      if (!(hp > 0) || hp > 1e9)
+        return luaL_error(L, "td.spawn: at.health must be > 0 and <= 1e9, got %f", hp);
       d.health = (float)hp;
     }
-    if (lua_getfield(L, 2, "lane") != LUA_TNIL) d.lane = (float)luaL_checknumber(L, -1);
+    if (lua_getfield(L, 2, "lane") != LUA_TNIL) {
+      double lane = at_number(L, "lane", false);
+      if (!(fabs(lane) <= 1000)) return luaL_error(L, "td.spawn: at.lane must be -1000 .. 1000");
+      d.lane = (float)lane;
+    }
     lua_settop(L, 2);
   }
   td_err err;
@@ -359,6 +377,58 @@ static int l_spawn(lua_State *L) {
 }
 
 /* ---- the table ----------------------------------------------------------- */
+
+/* The tables the functions return, field by field as l_enemy, l_tower and
+** l_wave_preview fill them (docs/lua-api.md and the stubs' classes). */
+#define FIELDS(a) (a), sizeof(a) / sizeof((a)[0])
+
+static const td_mod_field_doc enemy_state_fields[] = {
+    {"handle", "integer", "The enemy's handle (as given)."},
+    {"type", "string", "Its enemy type's name."},
+    {"x", "number", "Position, map units."},
+    {"y", "number", "Position, map units."},
+    {"radius", "number", "Body radius, map units."},
+    {"facing", "number", "Heading, radians."},
+    {"health", "number", "Health left."},
+    {"max_health", "number", "Health at its spawn."},
+    {"wave", "integer",
+     "The wave it came with (0: spawned by td.spawn; a split enemy keeps its parent's)."},
+    {"slow", "number", "The share of speed it has lost (0: none)."},
+    {"stun", "number", "Seconds of stun left (0: none)."},
+    {"route_left", "number", "Map units along its route to a goal."},
+    {"flying", "boolean", "A flyer (only towers with hits_air reach it)."},
+    {"boss", "boolean", "A boss (immune to stun, half the slow)."},
+};
+static const td_mod_class enemy_state = {"td.enemy_state", "An enemy's state (td.enemy_info).",
+                                        FIELDS(enemy_state_fields)};
+
+static const td_mod_field_doc tower_state_fields[] = {
+    {"handle", "integer", "The tower's handle (as given)."},
+    {"base", "integer", "Its tower base, 1-based in map order (events' `base`)."},
+    {"type", "string", "Its tower type's name."},
+    {"level", "string", "Its level's name."},
+    {"x", "number", "Position, map units."},
+    {"y", "number", "Position, map units."},
+    {"range", "number", "Range, map units."},
+    {"mode", "\"first\"|\"last\"|\"strongest\"|\"closest\"|\"script\"",
+     "Its targeting mode (script: the type's targeting function)."},
+    {"state", "\"idle\"|\"aiming\"|\"firing\"|\"cooldown\"", "What it is doing."},
+    {"target", "integer", "The enemy handle it aims at (0: none)."},
+    {"spent", "integer", "Gold spent on it (build and upgrades)."},
+};
+static const td_mod_class tower_state = {"td.tower_state", "A tower's state (td.tower_info).",
+                                        FIELDS(tower_state_fields)};
+
+static const td_mod_field_doc wave_entry_fields[] = {
+    {"enemy", "string", "The group's enemy type."},
+    {"count", "integer", "Enemies in all, over its spawns."},
+    {"spawns", "integer", "Spawn points it comes from."},
+    {"health", "number", "Each one's health (scaled for the wave)."},
+    {"delay", "number", "Seconds after the wave's start."},
+};
+static const td_mod_class wave_entry = {"td.wave_entry",
+                                        "One spawn group of a wave (td.wave_preview).",
+                                        FIELDS(wave_entry_fields)};
 
 #define RT TD_MOD_API_RUNTIME
 
@@ -381,23 +451,19 @@ static const td_mod_api world_api[] = {
      "(`td play`'s settings, `td sim --difficulty`). The engine changes nothing with it; the "
      "mod decides what it means (scripts/base/maps.lua scales health, gold and lives).",
      TD_MOD_API_DATA | RT},
-    {"wave_preview", l_wave_preview, "(n?: integer) -> table[]",
+    {"wave_preview", l_wave_preview, "(n?: integer) -> td.wave_entry[]",
      "What wave n (default: the next) brings, as the game's preview shows it: one entry per "
-     "spawn group in the rules' order, `{enemy = name, count = total over its spawns, spawns, "
-     "health = each, delay = seconds after the wave's start}`; endless waves included.", RT},
+     "spawn group in the rules' order; endless waves included.", RT},
     {"enemies", l_enemies, "(x?: number, y?: number, r?: number) -> integer[]",
      "Handles of the living enemies on the map, in slot order (stable), optionally only those "
      "whose centre is within r of (x, y). Enemies still waiting at their spawn's gate (a "
      "wave's rows enter one after another) are not on the map yet.", RT},
-    {"enemy_info", l_enemy, "(h: integer) -> table?",
-     "An enemy's state, or nil when the handle is dead: `handle`, `type` (name), `x`, `y`, "
-     "`radius`, `facing` (radians), `health`, `max_health`, `wave`, `slow` (share), `stun` "
-     "(seconds), `route_left` (map units to a goal), `flying`, `boss`.", RT},
+    {"enemy_info", l_enemy, "(h: integer) -> td.enemy_state?",
+     "An enemy's state, or nil when the handle is dead (or the enemy is dying or has "
+     "leaked).", RT},
     {"towers", l_towers, "() -> integer[]", "Handles of the towers, in base order.", RT},
-    {"tower_info", l_tower, "(h: integer) -> table?",
-     "A tower's state, or nil: `handle`, `base` (1-based), `type`, `level` (names), `x`, `y`, "
-     "`range` (map units), `mode`, `state` (\"idle\", \"aiming\", \"firing\", \"cooldown\"), "
-     "`target` (an enemy handle, 0: none), `spent` (gold).", RT},
+    {"tower_info", l_tower, "(h: integer) -> td.tower_state?",
+     "A tower's state, or nil when the handle is dead.", RT},
     {"give_gold", l_give_gold, "(amount: integer) -> integer",
      "Adds gold (negative takes, never below 0); returns the new total.", RT},
     {"damage", l_damage, "(h: integer, amount: number, damage_type?: string, tower?: integer) -> number",
@@ -421,12 +487,16 @@ static const td_mod_api world_api[] = {
      "waypoint nearest to a living enemy (`near`, a handle) or to a point (`x`, `y`: a kill "
      "event's, say); returns its handle, nil when `near` is dead or no waypoint is routed. It "
      "belongs to no wave. `health`: its health (> 0, default the type's); `lane`: its offset "
-     "across the road in tiles (default 0: the middle). All handlers together may spawn "
+     "across the road in tiles (-1000 .. 1000, default 0: the middle). All handlers together may spawn "
      "256 enemies a step, and none once 8192 are alive: the call past either stops the "
      "handler with an error (like the instruction limit).", RT},
 };
 
 int game_register_api(td_mod_options *o, td_game *g, td_err *err) {
+  if (td_mod_register_class(o, &wave_entry, err) != 0 ||
+      td_mod_register_class(o, &enemy_state, err) != 0 ||
+      td_mod_register_class(o, &tower_state, err) != 0)
+    return -1;
   return td_mod_register(o, world_api, sizeof world_api / sizeof world_api[0], g, err);
 }
 

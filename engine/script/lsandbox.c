@@ -34,7 +34,54 @@ struct td_lsandbox {
   bool in_handler;        /* the message handler may use TD_LSANDBOX_RESERVE */
   td_lsandbox_report *report; /* filled by report_handler */
   char hook_where[256];   /* where the count hook last found the script */
+  char fail_where[256];   /* where the first refused allocation of the call was */
+  char fail_trace[2048];  /* and the stack then (note_failure) */
 };
+
+/* Whether the allocator may read the stack (lua_getstack, lua_getinfo) when
+** it refuses an allocation. Lua 5.4.0 .. 5.4.5 keep every stack pointer
+** valid while they allocate; from 5.4.6 on, a stack reallocation turns the
+** frames' pointers into offsets around its allocation (ldo.c, relstack),
+** so there the position falls back to the count hook's last sample. */
+#if LUA_VERSION_RELEASE_NUM < 50406
+#define WHERE_AT_ALLOC 1
+#else
+#define WHERE_AT_ALLOC 0
+#endif
+
+/* A refused allocation during a call with a report: remembers the position
+** of the running function and the stack (file:line of each Lua function),
+** for the memory error that follows, which Lua raises without calling the
+** message handler. Only the first one of a call: a sticky cap then stops
+** the call, and later refusals are the unwinding's. Allocates nothing. */
+static void note_failure(td_lsandbox *sb) {
+#if WHERE_AT_ALLOC
+  if (!sb->active || !sb->report || sb->in_handler || sb->fail_where[0]) return;
+  lua_Debug ar;
+  size_t n = 0, cap = sizeof sb->fail_trace;
+  n += (size_t)snprintf(sb->fail_trace, cap, "stack traceback:");
+  for (int level = 0; n < cap && lua_getstack(sb->L, level, &ar); level++) {
+    if (!lua_getinfo(sb->L, "Sl", &ar)) continue;
+    const char *src = ar.source;
+    if (*src == '=' || *src == '@') src++;
+    if (ar.currentline <= 0) {
+      n += (size_t)snprintf(sb->fail_trace + n, cap - n, "\n\t[C]: in ?");
+      continue;
+    }
+    if (!sb->fail_where[0])
+      snprintf(sb->fail_where, sizeof sb->fail_where, "%s:%d", src, ar.currentline);
+    if (*ar.what == 'm')
+      n += (size_t)snprintf(sb->fail_trace + n, cap - n, "\n\t%s:%d: in main chunk", src,
+                            ar.currentline);
+    else
+      n += (size_t)snprintf(sb->fail_trace + n, cap - n, "\n\t%s:%d: in function <%s:%d>", src,
+                            ar.currentline, src, ar.linedefined);
+  }
+  if (!sb->fail_where[0]) sb->fail_trace[0] = '\0';
+#else
+  (void)sb;
+#endif
+}
 
 static void count_hook(lua_State *L, lua_Debug *ar);
 
@@ -51,6 +98,7 @@ static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   size_t limit = sb->mem_limit + (sb->in_handler ? TD_LSANDBOX_RESERVE : 0);
   if (nsize > old && (sb->mem_used > limit || nsize - old > limit - sb->mem_used)) {
     sb->alloc_fail = FAIL_CAP;
+    note_failure(sb);
     if (sb->sticky_memory && sb->active && !sb->in_handler && !sb->mem_tripped) {
       /* lua_sethook may be called at any point (it only sets fields) */
       sb->mem_tripped = true;
@@ -61,6 +109,7 @@ static void *sandbox_alloc(void *ud, void *ptr, size_t osize, size_t nsize) {
   void *p = td_mem_realloc(ptr, old, nsize);
   if (!p) {
     sb->alloc_fail = FAIL_OOM;
+    note_failure(sb);
     return NULL;
   }
   sb->mem_used = sb->mem_used - old + nsize;
@@ -86,8 +135,9 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
     lua_error(L);
   }
   if (!sb->instr_tripped) {
-    /* remember the position, for errors that leave no stack (memory) */
-    if (sb->report && lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
+    /* remember the position, for errors that leave no stack (memory), where
+    ** the allocator cannot read it itself */
+    if (!WHERE_AT_ALLOC && sb->report && lua_getinfo(L, "Sl", ar) && ar->currentline > 0) {
       const char *src = ar->source;
       if (*src == '=' || *src == '@') src++;
       snprintf(sb->hook_where, sizeof sb->hook_where, "%s:%d", src, ar->currentline);
@@ -168,6 +218,8 @@ static void begin(td_lsandbox *sb) {
   sb->limit_tripped = false;
   sb->in_handler = false;
   sb->hook_where[0] = '\0';
+  sb->fail_where[0] = '\0';
+  sb->fail_trace[0] = '\0';
   lua_sethook(sb->L, count_hook, LUA_MASKCOUNT, TD_LSANDBOX_HOOK_STEP);
 }
 
@@ -341,7 +393,14 @@ int td_lsandbox_pcall(td_lsandbox *sb, int nargs, int nresults, td_lsandbox_repo
     rep->status = sb->alloc_fail == FAIL_OOM ? TD_LSANDBOX_OOM : TD_LSANDBOX_MEMORY;
     copy_line(rep->message, sizeof rep->message,
               sb->alloc_fail == FAIL_OOM ? "out of memory" : "memory limit exceeded");
-    if (!rep->where[0]) snprintf(rep->where, sizeof rep->where, "%s", sb->hook_where);
+    if (sb->fail_where[0]) { /* the allocation's own position and stack */
+      snprintf(rep->where, sizeof rep->where, "%s", sb->fail_where);
+      snprintf(rep->traceback, sizeof rep->traceback, "%s", sb->fail_trace);
+    } else if (!rep->where[0] && sb->hook_where[0]) { /* a sample, up to a hook step before */
+      snprintf(rep->where, sizeof rep->where, "%s", sb->hook_where);
+      size_t k = strlen(rep->message);
+      snprintf(rep->message + k, sizeof rep->message - k, " (at or after this line)");
+    }
   } else {
     rep->status = TD_LSANDBOX_ERROR;
     const char *msg = lua_tostring(L, -1);

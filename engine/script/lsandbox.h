@@ -80,10 +80,15 @@ typedef struct td_lsandbox_report {
   char message[512];     /* one line: the error as raised, or "instruction limit
                             exceeded" / "memory limit exceeded" / "out of memory" */
   char where[256];       /* "chunkname:line" of the innermost Lua function, "" unknown;
-                            for a memory error raised without a message handler, the
-                            last position the count hook saw (within the hook step) */
-  char traceback[2048];  /* "stack traceback:\n\t...", "" when none (memory errors
-                            raised without a message handler have none) */
+                            for a memory error, where the first refused allocation
+                            was (the line of the Lua function running then, or that
+                            called the C function that allocated); with Lua >= 5.4.6
+                            (see lsandbox.c), the last position the count hook saw,
+                            up to a hook step before, and the message then ends in
+                            " (at or after this line)" */
+  char traceback[2048];  /* "stack traceback:\n\t...", "" when none; a memory error's
+                            is the stack at the refused allocation, with full chunk
+                            names (none with Lua >= 5.4.6) */
 } td_lsandbox_report;
 
 /* limits may be NULL (defaults). NULL with err set on OOM or when the cap is

@@ -202,17 +202,102 @@ static bool starts_with_file(const mod_version *v, const char *msg) {
   return false;
 }
 
+/* ---- "did you mean" for names that are nil at run time ----------------------- */
+
+typedef struct suggestion {
+  const char *got;
+  int best;              /* distance of pick; 3: none yet */
+  char pick[80];
+} suggestion;
+
+/* Takes prefix..name as the pick if it is closer to got (as suggest_in of
+** mod_data.c: fewer than 3 edits, and fewer than the longer name's length),
+** ties broken by byte order so that the table order never matters. */
+static void consider(suggestion *s, const char *prefix, const char *name) {
+  int d = mod_distance(s->got, name);
+  size_t gl = strlen(s->got), nl = strlen(name);
+  if (d >= 3 || (size_t)d >= (gl > nl ? gl : nl)) return;
+  char full[sizeof s->pick];
+  snprintf(full, sizeof full, "%s%s", prefix, name);
+  if (d < s->best || (d == s->best && strcmp(full, s->pick) < 0)) {
+    s->best = d;
+    memcpy(s->pick, full, sizeof full);
+  }
+}
+
+static void consider_td(suggestion *s, const mod_version *v) {
+  consider(s, "td.", "state");
+  consider(s, "td.", "api_version");
+  for (size_t i = 0; i < mod_builtin_td_count; i++) consider(s, "td.", mod_builtin_td[i].name);
+  const td_mod_options *o = &v->mod->opt;
+  for (size_t t = 0; t < o->api_count; t++)
+    for (size_t i = 0; i < o->api[t].count; i++) consider(s, "td.", o->api[t].fns[i].name);
+}
+
+/* The name in "... a nil value (KIND 'name')" of a Lua error, or false. */
+static bool nil_name(const char *msg, const char *kind, char *name, size_t size) {
+  char pat[32];
+  snprintf(pat, sizeof pat, "a nil value (%s '", kind);
+  const char *p = strstr(msg, pat);
+  if (!p) return false;
+  p += strlen(pat);
+  size_t n = strcspn(p, "'");
+  if (p[n] != '\'' || n == 0 || n >= size) return false;
+  memcpy(name, p, n);
+  name[n] = '\0';
+  return true;
+}
+
+/* A hint for Lua's "attempt to call (or index...) a nil value (global 'x')"
+** and "(field 'x')" when td lacked x at that line: the closest name among
+** td's functions and the mod's globals, or what the sandbox leaves out.
+** Reads the environment without allocating (lua_next, string keys only),
+** so it may run outside a protected call. */
+static void hint_names(const mod_version *v, const td_lsandbox_report *rep, char *hint,
+                       size_t size) {
+  static const char *const absent[] = {"io", "os", "debug", "package", "require", "dofile",
+                                       "loadfile", "coroutine", "warn", NULL};
+  hint[0] = '\0';
+  char name[64];
+  suggestion s = {.got = name, .best = 3};
+  if (nil_name(rep->message, "global", name, sizeof name)) {
+    for (const char *const *a = absent; *a; a++)
+      if (strcmp(*a, name) == 0) {
+        snprintf(hint, size, " (%s is not available to mods)", name);
+        return;
+      }
+    consider_td(&s, v);
+    lua_State *L = td_lsandbox_state(v->sb);
+    if (lua_checkstack(L, 3)) {
+      if (lua_rawgetp(L, LUA_REGISTRYINDEX, &env_key) == LUA_TTABLE) {
+        lua_pushnil(L);
+        while (lua_next(L, -2)) {
+          if (lua_type(L, -2) == LUA_TSTRING) consider(&s, "", lua_tostring(L, -2));
+          lua_pop(L, 1);
+        }
+      }
+      lua_pop(L, 1);
+    }
+  } else if (nil_name(rep->message, "field", name, sizeof name) && strcmp(name, v->miss) == 0 &&
+             strcmp(rep->where, v->miss_where) == 0) {
+    consider_td(&s, v);
+    if (!s.pick[0]) snprintf(hint, size, " (td has no '%s')", name);
+  }
+  if (s.pick[0]) snprintf(hint, size, " (did you mean '%s'?)", s.pick);
+}
+
 /* One line "file:line: message" from a report; fallback names the place
 ** when Lua gave none. */
 static void format_report(const mod_version *v, const td_lsandbox_report *rep,
                           const char *fallback, char *out, size_t size) {
-  char msg[sizeof rep->message];
+  char msg[sizeof rep->message], hint[128] = "";
   expand_names(v, rep->message, msg, sizeof msg);
+  if (rep->status == TD_LSANDBOX_ERROR) hint_names(v, rep, hint, sizeof hint);
   const char *where = rep->where[0] ? rep->where : fallback;
   if (rep->status == TD_LSANDBOX_ERROR && starts_with_file(v, msg))
-    mod_fmt(out, size, "%s", msg);
+    mod_fmt(out, size, "%s%s", msg, hint);
   else
-    mod_fmt(out, size, "%s: %s", where, msg);
+    mod_fmt(out, size, "%s: %s%s", where, msg, hint);
   for (char *p = out; *p; p++)
     if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = ' ';
 }
@@ -386,6 +471,20 @@ static int l_xpcall(lua_State *L) {
 
 static int l_readonly(lua_State *L) {
   mod_raise(L, "td is read-only");
+}
+
+/* __index of td's real table: a name td lacks reads as nil (a mod may test
+** for a function), and is remembered with its position, so that the error
+** if the mod then calls or indexes it can say "did you mean" (hint_names). */
+static int l_td_miss(lua_State *L) {
+  mod_version *v = mod_version_of(L);
+  size_t len;
+  const char *k = lua_type(L, 2) == LUA_TSTRING ? lua_tolstring(L, 2, &len) : NULL;
+  if (k && len < sizeof v->miss && strlen(k) == len) {
+    memcpy(v->miss, k, len + 1);
+    mod_where(L, v->miss_where, sizeof v->miss_where);
+  }
+  return 0;
 }
 
 /* load(chunk [, chunkname [, mode]]): text only, the mod's environment. */
@@ -758,8 +857,9 @@ static int host_call(lua_State *L) {
 
 const td_mod_api mod_builtin_td[] = {
   {"damage_type", mod_l_damage_type, "(name: string)",
-   "Declares a damage type (at most 8). Towers deal one; enemies resist them by name. Like "
-   "every name: ASCII letters, digits, `_`, `-` and `.` only.",
+   "Declares a damage type: a mod declares at least one and at most 8, and the first is the "
+   "default (of a level's `damage_type`, of td.damage). Towers deal one; enemies resist them "
+   "by name. Like every name: ASCII letters, digits, `_`, `-` and `.` only.",
    TD_MOD_API_DATA},
   {"enemy", mod_l_enemy, "(t: td.enemy_decl)", "Declares an enemy type.", TD_MOD_API_DATA},
   {"tower", mod_l_tower, "(t: td.tower_decl)",
@@ -873,10 +973,15 @@ static void push_builtins(lua_State *L, mod_version *v, int to, const td_mod_api
   }
 }
 
+/* The base library's globals a mod keeps (tostring is then replaced by
+** ours); the stubs declare these and mod_builtin_globals, nothing else. */
+const char *const mod_base_globals[] = {"assert", "error", "ipairs", "next", "pairs", "pcall",
+                                        "rawequal", "rawget", "rawlen", "select",
+                                        "getmetatable", "tonumber", "tostring", "type",
+                                        "_VERSION", NULL};
+
 static void open_env(lua_State *L, mod_version *v) {
-  static const char *const base[] = {"assert", "error", "ipairs", "next", "pairs", "pcall",
-                                     "rawequal", "rawget", "rawlen", "select", "getmetatable",
-                                     "tonumber", "tostring", "type", "_VERSION", NULL};
+  const char *const *base = mod_base_globals;
   static const char *const strings[] = {"byte", "char", "find", "format", "gmatch", "gsub",
                                         "len", "lower", "match", "rep", "reverse", "sub",
                                         "upper", "pack", "packsize", "unpack", NULL};
@@ -959,6 +1064,11 @@ static void open_env(lua_State *L, mod_version *v) {
   lua_setfield(L, td, "api_version");
   mod_state_open(L, td);
   mod_wave_open(L);
+  lua_createtable(L, 0, 1);
+  lua_pushlightuserdata(L, v);
+  lua_pushcclosure(L, l_td_miss, 1);
+  lua_setfield(L, -2, "__index");
+  lua_setmetatable(L, td);
   make_readonly(L, v);
   lua_setfield(L, env, "td");
 
@@ -1084,6 +1194,13 @@ int td_mod_register(td_mod_options *o, const td_mod_api *fns, size_t count, void
   o->api[o->api_count].count = count;
   o->api[o->api_count].host = host;
   o->api_count++;
+  return 0;
+}
+
+int td_mod_register_class(td_mod_options *o, const td_mod_class *c, td_err *err) {
+  if (o->class_count >= TD_MOD_MAX_CLASSES)
+    return td_err_set(err, "mod: more than %d classes", TD_MOD_MAX_CLASSES);
+  o->classes[o->class_count++] = c;
   return 0;
 }
 
@@ -1340,6 +1457,7 @@ static bool run(mod_version *v, call_args *a, lua_CFunction tramp) {
   lua_pushlightuserdata(L, a);
   td_lsandbox_report rep;
   v->in_call = true;
+  v->miss[0] = '\0';
   int rc = td_lsandbox_pcall(v->sb, 1, 0, &rep);
   v->in_call = false;
   if (rc == 0) return true;

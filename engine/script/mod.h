@@ -40,7 +40,12 @@
 ** td_mod_dispatch/td_mod_tick/td_mod_target, each call under its own
 ** instruction budget. A handler that raises, runs away or hits the memory
 ** cap is stopped, recorded as a td_mod_error (mod, handler, file:line,
-** message, traceback) and disabled; the other handlers go on.
+** message, traceback) and disabled; the other handlers go on. Lua's error
+** for calling or indexing a nil global, or a field td lacks, ends with a
+** "did you mean" among td's functions and the mod's globals (td's real
+** table has an __index that remembers a missing name and its line; reading
+** one is still nil, no error); a memory error names the line of the refused
+** allocation (lsandbox.h).
 **
 ** Host functions. td_mod_register adds tables of C functions to `td`
 ** before loading (the world's bindings: gold, enemy health, ...); each
@@ -84,6 +89,7 @@
 #define TD_MOD_MAX_FILES 64           /* files one mod may include */
 #define TD_MOD_MAX_FILE_BYTES ((size_t)4 << 20)
 #define TD_MOD_MAX_API_TABLES 8       /* td_mod_register calls per options */
+#define TD_MOD_MAX_CLASSES 16         /* td_mod_register_class calls per options */
 #define TD_MOD_MAX_ERRORS 32          /* error records kept (later ones counted) */
 #define TD_MOD_LOG_LINES 256          /* print lines kept (the oldest dropped) */
 #define TD_MOD_LOG_LINE_MAX 512       /* bytes of one line, longer ones cut */
@@ -93,6 +99,23 @@ typedef struct td_mod td_mod;
 
 /* Where a host function may be called. */
 enum { TD_MOD_API_DATA = 1, TD_MOD_API_RUNTIME = 2 };
+
+/* A table functions of td return, for the docs and the stubs: its LuaLS
+** class (the name a signature gives the result: "-> td.enemy_state?",
+** "-> td.wave_entry[]") and its fields, one line each of the docs' field
+** table and of the class. */
+typedef struct td_mod_field_doc {
+  const char *name;
+  const char *type;       /* LuaLS: "integer", "\"idle\"|\"firing\"", "boolean" */
+  const char *doc;
+} td_mod_field_doc;
+
+typedef struct td_mod_class {
+  const char *name;       /* "td.enemy_info" */
+  const char *doc;
+  const td_mod_field_doc *fields;
+  size_t count;
+} td_mod_class;
 
 /* One function of td. signature is LuaLS-like and parsed for the docs:
 ** "(enemy: integer, amount?: number) -> boolean" (no "->": no result). */
@@ -111,6 +134,8 @@ typedef struct td_mod_options {
     void *host;
   } api[TD_MOD_MAX_API_TABLES];
   size_t api_count;
+  const td_mod_class *classes[TD_MOD_MAX_CLASSES]; /* td_mod_register_class (docs only) */
+  size_t class_count;
   uint32_t (*random)(void *ud); /* math.random's source; NULL: a fixed-seed xorshift */
   void *random_ud;
   /* a wave script holds its wave open while it runs (+1 at its start, -1
@@ -136,6 +161,9 @@ typedef struct td_mod_error {
 ** o is full. Names are checked at load (identifiers, no clash). */
 int td_mod_register(td_mod_options *o, const td_mod_api *fns, size_t count, void *host,
                     td_err *err);
+/* Adds the class of a table that host functions return (for td api: the
+** docs' field table and the stubs' class). 0, or -1 when o is full. */
+int td_mod_register_class(td_mod_options *o, const td_mod_class *c, td_err *err);
 /* Inside a host function: the host pointer given with its table. */
 void *td_mod_host(lua_State *L);
 

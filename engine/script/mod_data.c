@@ -577,7 +577,8 @@ static int read_enum(rd *r, const mod_field *f, const char *choices) {
   snprintf(list, sizeof list, "%s", choices);
   for (char *p = list; *p; p++)
     if (*p == '|') *p = '/';
-  rfail(r, "%s%s must be one of %s, got '%s'%s", r->prefix, f->name, list, got,
+  rfail(r, "%s%s must be one of %s%s, got '%s'%s", r->prefix, f->name, list,
+        f->type == FT_TARGET ? " or a function" : "", got,
         suggest_in(got, choices, hint, sizeof hint));
 }
 
@@ -1081,7 +1082,8 @@ int mod_build_rules(mod_version *v, td_err *err) {
   char hint[96];
   const char *entry = v->mod->entry;
   if (b->ndamage == 0)
-    return td_err_set(err, "%s: no damage type declared (td.damage_type \"name\")", entry);
+    return td_err_set(err, "%s: no damage type declared: a mod declares at least one "
+                           "(td.damage_type \"name\"; the first is the default)", entry);
   *R = b->rules;
   R->enemies = NULL;
   R->towers = NULL;

@@ -101,9 +101,13 @@ static const char intro[] =
     "  { name = \"arrow_2\", cost = 40, damage = 14 },           -- upgrades the level above\n"
     "} }\n"
     "td.wave { { enemy = \"runner\", count = 8 } }\n"
-    "local kills = 0\n"
-    "td.on(\"kill\", function(e) kills = kills + 1 end)\n"
+    "td.state.kills = 0                   -- the mod's table that saves carry\n"
+    "td.on(\"kill\", function(e) td.state.kills = td.state.kills + 1 end)\n"
     "```\n"
+    "\n"
+    "`td.state` is the one table of `td` a mod writes to: what it keeps there (numbers,\n"
+    "strings, booleans and tables of them) is saved and loaded with the game; module-level\n"
+    "locals are not (docs/modding.md, \"What a save keeps\").\n"
     "\n"
     "## Loading, errors, reload\n"
     "\n"
@@ -126,7 +130,35 @@ static const char intro[] =
     "  start over. A reload that fails leaves the running version in place and shows the\n"
     "  error.\n"
     "- Indices are 1-based in Lua (spawns, tower bases); handles of enemies and towers are\n"
-    "  integers to pass back to host functions.\n"
+    "  integers to pass back to host functions. The tools name bases by their Tiled object\n"
+    "  ids instead: the table below says which number counts how.\n"
+    "\n"
+    "## Numbers: 0-based, 1-based, Tiled object ids\n"
+    "\n"
+    "| number | where | counts |\n"
+    "|---|---|---|\n"
+    "| spawn point | `spawn` of a group (`td.wave`, `td.group`); `td.spawn(type, { spawn = i })` "
+    "| 1-based, in map order |\n"
+    "| spawn point | `td sim --spawn spawn=I` | 0-based, in map order (as `td route` lists "
+    "them) |\n"
+    "| tower base | `base` of the `place`, `sell` and `refuse` events; `base` of "
+    "`td.tower_info` | 1-based, in map order |\n"
+    "| tower base | scenarios (`base = ID` in `td check`), replays (`place 15 arrow`), "
+    "`td sim --tower ID@T`, `td route --tower ID`, `td shot --hover`/`--select` | the Tiled "
+    "object id of the `tower_base` object |\n"
+    "| wave | `wave` of events and of `td.enemy_info`; `td.current_wave()`; "
+    "`td.wave_preview(n)`; `first`, `last` of a group; `wave_count` | 1-based (0: none yet, "
+    "or an enemy no wave brought) |\n"
+    "| tick | `tick` of events; `td.tick()`; `td.every(n, f)`; replays and scenarios | "
+    "0-based: the first step is tick 0; 60 a second |\n"
+    "| handle | `enemy`, `tower` of events; `handle`, `target` of the info tables; "
+    "`td.enemies()`, `td.towers()` | opaque integers >= 1; 0 means none |\n"
+    "| array position | what `td.enemies()`, `td.towers()`, `td.wave_preview()` return; a "
+    "targeting function's candidates and the position it returns | 1-based (Lua arrays) |\n"
+    "| upgrade | replays (`upgrade BASE CHILD`) | CHILD 1-based among the level's "
+    "upgrades |\n"
+    "| graph node | `id` in `td route --json`; `--block-edge I,J` (an edge by its two nodes) "
+    "| 0-based, in map order |\n"
     "\n"
     "## The sandbox\n"
     "\n"
@@ -150,7 +182,13 @@ static const char intro[] =
     "A handler that raises an error, runs past its budget or hits the memory cap is\n"
     "stopped and disabled (that handler only); the game goes on and shows the error with\n"
     "the mod's name, the file and line, and a traceback. `print` writes to the mod's log,\n"
-    "shown in the game.\n";
+    "shown in the game. A memory error names the line whose allocation was refused.\n"
+    "Calling or indexing a name that is nil gets the suggestion load-time errors have:\n"
+    "a global is compared with td's functions and the mod's globals, a field of `td` with\n"
+    "td's functions (`mod.lua:7: attempt to call a nil value (field 'spwn') (did you mean\n"
+    "'td.spawn'?)`, `(global 'tower_infoo') (did you mean 'td.tower_info'?)`, `(global\n"
+    "'os') (os is not available to mods)`). Reading a missing name is no error (a mod may\n"
+    "test `if td.map_name then`).\n";
 
 static void md_range(FILE *f, const mod_field *fd) {
   if (fd->type == FT_ENUM || (fd->type == FT_TARGET && fd->choices)) {
@@ -199,15 +237,20 @@ static void md_default(FILE *f, const mod_field *fd) {
   else fputs("none", f);
 }
 
+/* "a|b" in a table cell: the bar escaped. */
+static void md_cell_type(FILE *f, const char *t) {
+  for (const char *p = t; *p; p++)
+    if (*p == '|') fputs("\\|", f);
+    else fputc(*p, f);
+}
+
 static void md_schema(FILE *f, const mod_schema *s) {
   fprintf(f, "\n#### `%s`\n\n%s\n\n", s->cls, s->doc);
   fputs("| field | type | default | range | meaning |\n|---|---|---|---|---|\n", f);
   for (size_t i = 0; i < s->count; i++) {
     const mod_field *fd = &s->fields[i];
     fprintf(f, "| `%s` | `", fd->name);
-    for (const char *p = fd->lua_type; *p; p++) /* | would split the cell */
-      if (*p == '|') fputs("\\|", f);
-      else fputc(*p, f);
+    md_cell_type(f, fd->lua_type); /* | would split the cell */
     fputs("` | ", f);
     md_default(f, fd);
     fputs(" | ", f);
@@ -216,10 +259,33 @@ static void md_schema(FILE *f, const mod_schema *s) {
   }
 }
 
-static void md_function(FILE *f, const char *prefix, const td_mod_api *e) {
+/* The registered class that e's first result names ("td.x?", "td.x[]"), or
+** NULL. */
+static const td_mod_class *returned_class(const td_mod_options *o, const td_mod_api *e) {
   sig s;
   parse_sig(e->signature, &s);
+  if (!o || s.nreturns == 0) return NULL;
+  size_t n = strlen(s.returns[0]);
+  if (n && s.returns[0][n - 1] == '?') n--;
+  if (n >= 2 && strncmp(s.returns[0] + n - 2, "[]", 2) == 0) n -= 2;
+  for (size_t i = 0; i < o->class_count; i++)
+    if (strlen(o->classes[i]->name) == n && strncmp(o->classes[i]->name, s.returns[0], n) == 0)
+      return o->classes[i];
+  return NULL;
+}
+
+static void md_function(FILE *f, const char *prefix, const td_mod_api *e,
+                        const td_mod_options *o) {
   fprintf(f, "\n### `%s%s%s`\n\n%s\n", prefix, e->name, e->signature, e->doc);
+  const td_mod_class *c = returned_class(o, e);
+  if (c) {
+    fprintf(f, "\n`%s`: %s\n\n| field | type | meaning |\n|---|---|---|\n", c->name, c->doc);
+    for (size_t i = 0; i < c->count; i++) {
+      fprintf(f, "| `%s` | `", c->fields[i].name);
+      md_cell_type(f, c->fields[i].type);
+      fprintf(f, "` | %s |\n", c->fields[i].doc);
+    }
+  }
   unsigned st = e->stages ? e->stages : TD_MOD_API_RUNTIME;
   if (st != (TD_MOD_API_DATA | TD_MOD_API_RUNTIME))
     fprintf(f, "\n*%s.*\n", st == TD_MOD_API_DATA ? "While the mod loads only" : "In handlers only");
@@ -261,7 +327,7 @@ void td_mod_write_api_markdown(FILE *f, const td_mod_options *o) {
             "Registered while the mod loads, called during the game, each call under its own\n"
             "instruction budget.\n", f);
     }
-    md_function(f, "td.", e);
+    md_function(f, "td.", e, o);
   }
   fputs("\n### Events\n\nEvery event table has `kind` (the event's name) and `tick`, plus:\n\n"
         "| event | when | fields |\n|---|---|---|\n", f);
@@ -286,11 +352,12 @@ void td_mod_write_api_markdown(FILE *f, const td_mod_options *o) {
         "Handles, not enemies: the world's functions (below, when the game provides them)\n"
         "read and act on them.\n", f);
   fputs("\n## Globals added by the sandbox\n", f);
-  for (size_t i = 0; i < mod_builtin_globals_count; i++) md_function(f, "", &mod_builtin_globals[i]);
+  for (size_t i = 0; i < mod_builtin_globals_count; i++)
+    md_function(f, "", &mod_builtin_globals[i], o);
   if (o && o->api_count) {
     fputs("\n## Game functions\n\nProvided by the game through `td`.\n", f);
     for (size_t t = 0; t < o->api_count; t++)
-      for (size_t i = 0; i < o->api[t].count; i++) md_function(f, "td.", &o->api[t].fns[i]);
+      for (size_t i = 0; i < o->api[t].count; i++) md_function(f, "td.", &o->api[t].fns[i], o);
   }
 }
 
@@ -333,10 +400,87 @@ static void stub_function(FILE *f, const char *prefix, const td_mod_api *e) {
   fputs(") end\n", f);
 }
 
+/* The classes of the tables the game functions return. */
+static void stub_classes(FILE *f, const td_mod_options *o) {
+  for (size_t i = 0; o && i < o->class_count; i++) {
+    const td_mod_class *c = o->classes[i];
+    fprintf(f, "\n---%s\n---@class %s\n", c->doc, c->name);
+    for (size_t k = 0; k < c->count; k++)
+      fprintf(f, "---@field %s %s %s\n", c->fields[k].name, c->fields[k].type, c->fields[k].doc);
+  }
+}
+
+/* The base library's functions the sandbox keeps (mod_base_globals), as
+** LuaLS should see them: .luarc.json turns LuaLS's own basic library off,
+** so that dofile, loadfile, require and the others the sandbox removes are
+** undefined globals in the editor too. */
+static const struct {
+  const char *name;
+  const char *stub;
+} base_stubs[] = {
+  {"assert", "---As in Lua: raises message (default \"assertion failed!\") when v is false or\n"
+             "---nil; otherwise returns all its arguments.\n---@generic T\n---@param v? T\n"
+             "---@param message? any\n---@param ... any\n---@return T\n---@return any ...\n"
+             "function assert(v, message, ...) end\n"},
+  {"error", "---As in Lua: raises message; a string gets the position of `level` (1, the\n"
+            "---default: where error was called; 0: none).\n---@param message any\n"
+            "---@param level? integer\nfunction error(message, level) end\n"},
+  {"ipairs", "---As in Lua: 1, t[1]; 2, t[2]; ... up to the first nil.\n---@generic V\n"
+             "---@param t V[]\n---@return fun(t: V[], i?: integer): integer, V\n"
+             "---@return V[]\n---@return integer\nfunction ipairs(t) end\n"},
+  {"next", "---As in Lua. The order varies between runs (use sorted_pairs where it matters).\n"
+           "---@generic K, V\n---@param t table<K, V>\n---@param k? K\n---@return K?\n"
+           "---@return V?\nfunction next(t, k) end\n"},
+  {"pairs", "---As in Lua. The order varies between runs: use sorted_pairs (or an array)\n"
+            "---wherever order matters.\n---@generic K, V\n---@param t table<K, V>\n"
+            "---@return fun(t: table<K, V>, k?: K): K, V\n---@return table<K, V>\n"
+            "---@return nil\nfunction pairs(t) end\n"},
+  {"pcall", "---As in Lua; the instruction and memory caps and the engine's limits stop the\n"
+            "---whole handler all the same (pcall cannot catch them).\n---@param f function\n"
+            "---@param ... any\n---@return boolean ok\n---@return any ...\n"
+            "function pcall(f, ...) end\n"},
+  {"rawequal", "---As in Lua.\n---@param a any\n---@param b any\n---@return boolean\n"
+               "function rawequal(a, b) end\n"},
+  {"rawget", "---As in Lua (td and its tables are empty proxies: rawget on them finds nothing).\n"
+             "---@param t table\n---@param k any\n---@return any\nfunction rawget(t, k) end\n"},
+  {"rawlen", "---As in Lua.\n---@param v table|string\n---@return integer\n"
+             "function rawlen(v) end\n"},
+  {"select", "---As in Lua.\n---@param index integer|\"#\"\n---@param ... any\n---@return any\n"
+             "function select(index, ...) end\n"},
+  {"getmetatable", "---As in Lua; false for strings, td and td's tables (protected).\n"
+                   "---@param object any\n---@return table|false|nil\n"
+                   "function getmetatable(object) end\n"},
+  {"tonumber", "---As in Lua.\n---@param v any\n---@param base? integer\n---@return number?\n"
+               "function tonumber(v, base) end\n"},
+  {"tostring", "---As in Lua, except that a table, function or coroutine without __tostring\n"
+               "---shows as \"table #N\" (numbered in the order first shown), never an address.\n"
+               "---@param v any\n---@return string\nfunction tostring(v) end\n"},
+  {"type", "---As in Lua.\n---@param v any\n"
+           "---@return \"nil\"|\"number\"|\"string\"|\"boolean\"|\"table\"|\"function\"|"
+           "\"thread\"|\"userdata\"\n"
+           "function type(v) end\n"},
+  {"_VERSION", "---\"Lua 5.4\".\n_VERSION = \"Lua 5.4\"\n"},
+};
+
+/* What the sandbox removes from the libraries LuaLS keeps on (string and
+** math): documented here; LuaLS still knows its own definitions. */
+static const char removed_stubs[] =
+    "\n---Not in td mods: the sandbox removes it (calling it raises: string.dump is nil).\n"
+    "---@deprecated\n---@param f function\n---@param strip? boolean\n---@return string\n"
+    "function string.dump(f, strip) end\n"
+    "\n---Not in td mods: math.random draws from the game's seeded generator, which a mod\n"
+    "---cannot reseed (math.randomseed is nil).\n---@deprecated\n---@param x? integer\n"
+    "---@param y? integer\nfunction math.randomseed(x, y) end\n";
+
 void td_mod_write_api_stubs(FILE *f, const td_mod_options *o) {
   fprintf(f, "---@meta\n"
              "-- LuaLS annotations for td mods (api_version %d). Generated by `td api --stubs`\n"
-             "-- from the binding and schema tables: do not edit. See docs/lua-api.md.\n",
+             "-- from the binding and schema tables: do not edit. See docs/lua-api.md.\n"
+             "--\n"
+             "-- The sandbox's globals: the base functions below (LuaLS's own basic library\n"
+             "-- is turned off in scripts/.luarc.json), td, include, sorted_pairs, and the\n"
+             "-- libraries string, table, math and utf8. Absent: io, os, debug, package,\n"
+             "-- coroutine, require, dofile, loadfile, warn, string.dump, math.randomseed.\n",
           TD_RULES_API_VERSION);
   stub_schema(f, &mod_enemy_schema);
   stub_schema(f, &mod_tower_schema);
@@ -344,6 +488,7 @@ void td_mod_write_api_stubs(FILE *f, const td_mod_options *o) {
   stub_schema(f, &mod_effect_schema);
   stub_schema(f, &mod_group_schema);
   stub_schema(f, &mod_rules_schema);
+  stub_classes(f, o);
   fputs("\n---@alias td.event_name \"tick\"", f);
   for (size_t i = 0; i < mod_event_count; i++) fprintf(f, "|\"%s\"", mod_events[i].name);
   fputs("\n\n---An event's table (fields depend on the kind: see docs/lua-api.md).\n"
@@ -368,6 +513,9 @@ void td_mod_write_api_stubs(FILE *f, const td_mod_options *o) {
     if (!seen) fprintf(f, "---@field %s? number\n", mod_events[i].amount);
   }
   fprintf(f, "\n---The game's API (read-only).\n---@class td\n---@field api_version integer\n"
+             "---@field state table<string|integer, boolean|number|string|table> The mod's own "
+             "table that saves carry: plain data only (numbers, strings, booleans, tables of "
+             "them; see docs/modding.md, What a save keeps).\n"
              "td = {}\n");
   for (size_t i = 0; i < mod_builtin_td_count; i++) stub_function(f, "td.", &mod_builtin_td[i]);
   if (o)
@@ -375,11 +523,18 @@ void td_mod_write_api_stubs(FILE *f, const td_mod_options *o) {
       for (size_t i = 0; i < o->api[t].count; i++) stub_function(f, "td.", &o->api[t].fns[i]);
   fputs("\n---The mod's API version; must equal td.api_version.\n---@type integer\n"
         "api_version = 0\n", f);
-  static const char *const standard[] = {"print",        "load",   "rawset", "collectgarbage",
-                                         "setmetatable", "xpcall", NULL};
-  for (size_t i = 0; i < mod_builtin_globals_count; i++) {
-    bool std = false;
-    for (const char *const *p = standard; *p; p++) std |= strcmp(*p, mod_builtin_globals[i].name) == 0;
-    if (!std) stub_function(f, "", &mod_builtin_globals[i]);
+  for (size_t i = 0; i < mod_builtin_globals_count; i++)
+    stub_function(f, "", &mod_builtin_globals[i]);
+  for (const char *const *p = mod_base_globals; *p; p++) {
+    bool found = false;
+    for (size_t i = 0; i < sizeof base_stubs / sizeof base_stubs[0] && !found; i++)
+      if (strcmp(base_stubs[i].name, *p) == 0) {
+        fprintf(f, "\n%s", base_stubs[i].stub);
+        found = true;
+      }
+    if (!found) /* api.sh fails on this */
+      fprintf(f, "\n---(undocumented: add it to base_stubs in mod_doc.c)\n%s = nil\n", *p);
   }
+  fputs("\n---The mod's global table (its environment).\n---@class _G\n_G = {}\n", f);
+  fputs(removed_stubs, f);
 }

@@ -153,6 +153,8 @@ typedef struct mod_version {
   mod_co *co_cur;        /* the one being resumed, NULL: none */
   bool replaying;        /* a loaded save's scripts are being replayed from tapes */
   td_blob_reader tape_in;
+  char miss[48];         /* the last name read from td that td lacks, "" none */
+  char miss_where[MOD_WHERE]; /* and where it was read (file:line) */
 } mod_version;
 
 struct td_mod {
@@ -239,6 +241,8 @@ extern const td_mod_api mod_builtin_td[];
 extern const size_t mod_builtin_td_count;
 extern const td_mod_api mod_builtin_globals[];
 extern const size_t mod_builtin_globals_count;
+/* The base library's globals the environment keeps, NULL-terminated. */
+extern const char *const mod_base_globals[];
 
 /* mod_data.c */
 mod_build *mod_build_new(void);  /* NULL on OOM */
