@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Saves continue the game exactly (issue 18): on every bundled map, under
-# --auto, a game saved at three points and loaded goes on with the same
+# --auto and --idle, a game saved at three points and loaded goes on with the same
 # checksums, kills and leaks as the uninterrupted one (the built-in
 # player's memory and the mod's td.state ride in the save); the same with
 # the tutorial (its beetle counter pays gold) and with a mod whose bonus
@@ -27,17 +27,18 @@ PY
   check $? "$1: the loaded game parts from the uninterrupted one"
 }
 
-# game NAME MAP MOD TICKS SAVE-POINTS...
+# game NAME MAP MOD TICKS SAVE-POINTS... (the player: $player, --auto)
+player=--auto
 game() {
-  local name=$1 map=$2 mod=$3 ticks=$4
+  local name="$1 $player" map=$2 mod=$3 ticks=$4
   shift 4
-  "$td" sim --map "$map" --mod "$mod" --auto --ticks "$ticks" --json >"$tmp/full.json" 2>/dev/null
+  "$td" sim --map "$map" --mod "$mod" $player --ticks "$ticks" --json >"$tmp/full.json" 2>/dev/null
   check $? "$name: the full game failed"
   for at in "$@"; do
-    "$td" sim --map "$map" --mod "$mod" --auto --ticks $((at + 1)) --save-at "$at" --save "$tmp/s.tds" \
+    "$td" sim --map "$map" --mod "$mod" $player --ticks $((at + 1)) --save-at "$at" --save "$tmp/s.tds" \
       --quiet >/dev/null 2>&1
     check $? "$name: saving at $at failed"
-    "$td" sim --map "$map" --mod "$mod" --load "$tmp/s.tds" --auto --ticks $((ticks - at)) --json \
+    "$td" sim --map "$map" --mod "$mod" --load "$tmp/s.tds" $player --ticks $((ticks - at)) --json \
       >"$tmp/load.json" 2>/dev/null
     check $? "$name: loading the save of $at failed"
     same_game "$name saved at $at" "$tmp/full.json" "$tmp/load.json"
@@ -48,6 +49,13 @@ for map in "$src"/maps/*.lua; do
   game "$(basename "$map" .lua)" "$map" "$src/scripts/base" 9000 1500 4500 7500
 done
 game tutorial "$src/maps/03-serpent.lua" "$src/scripts/tutorial" 9000 1500 4500 7500
+# nobody building: the same, on every map
+player=--idle
+for map in "$src"/maps/*.lua; do
+  game "$(basename "$map" .lua)" "$map" "$src/scripts/base" 6000 1500 3000 4500
+done
+game tutorial "$src/maps/03-serpent.lua" "$src/scripts/tutorial" 6000 1500 3000 4500
+player=--auto
 
 # a per-kill bonus that grows, kept in nested tables of td.state
 mod=$tmp/bonus
