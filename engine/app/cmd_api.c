@@ -30,12 +30,12 @@ int td_cmd_api(int argc, char **argv) {
     fputs(usage, stdout);
     return 0;
   }
-  if (argc != 2) return td_app_fail("api: expected --markdown or --stubs (try td api --help)");
+  if (argc != 2) return td_app_fail("api: expected --markdown or --stubs (see td api --help)");
   td_mod_options o = {0};
   td_err err;
   if (td_game_api(&o, &err) != 0) return td_app_fail("api: %s", err.msg);
   if (!strcmp(argv[1], "--markdown")) td_mod_write_api_markdown(stdout, &o);
   else if (!strcmp(argv[1], "--stubs")) td_mod_write_api_stubs(stdout, &o);
-  else return td_app_fail("api: unknown argument '%s' (try td api --help)", argv[1]);
+  else return td_app_fail("api: unknown argument '%s' (see td api --help)", argv[1]);
   return 0; /* main checks that stdout took every byte */
 }

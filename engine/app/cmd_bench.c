@@ -49,7 +49,7 @@ int td_cmd_bench(int argc, char **argv) {
     } else if (!strcmp(a, "--quick")) {
       o.quick = true;
     } else if (takes_value(a) && i + 1 >= argc) {
-      return td_app_fail("bench: %s needs a value (try td bench --help)", a);
+      return td_app_fail("bench: %s needs a value (see td bench --help)", a);
     } else if (!strcmp(a, "--case")) {
       o.only = argv[++i];
     } else if (!strcmp(a, "--seed")) {
@@ -59,17 +59,17 @@ int td_cmd_bench(int argc, char **argv) {
       if (td_app_parse_option("bench: --placements", argv[++i], 0, 10000000, &p)) return 2;
       o.placements = (size_t)p;
     } else if (a[0] == '-') {
-      return td_app_fail("bench: unknown option '%s' (try td bench --help)", a);
+      return td_app_fail("bench: unknown option '%s' (see td bench --help)", a);
     } else if (!area) {
       area = a;
     } else {
-      return td_app_fail("bench: unexpected argument '%s' (try td bench --help)", a);
+      return td_app_fail("bench: unexpected argument '%s' (see td bench --help)", a);
     }
   }
-  if (!area) return td_app_fail("bench: no area given: route, crowd, render or sim (try td bench --help)");
+  if (!area) return td_app_fail("bench: no area given: route, crowd, render or sim (see td bench --help)");
   if (!strcmp(area, "route")) return td_bench_route(&o);
   if (!strcmp(area, "crowd")) return td_bench_crowd(&o);
   if (!strcmp(area, "render")) return td_bench_render(&o);
   if (!strcmp(area, "sim")) return td_bench_sim(&o);
-  return td_app_fail("bench: unknown area '%s': route, crowd, render or sim (try td bench --help)", area);
+  return td_app_fail("bench: unknown area '%s': route, crowd, render or sim (see td bench --help)", area);
 }

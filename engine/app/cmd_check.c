@@ -101,10 +101,10 @@ int td_cmd_check(int argc, char **argv) {
       continue;
     }
     if (strcmp(argv[first], "--verbose") != 0 && strcmp(argv[first], "-v") != 0)
-      return td_app_fail("check: unknown option '%s' (try td check --help)", argv[first]);
+      return td_app_fail("check: unknown option '%s' (see td check --help)", argv[first]);
     verbose = true;
   }
-  if (first >= argc) return td_app_fail("check: no scenario file given (try td check --help)");
+  if (first >= argc) return td_app_fail("check: no scenario file given (see td check --help)");
   size_t nf = (size_t)(argc - first);
   td_scenario_file *files = calloc(nf, sizeof *files);
   if (!files) return td_app_fail("check: out of memory");

@@ -64,19 +64,19 @@ static int parse_args(int argc, char **argv, options *o, int *status) {
       o->json = true;
     } else if (!strcmp(a, "--movingai") || !strcmp(a, "--scen")) {
       if (i + 1 >= argc) {
-        *status = td_app_fail("path: %s needs a file name (try td path --help)", a);
+        *status = td_app_fail("path: %s needs a file name (see td path --help)", a);
         return -1;
       }
       if (a[2] == 'm') o->map = argv[++i];
       else o->scen = argv[++i];
     } else {
-      *status = td_app_fail("path: unknown option '%s' (try td path --help)", a);
+      *status = td_app_fail("path: unknown option '%s' (see td path --help)", a);
       return -1;
     }
   }
   if (!o->map || !o->scen) {
     *status = td_app_fail("path: --movingai MAP and --scen SCEN are both required "
-                          "(try td path --help)");
+                          "(see td path --help)");
     return -1;
   }
   return 0;

@@ -526,7 +526,7 @@ int td_cmd_play(int argc, char **argv) {
     } else if (!strcmp(a, "--map") || !strcmp(a, "--mod") || !strcmp(a, "--seed") ||
                !strcmp(a, "--window") || !strcmp(a, "--script") || !strcmp(a, "--frames") ||
                !strcmp(a, "--difficulty") || !strcmp(a, "--volume")) {
-      if (!has) return td_app_fail("play: %s needs a value (try td play --help)", a);
+      if (!has) return td_app_fail("play: %s needs a value (see td play --help)", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--map")) map = v;
       else if (!strcmp(a, "--mod")) mod = v;
@@ -544,7 +544,7 @@ int td_cmd_play(int argc, char **argv) {
       difficulty_set |= !strcmp(a, "--difficulty");
       volume_set |= !strcmp(a, "--volume");
     } else {
-      return td_app_fail("play: unknown argument '%s' (try td play --help)", a);
+      return td_app_fail("play: unknown argument '%s' (see td play --help)", a);
     }
   }
   /* the kept settings, under the command line's */

@@ -224,7 +224,7 @@ int td_cmd_route(int argc, char **argv) {
       o.json = true;
     } else if (!strcmp(a, "--map") || !strcmp(a, "--block-edge") || !strcmp(a, "--tower")) {
       if (i + 1 >= argc) {
-        status = td_app_fail("route: %s needs a value (try td route --help)", a);
+        status = td_app_fail("route: %s needs a value (see td route --help)", a);
         goto out;
       }
       const char *val = argv[++i];
@@ -242,12 +242,12 @@ int td_cmd_route(int argc, char **argv) {
         o.towers[o.tower_count++] = id;
       }
     } else {
-      status = td_app_fail("route: unknown argument '%s' (try td route --help)", a);
+      status = td_app_fail("route: unknown argument '%s' (see td route --help)", a);
       goto out;
     }
   }
   if (!o.map) {
-    status = td_app_fail("route: --map FILE is required (try td route --help)");
+    status = td_app_fail("route: --map FILE is required (see td route --help)");
     goto out;
   }
   status = run(&o);

@@ -61,7 +61,7 @@ int td_cmd_shot(int argc, char **argv) {
     } else if (!strcmp(a, "--idle")) {
       idle = true;
     } else if (a[0] == '-' && a[1] == '-') {
-      if (i + 1 >= argc) return td_app_fail("shot: %s needs a value (try td shot --help)", a);
+      if (i + 1 >= argc) return td_app_fail("shot: %s needs a value (see td shot --help)", a);
       const char *v = argv[++i];
       uint64_t u;
       if (!strcmp(a, "--map")) map = v;
@@ -95,12 +95,12 @@ int td_cmd_shot(int argc, char **argv) {
           return td_app_fail("shot: --overlay: no overlay '%s' (graph lanes separation hash grid flyers ranges stats)", v);
         overlays[o] = true;
       } else {
-        return td_app_fail("shot: unknown option '%s' (try td shot --help)", a);
+        return td_app_fail("shot: unknown option '%s' (see td shot --help)", a);
       }
     } else if (!out) {
       out = a;
     } else {
-      return td_app_fail("shot: unexpected argument '%s' (try td shot --help)", a);
+      return td_app_fail("shot: unexpected argument '%s' (see td shot --help)", a);
     }
   }
   td_replay rp;
@@ -126,7 +126,7 @@ int td_cmd_shot(int argc, char **argv) {
   }
   if (!map || !out) {
     td_replay_free(&rp);
-    return td_app_fail("shot: %s is required (try td shot --help)", !map ? "--map FILE" : "OUT.png");
+    return td_app_fail("shot: %s is required (see td shot --help)", !map ? "--map FILE" : "OUT.png");
   }
   SDL_Surface *surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_ARGB8888);
   SDL_Renderer *ren = surf ? SDL_CreateSoftwareRenderer(surf) : NULL;

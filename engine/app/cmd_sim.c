@@ -506,11 +506,11 @@ int td_cmd_sim(int argc, char **argv) {
     size_t k = 0;
     while (k < sizeof valued / sizeof valued[0] && strcmp(a, valued[k]) != 0) k++;
     if (k == sizeof valued / sizeof valued[0]) {
-      td_app_fail("sim: unknown argument '%s' (try td sim --help)", a);
+      td_app_fail("sim: unknown argument '%s' (see td sim --help)", a);
       goto out;
     }
     if (i + 1 >= argc) {
-      td_app_fail("sim: %s needs a value (try td sim --help)", a);
+      td_app_fail("sim: %s needs a value (see td sim --help)", a);
       goto out;
     }
     const char *v = argv[++i];
@@ -528,12 +528,12 @@ int td_cmd_sim(int argc, char **argv) {
     }
   }
   if (!o.map) {
-    td_app_fail("sim: --map FILE is required (try td sim --help)");
+    td_app_fail("sim: --map FILE is required (see td sim --help)");
     goto out;
   }
   if (o.spec_count == 0) {
     td_app_fail("sim: at least one --spawn SPEC is required, e.g. --spawn count=20 "
-                "(try td sim --help)");
+                "(see td sim --help)");
     goto out;
   }
   status = run(&o);

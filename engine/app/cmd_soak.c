@@ -654,8 +654,8 @@ static int parse(int argc, char **argv, soak_opts *o) {
     static const char *const valued[] = {"--map", "--mod", "--ticks", "--seed", "--every"};
     size_t k = 0, nv = sizeof valued / sizeof valued[0];
     while (k < nv && strcmp(a, valued[k]) != 0) k++;
-    if (k == nv) return td_app_fail("soak: unknown argument '%s' (try td soak --help)", a);
-    if (i + 1 >= argc) return td_app_fail("soak: %s needs a value (try td soak --help)", a);
+    if (k == nv) return td_app_fail("soak: unknown argument '%s' (see td soak --help)", a);
+    if (i + 1 >= argc) return td_app_fail("soak: %s needs a value (see td soak --help)", a);
     const char *v = argv[++i];
     switch (k) {
     case 0: o->map = v; break;

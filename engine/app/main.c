@@ -134,14 +134,14 @@ static void usage(FILE *out) {
 }
 
 static int dispatch(int argc, char **argv) {
-  if (argc < 2) return td_app_fail("no command given (try td --help)");
+  if (argc < 2) return td_app_fail("no command given (see td --help)");
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     usage(stdout);
     return 0;
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
-  return td_app_fail("unknown command '%s' (try td --help)", argv[1]);
+  return td_app_fail("unknown command '%s' (see td --help)", argv[1]);
 }
 
 /* Whatever a command printed reached stdout to the last byte, or exit 2:

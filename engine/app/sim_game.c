@@ -112,8 +112,8 @@ static int parse(int argc, char **argv, opts *o) {
                                          "--difficulty"};
     size_t k = 0, nv = sizeof valued / sizeof valued[0];
     while (k < nv && strcmp(a, valued[k]) != 0) k++;
-    if (k == nv) return td_app_fail("sim: unknown argument '%s' (try td sim --help)", a);
-    if (i + 1 >= argc) return td_app_fail("sim: %s needs a value (try td sim --help)", a);
+    if (k == nv) return td_app_fail("sim: unknown argument '%s' (see td sim --help)", a);
+    if (i + 1 >= argc) return td_app_fail("sim: %s needs a value (see td sim --help)", a);
     const char *v = argv[++i];
     switch (k) {
     case 0: o->map = v; break;

@@ -11,13 +11,13 @@ map=maps/01-crossroads.lua
 mod=tests/data/mods/game_api
 
 # ---- usage errors: one line, with the way to the help ----------------------
-expect "no command" 2 "td: no command given (try td --help)" -- "$td"
-expect "bench without area" 2 "bench: no area given: route, crowd, render or sim (try td bench --help)" -- "$td" bench
-expect "shot without OUT" 2 "shot: OUT.png is required (try td shot --help)" -- "$td" shot --map $map
-expect "shot without map" 2 "shot: --map FILE is required (try td shot --help)" -- "$td" shot "$tmp/x.png"
-expect "shot: two outputs" 2 "shot: unexpected argument 'b.png' (try td shot --help)" -- "$td" shot --map $map a.png b.png
-expect "check without file" 2 "check: no scenario file given (try td check --help)" -- "$td" check
-expect "api: unknown" 2 "api: unknown argument '--html' (try td api --help)" -- "$td" api --html
+expect "no command" 2 "td: no command given (see td --help)" -- "$td"
+expect "bench without area" 2 "bench: no area given: route, crowd, render or sim (see td bench --help)" -- "$td" bench
+expect "shot without OUT" 2 "shot: OUT.png is required (see td shot --help)" -- "$td" shot --map $map
+expect "shot without map" 2 "shot: --map FILE is required (see td shot --help)" -- "$td" shot "$tmp/x.png"
+expect "shot: two outputs" 2 "shot: unexpected argument 'b.png' (see td shot --help)" -- "$td" shot --map $map a.png b.png
+expect "check without file" 2 "check: no scenario file given (see td check --help)" -- "$td" check
+expect "api: unknown" 2 "api: unknown argument '--html' (see td api --help)" -- "$td" api --html
 for c in "" bench "shot --map $map"; do
   "$td" $c >/dev/null 2>"$tmp/err"
   ! grep -q "usage:" "$tmp/err"; check $? "td $c: no usage text on stderr: $(head -3 "$tmp/err")"
