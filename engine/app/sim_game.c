@@ -99,7 +99,7 @@ static int parse(int argc, char **argv, opts *o) {
     const char *a = argv[i];
     if (!strcmp(a, "--auto") || !strcmp(a, "--idle")) {
       player p = a[2] == 'a' ? P_AUTO : P_IDLE;
-      if (o->who != P_NONE && o->who != p) return td_app_fail("sim: choose one player");
+      if (o->who != P_NONE && o->who != p) return td_app_fail("sim: choose one player (see td sim --help)");
       o->who = p;
       continue;
     }
@@ -119,7 +119,7 @@ static int parse(int argc, char **argv, opts *o) {
     case 0: o->map = v; break;
     case 1: o->mod = v; break;
     case 2:
-      if (o->who != P_NONE) return td_app_fail("sim: choose one player");
+      if (o->who != P_NONE) return td_app_fail("sim: choose one player (see td sim --help)");
       o->replay = v, o->who = P_REPLAY;
       break;
     case 3: o->load = v; break;
@@ -146,12 +146,12 @@ static int parse(int argc, char **argv, opts *o) {
       o->difficulty_set = true;
     }
   }
-  if (o->who == P_NONE && !o->load) return td_app_fail("sim: choose --auto, --idle, --replay or --load");
+  if (o->who == P_NONE && !o->load) return td_app_fail("sim: choose --auto, --idle, --replay or --load (see td sim --help)");
   if (o->who == P_NONE) o->who = P_IDLE;
-  if (o->who == P_REPLAY && o->load) return td_app_fail("sim: --replay and --load do not mix");
-  if (!o->map && o->who != P_REPLAY) return td_app_fail("sim: --map FILE is required");
+  if (o->who == P_REPLAY && o->load) return td_app_fail("sim: --replay and --load do not mix (see td sim --help)");
+  if (!o->map && o->who != P_REPLAY) return td_app_fail("sim: --map FILE is required (see td sim --help)");
   if (o->save_at_set != (o->save != NULL))
-    return td_app_fail("sim: --save-at TICK and --save FILE go together");
+    return td_app_fail("sim: --save-at TICK and --save FILE go together (see td sim --help)");
   return 0;
 }
 
