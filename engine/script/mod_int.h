@@ -110,6 +110,7 @@ typedef struct mod_handler {
   int32_t tower;         /* H_TARGET: the tower type */
   int ord;               /* 1-based among the handlers of its kind and event */
   bool disabled;
+  int mod;               /* the mod that registered it (index in the list) */
   char where[MOD_WHERE]; /* "file:line" of the function's definition */
 } mod_handler;
 
@@ -136,12 +137,25 @@ typedef struct mod_version {
   size_t pend_cap;
   int include_depth;
   uint64_t hash;         /* FNV-1a 64 of the names and contents read, in order */
+  uint64_t hashes[TD_MOD_MAX_MODS]; /* the same per mod */
+  size_t first_file[TD_MOD_MAX_MODS]; /* each mod's first entry in files */
+  int at;                /* the mod loading now, or whose handler runs */
 } mod_version;
 
-struct td_mod {
+typedef struct mod_one {
   char dir[512];
   char name[64];
   char entry[600];       /* dir/mod.lua */
+} mod_one;
+
+struct td_mod {
+  mod_one mods[TD_MOD_MAX_MODS];
+  size_t nmods;
+  char name[TD_MOD_MAX_MODS * 16]; /* the names joined by '+' (cut if long) */
+  /* dir and entry of the mod loading now (mods[cur or pending->at]): the
+  ** data stage's messages name it */
+  char dir[512];
+  char entry[600];
   td_mod_options opt;
   mod_version *cur, *pending;
   mod_file *stamps;      /* files of the last load or reload attempt */
@@ -167,6 +181,8 @@ void mod_raise(lua_State *L, const char *fmt, ...) MOD_NORETURN_PRINTF(2, 3);
 void mod_where(lua_State *L, char *out, size_t size);
 /* Registers f (at index fidx) as a handler; returns it. [-0, +0] */
 mod_handler *mod_add_handler(lua_State *L, mod_version *v, int fidx, mod_handler_kind kind);
+/* The name of mod i of the list. */
+const char *mod_name_at(const mod_version *v, int i);
 /* Levenshtein distance, capped at 9. */
 int mod_distance(const char *a, const char *b);
 
