@@ -86,6 +86,8 @@ typedef struct td_game_options {
   const char *map_source; /* or its text (map_path then names it in messages) */
   size_t map_source_len;
   const char *mod_dir;    /* a mod directory; NULL: "scripts/base" */
+  const char *const *mod_dirs; /* or several, loaded in order (mod.h: td_mod_load_list) */
+  size_t mod_count;       /* 1 .. TD_MOD_MAX_MODS; 0: mod_dir alone */
   uint64_t seed;
   bool endless;
   td_difficulty difficulty;
@@ -116,7 +118,9 @@ const td_rules *td_game_rules(const td_game *g);        /* the world's current r
 uint64_t td_game_seed(const td_game *g);
 td_difficulty td_game_difficulty(const td_game *g);
 const char *td_game_map_path(const td_game *g);
-const char *td_game_mod_dir(const td_game *g);
+const char *td_game_mod_dir(const td_game *g);          /* the first mod's */
+size_t td_game_mod_count(const td_game *g);             /* the mods, in load order */
+const char *td_game_mod_dir_at(const td_game *g, size_t i);
 /* The map's name as a mod reads it (td.map_name): the file name without
 ** its directory and from its first '.' on ("maps/01-crossroads.lua":
 ** "01-crossroads"); td_game_map_name_of derives it from a path, cut to
@@ -130,6 +134,7 @@ void td_game_map_name_of(const char *map_path, char *out, size_t cap);
 ** them; a replay and a save are bound to them. */
 uint64_t td_game_map_hash(const td_game *g);
 uint64_t td_game_mod_hash(const td_game *g);
+uint64_t td_game_mod_hash_at(const td_game *g, size_t i); /* of mod i's files only */
 
 /* The commands given so far, in the order given. */
 const td_command *td_game_commands(const td_game *g, size_t *n);
