@@ -1015,6 +1015,32 @@ static void test_alloc_failures(void **state) {
                 "%ld refused\n", s.total, s.stride, s.survived, s.refused);
 }
 
+/* The same for a list of two mods (their environments, the second mod's
+** declarations and handlers). */
+static int load_list_and_dispatch(void *ud, td_err *err) {
+  const char *const *list = ud;
+  td_mod *m = td_mod_load_list(list, 2, NULL, err);
+  if (!m) return -1;
+  BALANCED(m);
+  td_event e = {.kind = TD_EVENT_WAVE_STARTED, .wave = 1};
+  td_mod_dispatch(m, &e);
+  BALANCED(m);
+  td_mod_destroy(m);
+  return 0;
+}
+
+static void test_alloc_failures_list(void **state) {
+  td_test_alloc *a = *state;
+  char base[600], extra[600];
+  snprintf(base, sizeof base, "%s", mods("tests/data/mods/several/base"));
+  snprintf(extra, sizeof extra, "%s", mods("tests/data/mods/several/extra"));
+  const char *list[] = {base, extra};
+  td_test_sweep s = {.what = "several/base+extra", .stride = 1, .expect = "out of memory"};
+  td_test_alloc_sweep(a, load_list_and_dispatch, (void *)list, &s);
+  assert_true(s.total > 100);
+  assert_true(s.survived > 0 && s.refused > 0);
+}
+
 /* ---- docs ------------------------------------------------------------------------------ */
 
 static void test_docs(void **state) {
@@ -1068,7 +1094,7 @@ static void test_several_mods(void **state) {
              "td.rules { start_gold = 7, start_lives = 3 }\n"
              "who = 'a'\n"
              "print(include 'util.lua')\n"
-             "td.on('kill', function(e) print('a ' .. who) end)\n");
+             "td.on('kill', function(e) print('a ' .. who .. ' ' .. load('return who')()) end)\n");
   write_file("util.lua", "return 'a util'\n");
   snprintf(dir, sizeof dir, "%s", b);
   write_file("mod.lua", "api_version = 1\n"
@@ -1080,7 +1106,7 @@ static void test_several_mods(void **state) {
              "td.tower { name = 'v', levels = { { name = 'v1', cost = 1, range = 2 } } }\n"
              "td.wave { { enemy = 'runner', count = 2 } }\n"
              "td.rules { start_gold = 9 }\n"
-             "td.on('kill', function(e) print('b ' .. who) end)\n"
+             "td.on('kill', function(e) print('b ' .. who .. ' ' .. load('return who')()) end)\n"
              "td.on('kill', function(e) error('boom') end)\n");
   write_file("util.lua", "return 'b util'\n");
   snprintf(dir, sizeof dir, "%s", top);
@@ -1116,11 +1142,24 @@ static void test_several_mods(void **state) {
   td_mod_dispatch(m, &e);
   BALANCED(m);
   assert_int_equal(td_mod_log_count(m), 2);
-  assert_string_equal(td_mod_log_line(m, 0), "a a"); /* a's first, each its own `who` */
-  assert_string_equal(td_mod_log_line(m, 1), "b b");
+  /* a's first, each with its own `who`, in its code and in what it loads */
+  assert_string_equal(td_mod_log_line(m, 0), "a a a");
+  assert_string_equal(td_mod_log_line(m, 1), "b b b");
   assert_int_equal(td_mod_error_count(m), 1);
   assert_string_equal(td_mod_error_at(m, 0)->mod, "b");
   assert_string_equal(td_mod_error_at(m, 0)->handler, "on kill #2");
+  /* hot reload: a change in the second mod's file rebuilds the whole list */
+  assert_false(td_mod_changed(m));
+  snprintf(dir, sizeof dir, "%s", b);
+  write_file("util.lua", "return 'b util, changed'\n");
+  snprintf(dir, sizeof dir, "%s", top);
+  assert_true(td_mod_changed(m));
+  td_mod_clear_log(m);
+  assert_int_equal(td_mod_reload(m, &err), 0);
+  assert_true(td_mod_swap(m));
+  assert_true(log_has(m, "a util"));
+  assert_true(log_has(m, "b util, changed"));
+  assert_int_equal(td_mod_rules(m)->tower_count, 3);
   td_mod_destroy(m);
 
   /* b alone: its dependency is missing, named before what follows fails */
@@ -1170,6 +1209,7 @@ int main(void) {
       TEST(test_alloc_failures),
       TEST(test_docs),
       TEST(test_several_mods),
+      TEST(test_alloc_failures_list),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
