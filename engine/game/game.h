@@ -2,8 +2,8 @@
 ** game.h: one game as a player (or a headless run) has it: a map file, a
 ** mod and the world they make, bound together.
 **
-** What. td_game loads the map (script/mapfile.h) and the mod
-** (script/mod.h), creates the world (sim/world.h) on the mod's rules and
+** What. td_game loads the map (script/mapfile.h) and the mod, or a list
+** of mods loaded in order as one (script/mod.h, td_mod_load_list), creates the world (sim/world.h) on the mod's rules and
 ** binds them:
 **   - the world's events go to the mod's handlers (td.on), its tick to
 **     td.on("tick") and td.every, SCRIPT targeting to the towers' Lua
@@ -35,13 +35,13 @@
 ** handler's error is recorded and it is disabled; the game goes on.
 **
 ** Saves. td_game_save writes the world's save (sim/world.h) wrapped with
-** what it was made from (the map's and the mod's content hashes, the seed,
-** the commands so far), the mod's td.state (script/mod.h: refused, naming
+** what it was made from (the map's content hash, each mod's name and
+** content hash in load order, the seed, the commands so far), the mod's td.state (script/mod.h: refused, naming
 ** the value, when it holds what cannot be saved), the player's memory
 ** (td_game_set_player_state) and the game's totals through game/file.h: a
 ** temporary file of a unique name in the same directory, synced and
 ** renamed over the target, so an interrupted or failed save never damages
-** the previous one. td_game_load makes a game from the same map and mod and
+** the previous one. td_game_load makes a game from the same map and mods and
 ** continues the saved world: same checksums as the game that was saved.
 **
 ** Memory: a td_game owns its map, mod, world and recording (td_mem, and
