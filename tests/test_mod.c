@@ -986,13 +986,22 @@ static void test_reload(void **state) {
 
 /* ---- allocation failures -------------------------------------------------------------- */
 
-/* A whole load of a mod (ud: its directory), then an event through its
+/* A list of mod directories, loaded in order. */
+typedef struct mod_list {
+  const char *dirs[2];
+  size_t n;
+} mod_list;
+
+/* A whole load of the mods (ud: a mod_list), then events through their
 ** handlers (a load that survived a failed allocation must still work). */
 static int load_and_dispatch(void *ud, td_err *err) {
-  td_mod *m = td_mod_load(ud, NULL, err);
+  const mod_list *l = ud;
+  td_mod *m = td_mod_load_list(l->dirs, l->n, NULL, err);
   if (!m) return -1;
   BALANCED(m);
   td_event e = {.kind = TD_EVENT_KILLED, .type = 0};
+  td_mod_dispatch(m, &e);
+  e = (td_event){.kind = TD_EVENT_WAVE_STARTED, .wave = 1};
   td_mod_dispatch(m, &e);
   BALANCED(m);
   td_mod_destroy(m);
@@ -1008,7 +1017,8 @@ static void test_alloc_failures(void **state) {
   long stride = getenv("TD_MOD_SWEEP_STRIDE") ? atol(getenv("TD_MOD_SWEEP_STRIDE")) : 1;
   td_test_sweep s = {.what = "scripts/base", .stride = stride > 1 ? stride : 1,
                      .expect = "out of memory"};
-  td_test_alloc_sweep(a, load_and_dispatch, where, &s);
+  mod_list l = {{where}, 1};
+  td_test_alloc_sweep(a, load_and_dispatch, &l, &s);
   assert_true(s.total > 100);
   assert_int_equal(s.runs, (s.total + s.stride - 1) / s.stride);
   print_message("scripts/base: failed each of %ld allocations (stride %ld): %ld loads survived, "
@@ -1017,26 +1027,14 @@ static void test_alloc_failures(void **state) {
 
 /* The same for a list of two mods (their environments, the second mod's
 ** declarations and handlers). */
-static int load_list_and_dispatch(void *ud, td_err *err) {
-  const char *const *list = ud;
-  td_mod *m = td_mod_load_list(list, 2, NULL, err);
-  if (!m) return -1;
-  BALANCED(m);
-  td_event e = {.kind = TD_EVENT_WAVE_STARTED, .wave = 1};
-  td_mod_dispatch(m, &e);
-  BALANCED(m);
-  td_mod_destroy(m);
-  return 0;
-}
-
 static void test_alloc_failures_list(void **state) {
   td_test_alloc *a = *state;
   char base[600], extra[600];
   snprintf(base, sizeof base, "%s", mods("tests/data/mods/several/base"));
   snprintf(extra, sizeof extra, "%s", mods("tests/data/mods/several/extra"));
-  const char *list[] = {base, extra};
+  mod_list l = {{base, extra}, 2};
   td_test_sweep s = {.what = "several/base+extra", .stride = 1, .expect = "out of memory"};
-  td_test_alloc_sweep(a, load_list_and_dispatch, (void *)list, &s);
+  td_test_alloc_sweep(a, load_and_dispatch, &l, &s);
   assert_true(s.total > 100);
   assert_true(s.survived > 0 && s.refused > 0);
 }
