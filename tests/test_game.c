@@ -379,7 +379,7 @@ static void test_save_continues(void **state) {
   /* another mod than the save's */
   snprintf(dir, sizeof dir, "%s", td_test_path("tests/data/mods/game_api"));
   assert_null(td_game_load(&o, path, &err));
-  assert_non_null(strstr(err.msg, "made with other scripts"));
+  if (!strstr(err.msg, "made with the mods base, this game has game_api")) fail_msg("%s", err.msg);
   td_game_destroy(a);
 }
 
@@ -534,8 +534,8 @@ static void test_replay_refused(void **state) {
       {"hello\n", ":1: not a td replay"},
       {"hello", ":1: not a td replay"},
       {"td-rep", ":1: cut short: the file ends inside line 1"},
-      {"td-replay 9\n", ":1: replay version 9, this td reads version 2"},
-      {"td-replay 1\nmap m.lua 12\nmod d 12\nend 10 won 3 ff\n", ":1: a version 1 replay: this td reads version 2, which proves the end and the commands; re-record it"},
+      {"td-replay 9\n", ":1: replay version 9, this td reads versions 2 and 3"},
+      {"td-replay 1\nmap m.lua 12\nmod d 12\nend 10 won 3 ff\n", ":1: a version 1 replay: this td reads version 3, which proves the end and the commands; re-record it"},
       {HDR "cmd 5 plant 9 arrow\n", ":4: unknown command 'plant'"},
       {HDR "cmd 5 place 9\n", ":4: expected 'cmd TICK place BASE TOWER'"},
       {HDR "cmd x place 9 a\n", ":4: tick: expected a number, got 'x'"},
@@ -544,6 +544,11 @@ static void test_replay_refused(void **state) {
       {HDR "cmd 9 target 1 weakest\n", ":4: unknown targeting mode 'weakest'"},
       {"td-replay 2\ncmd 9 sell 1\n", ":2: 'cmd' before the map and mod lines"},
       {"td-replay 2\nmap m.lua " H16 "\nmap m.lua " H16 "\n", ":3: 'map' given twice"},
+      {"td-replay 2\nmod a " H16 "\nmod b " H16 "\n", ":3: 'mod' given twice"}, /* v3: a list */
+      {"td-replay 3\nmod a " H16 "\nmod b " H16 "\nmod c " H16 "\nmod d " H16 "\nmod e " H16
+       "\nmod f " H16 "\nmod g " H16 "\nmod h " H16 "\nmod i " H16 "\nmod j " H16 "\nmod k " H16
+       "\nmod l " H16 "\nmod m " H16 "\nmod n " H16 "\nmod o " H16 "\nmod p " H16 "\nmod q " H16
+       "\n", ":18: more than 16 mods"},
       {"td-replay 2\nmap m.lua zz\n", ":2: hash: expected 16 hex digits, got 'zz'"},
       {"td-replay 2\nmap m.lua 12\n", ":2: hash: expected 16 hex digits, got '12'"},
       {"td-replay 2\nmap \"\" " H16 "\n", ":2: an empty path"},
@@ -669,12 +674,14 @@ static void test_replay_quoted_paths(void **state) {
   td_err err;
   for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
     snprintf(rec.map_path, sizeof rec.map_path, "%s", paths[i]);
-    snprintf(rec.mod_dir, sizeof rec.mod_dir, "mods/%s", paths[i]);
+    snprintf(rec.mod_dirs[0], sizeof rec.mod_dirs[0], "mods/%s", paths[i]);
     if (td_replay_write(&rec, path, &err) != 0) fail_msg("%s: %s", paths[i], err.msg);
     td_replay r;
     if (td_replay_read(path, &r, &err) != 0) fail_msg("%s: %s", paths[i], err.msg);
     assert_string_equal(r.map_path, paths[i]);
-    assert_string_equal(r.mod_dir, rec.mod_dir);
+    assert_string_equal(r.mod_dir, rec.mod_dirs[0]);
+    assert_string_equal(r.mod_dirs[0], rec.mod_dirs[0]);
+    assert_int_equal(r.nmods, 1);
     td_replay_free(&r);
   }
   snprintf(rec.map_path, sizeof rec.map_path, "new\nline.lua");

@@ -1100,13 +1100,22 @@ static void test_reload(void **state) {
 
 /* ---- allocation failures -------------------------------------------------------------- */
 
-/* A whole load of a mod (ud: its directory), then an event through its
+/* A list of mod directories, loaded in order. */
+typedef struct mod_list {
+  const char *dirs[2];
+  size_t n;
+} mod_list;
+
+/* A whole load of the mods (ud: a mod_list), then events through their
 ** handlers (a load that survived a failed allocation must still work). */
 static int load_and_dispatch(void *ud, td_err *err) {
-  td_mod *m = td_mod_load(ud, NULL, err);
+  const mod_list *l = ud;
+  td_mod *m = td_mod_load_list(l->dirs, l->n, NULL, err);
   if (!m) return -1;
   BALANCED(m);
   td_event e = {.kind = TD_EVENT_KILLED, .type = 0};
+  td_mod_dispatch(m, &e);
+  e = (td_event){.kind = TD_EVENT_WAVE_STARTED, .wave = 1};
   td_mod_dispatch(m, &e);
   BALANCED(m);
   td_mod_destroy(m);
@@ -1122,11 +1131,26 @@ static void test_alloc_failures(void **state) {
   long stride = getenv("TD_MOD_SWEEP_STRIDE") ? atol(getenv("TD_MOD_SWEEP_STRIDE")) : 1;
   td_test_sweep s = {.what = "scripts/base", .stride = stride > 1 ? stride : 1,
                      .expect = "out of memory"};
-  td_test_alloc_sweep(a, load_and_dispatch, where, &s);
+  mod_list l = {{where}, 1};
+  td_test_alloc_sweep(a, load_and_dispatch, &l, &s);
   assert_true(s.total > 100);
   assert_int_equal(s.runs, (s.total + s.stride - 1) / s.stride);
   print_message("scripts/base: failed each of %ld allocations (stride %ld): %ld loads survived, "
                 "%ld refused\n", s.total, s.stride, s.survived, s.refused);
+}
+
+/* The same for a list of two mods (their environments, the second mod's
+** declarations and handlers). */
+static void test_alloc_failures_list(void **state) {
+  td_test_alloc *a = *state;
+  char base[600], extra[600];
+  snprintf(base, sizeof base, "%s", mods("tests/data/mods/several/base"));
+  snprintf(extra, sizeof extra, "%s", mods("tests/data/mods/several/extra"));
+  mod_list l = {{base, extra}, 2};
+  td_test_sweep s = {.what = "several/base+extra", .stride = 1, .expect = "out of memory"};
+  td_test_alloc_sweep(a, load_and_dispatch, &l, &s);
+  assert_true(s.total > 100);
+  assert_true(s.survived > 0 && s.refused > 0);
 }
 
 /* ---- docs ------------------------------------------------------------------------------ */
@@ -1189,6 +1213,126 @@ static void test_docs(void **state) {
 
 /* Every test runs under the counting allocation hook (support.h), whose
 ** teardown fails it if a td_mem block is still live or a size was wrong. */
+/* ---- several mods ------------------------------------------------------------ */
+
+/* Two mods a and b in dir/a, dir/b: b replaces a's tower (levels and
+** targeting function), adds its own, keeps its globals apart from a's,
+** includes its own util.lua, and its failing handler is named as b's. */
+static void test_several_mods(void **state) {
+  (void)state;
+  make_mod("-- unused\n", NULL, NULL);
+  char a[200], b[200], cmd[500];
+  snprintf(a, sizeof a, "%.190s/a", dir);
+  snprintf(b, sizeof b, "%.190s/b", dir);
+  snprintf(cmd, sizeof cmd, "mkdir '%s' '%s'", a, b);
+  assert_int_equal(system(cmd), 0);
+  char top[256];
+  snprintf(top, sizeof top, "%s", dir);
+  snprintf(dir, sizeof dir, "%s", a);
+  write_file("mod.lua", HEAD
+             "td.enemy { name = 'runner', health = 10, speed = 1 }\n"
+             "td.tower { name = 't', target = function(t, c) return 1 end, levels = {\n"
+             "  { name = 't1', cost = 1, range = 2 }, { name = 't2', cost = 2 } } }\n"
+             "td.tower { name = 'u', levels = { { name = 'u1', cost = 1, range = 2 },\n"
+             "  { name = 'u2', cost = 5 } } }\n"
+             "td.wave { { enemy = 'runner' } }\n"
+             "td.rules { start_gold = 7, start_lives = 3 }\n"
+             "who = 'a'\n"
+             "print(include 'util.lua')\n"
+             "td.on('kill', function(e) print('a ' .. who .. ' ' .. load('return who')()) end)\n");
+  write_file("util.lua", "return 'a util'\n");
+  snprintf(dir, sizeof dir, "%s", b);
+  write_file("mod.lua", "api_version = 1\n"
+             "depends = { 'a' }\n"
+             "who = 'b'\n"
+             "math.floor = nil -- its own copy of math\n"
+             "print(include 'util.lua')\n"
+             "td.tower { name = 't', replace = true, levels = { { name = 'x1', cost = 3, range = 1 } } }\n"
+             "td.tower { name = 'v', levels = { { name = 'v1', cost = 1, range = 2 } } }\n"
+             "td.wave { { enemy = 'runner', count = 2 } }\n"
+             "td.rules { start_gold = 9 }\n"
+             "td.on('kill', function(e) print('b ' .. who .. ' ' .. load('return who')()) end)\n"
+             "td.on('kill', function(e) error('boom') end)\n");
+  write_file("util.lua", "return 'b util'\n");
+  snprintf(dir, sizeof dir, "%s", top);
+  const char *list[] = {a, b};
+  td_err err = {{0}};
+  td_mod *m = td_mod_load_list(list, 2, &small_limits, &err);
+  if (!m) fail_msg("unexpected error: %s", err.msg);
+  BALANCED(m);
+  assert_int_equal(td_mod_count(m), 2);
+  assert_string_equal(td_mod_name(m), "a+b");
+  assert_string_equal(td_mod_name_at(m, 1), "b");
+  assert_string_equal(td_mod_dir_at(m, 0), a);
+  assert_true(td_mod_hash_at(m, 0) != td_mod_hash_at(m, 1));
+  const td_rules *r = td_mod_rules(m);
+  assert_int_equal(r->tower_count, 3);
+  assert_int_equal(r->level_count, 4); /* t1 and t2 dropped, x1 in */
+  assert_string_equal(r->towers[0].name, "t");
+  assert_string_equal(r->levels[r->towers[0].root].name, "x1");
+  assert_string_equal(r->levels[r->towers[1].root].name, "u1");
+  assert_string_equal(r->levels[r->levels[r->towers[1].root].children[0]].name, "u2");
+  assert_int_equal(r->levels[level_of(r, "u2")].parent, level_of(r, "u1"));
+  assert_string_equal(r->levels[r->towers[2].root].name, "v1");
+  assert_false(r->towers[0].script_target);
+  uint32_t cand[2] = {5, 6};
+  assert_int_equal(td_mod_target(m, 0, 1, cand, 2), TD_MOD_TARGET_DEFAULT); /* a's is gone */
+  assert_int_equal(r->start_gold, 9);
+  assert_int_equal(r->start_lives, 3);
+  assert_int_equal(r->wave_count, 2);
+  assert_true(log_has(m, "a util"));
+  assert_true(log_has(m, "b util"));
+  td_mod_clear_log(m);
+  td_event e = {.kind = TD_EVENT_KILLED, .tick = 4, .enemy = 1, .type = 0};
+  td_mod_dispatch(m, &e);
+  BALANCED(m);
+  assert_int_equal(td_mod_log_count(m), 2);
+  /* a's first, each with its own `who`, in its code and in what it loads */
+  assert_string_equal(td_mod_log_line(m, 0), "a a a");
+  assert_string_equal(td_mod_log_line(m, 1), "b b b");
+  assert_int_equal(td_mod_error_count(m), 1);
+  assert_string_equal(td_mod_error_at(m, 0)->mod, "b");
+  assert_string_equal(td_mod_error_at(m, 0)->handler, "on kill #2");
+  /* hot reload: a change in the second mod's file rebuilds the whole list */
+  assert_false(td_mod_changed(m));
+  snprintf(dir, sizeof dir, "%s", b);
+  write_file("util.lua", "return 'b util, changed'\n");
+  snprintf(dir, sizeof dir, "%s", top);
+  assert_true(td_mod_changed(m));
+  td_mod_clear_log(m);
+  assert_int_equal(td_mod_reload(m, &err), 0);
+  assert_true(td_mod_swap(m));
+  assert_true(log_has(m, "a util"));
+  assert_true(log_has(m, "b util, changed"));
+  assert_int_equal(td_mod_rules(m)->tower_count, 3);
+  td_mod_destroy(m);
+
+  /* b alone: its dependency is missing, named before what follows fails */
+  m = td_mod_load_list(&list[1], 1, &small_limits, &err);
+  assert_null(m);
+  char want[900];
+  snprintf(want, sizeof want, "%s/mod.lua: mod 'b' depends on mod 'a', which is not loaded",
+           b);
+  if (strncmp(err.msg, want, strlen(want)) != 0) fail_msg("error %s", err.msg);
+  /* a plain duplicate: both mods named */
+  snprintf(dir, sizeof dir, "%s", b);
+  write_file("mod.lua", "api_version = 1\ntd.enemy { name = 'runner', health = 5, speed = 1 }\n");
+  snprintf(dir, sizeof dir, "%s", top);
+  m = td_mod_load_list(list, 2, &small_limits, &err);
+  assert_null(m);
+  snprintf(want, sizeof want, "%s/mod.lua:2: enemy 'runner': declared twice: mod 'a' declared "
+           "it at %s/mod.lua:3; to change it, mod 'b' declares it with replace = true", b, a);
+  assert_string_equal(err.msg, want);
+  /* replace = true with nothing to replace */
+  snprintf(dir, sizeof dir, "%s", b);
+  write_file("mod.lua", "api_version = 1\ntd.enemy { name = 'walker', replace = true, health = 5, speed = 1 }\n");
+  snprintf(dir, sizeof dir, "%s", top);
+  m = td_mod_load_list(list, 2, &small_limits, &err);
+  assert_null(m);
+  assert_non_null(strstr(err.msg, "enemy 'walker': replace = true, but no enemy of this name"));
+  remove_mod();
+}
+
 #define TEST(f) cmocka_unit_test_setup_teardown(f, td_test_alloc_setup, td_test_alloc_teardown)
 
 int main(void) {
@@ -1211,6 +1355,8 @@ int main(void) {
       TEST(test_reload),
       TEST(test_alloc_failures),
       TEST(test_docs),
+      TEST(test_several_mods),
+      TEST(test_alloc_failures_list),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,13 +62,14 @@
 #define SCRIPT_MAX_BYTES ((size_t)16 << 20)
 
 static const char usage[] =
-  "usage: td play [--map FILE] [--mod DIR] [--seed N] [--difficulty D] [--window WxH] [--fullscreen]\n"
+  "usage: td play [--map FILE] [--mod DIR]... [--seed N] [--difficulty D] [--window WxH] [--fullscreen]\n"
   "               [--vsync] [--volume N] [--software] [--script FILE] [--frames N]\n"
   "\n"
   "Plays the game in a window. Without --map it opens the main menu (maps from maps/).\n"
   "\n"
   "  --map FILE      start this map at once\n"
-  "  --mod DIR       the rules mod (default scripts/base)\n"
+  "  --mod DIR       the rules mod (default scripts/base); repeat it to load\n"
+  "                  several mods, in order\n"
   "  --seed N        the world's seed (default 1)\n"
   "  --difficulty D  normal (default), easy or hard (also in the settings)\n"
   "  --window WxH    window size (default 1280x720)\n"
@@ -504,7 +505,9 @@ static int run_script(session *s, const char *path) {
 }
 
 int td_cmd_play(int argc, char **argv) {
-  const char *map = NULL, *mod = NULL, *script = NULL;
+  const char *map = NULL, *script = NULL;
+  const char *mods[TD_MOD_MAX_MODS];
+  size_t nmods = 0;
   uint64_t seed = 1, frames = 0, volume = 80;
   int ww = 1280, wh = 720;
   bool fullscreen = false, vsync = false, software = false, muted = false;
@@ -529,7 +532,10 @@ int td_cmd_play(int argc, char **argv) {
       if (!has) return td_app_fail("play: %s needs a value (see td play --help)", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--map")) map = v;
-      else if (!strcmp(a, "--mod")) mod = v;
+      else if (!strcmp(a, "--mod")) {
+        if (nmods == TD_MOD_MAX_MODS) return td_app_fail("play: more than %d --mod", TD_MOD_MAX_MODS);
+        mods[nmods++] = v;
+      }
       else if (!strcmp(a, "--script")) script = v;
       else if ((!strcmp(a, "--seed") && td_app_parse_option("play: --seed", v, 0, UINT64_MAX, &seed)) ||
                (!strcmp(a, "--frames") &&
@@ -585,7 +591,8 @@ int td_cmd_play(int argc, char **argv) {
     .assets_dir = td_app_find_dir("assets", assets, sizeof assets),
     .maps_dir = td_app_find_dir("maps", maps, sizeof maps),
     .map_path = map,
-    .mod_dir = mod ? mod : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
+    .mod_dir = nmods ? mods[0] : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
+    .mod_dirs = mods, .mod_count = nmods,
     .seed = seed, .difficulty = difficulty, .window_w = ww, .window_h = wh, .fullscreen = fullscreen, .vsync = vsync,
     .volume = (int)volume, .muted = muted};
   td_err err = {{0}};

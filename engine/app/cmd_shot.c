@@ -29,7 +29,8 @@ static const char usage[] =
   "Renders one frame of the game without a window.\n"
   "\n"
   "  --map FILE        the map (with --replay: the replay's map by default)\n"
-  "  --mod DIR         the rules mod (default scripts/base)\n"
+  "  --mod DIR         the rules mod (default scripts/base; with --replay: the\n"
+  "                    replay's); repeat it to load several mods, in order\n"
   "  --seed N          the world's seed (default 1)\n"
   "  --difficulty D    normal (default), easy or hard (with --replay: the replay's)\n"
   "  --replay FILE     play this replay's commands (engine/game/replay.h)\n"
@@ -44,7 +45,9 @@ static const char usage[] =
   "  --size WxH        picture size (default 1280x720)\n";
 
 int td_cmd_shot(int argc, char **argv) {
-  const char *map = NULL, *mod = NULL, *replay = NULL, *out = NULL, *build = NULL;
+  const char *map = NULL, *replay = NULL, *out = NULL, *build = NULL;
+  const char *mods[TD_MOD_MAX_MODS];
+  size_t nmods = 0;
   uint64_t seed = 1, tick = 0;
   int64_t hover = -1, select = -1;
   bool idle = false;
@@ -65,7 +68,10 @@ int td_cmd_shot(int argc, char **argv) {
       const char *v = argv[++i];
       uint64_t u;
       if (!strcmp(a, "--map")) map = v;
-      else if (!strcmp(a, "--mod")) mod = v;
+      else if (!strcmp(a, "--mod")) {
+        if (nmods == TD_MOD_MAX_MODS) return td_app_fail("shot: more than %d --mod", TD_MOD_MAX_MODS);
+        mods[nmods++] = v;
+      }
       else if (!strcmp(a, "--replay")) replay = v;
       else if (!strcmp(a, "--build")) build = v;
       else if (!strcmp(a, "--difficulty")) {
@@ -109,7 +115,8 @@ int td_cmd_shot(int argc, char **argv) {
   if (replay) {
     if (td_replay_read(replay, &rp, &err) != 0) return td_app_fail("%s", err.msg);
     if (!map) map = rp.map_path;
-    if (!mod) mod = rp.mod_dir;
+    if (!nmods) /* the replay's mods */
+      for (; nmods < rp.nmods; nmods++) mods[nmods] = rp.mod_dirs[nmods];
     /* what the replay fixes, an option may repeat but not change */
     if ((seed_set && seed != rp.seed) || (difficulty_set && difficulty != rp.difficulty)) {
       int rc = seed_set && seed != rp.seed
@@ -139,7 +146,8 @@ int td_cmd_shot(int argc, char **argv) {
   td_client_options o = {.assets_dir = td_app_find_dir("assets", assets, sizeof assets),
                          .surface = surf,
                          .map_path = map,
-                         .mod_dir = mod ? mod : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
+                         .mod_dir = nmods ? mods[0] : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
+                         .mod_dirs = mods, .mod_count = nmods,
                          .seed = seed, .difficulty = difficulty};
   int status = 0;
   td_client *c = td_client_create(ren, &o, &err);

@@ -659,7 +659,11 @@ static int parse(int argc, char **argv, soak_opts *o) {
     const char *v = argv[++i];
     switch (k) {
     case 0: o->map = v; break;
-    case 1: o->mod = v; break;
+    case 1:
+      if (o->mod) /* not silently the last one */
+        return td_app_fail("soak: --mod given twice: td soak plays one mod (td sim takes several)");
+      o->mod = v;
+      break;
     case 2:
       if (parse_num(a, v, 1, &o->ticks)) return 2;
       break;

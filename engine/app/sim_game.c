@@ -22,7 +22,7 @@
 
 static const char usage[] =
   "usage: td sim --map FILE (--auto | --idle | --replay FILE | --load SAVE)\n"
-  "              [--mod DIR] [--seed N] [--difficulty D] [--endless] [--ticks N] [--every N]\n"
+  "              [--mod DIR]... [--seed N] [--difficulty D] [--endless] [--ticks N] [--every N]\n"
   "              [--record FILE] [--save-at TICK --save FILE] [--json] [--quiet] [--strict]\n"
   "\n"
   "Plays a whole game headless at 60 ticks per second: the map, the mod's\n"
@@ -33,7 +33,7 @@ static const char usage[] =
   "  --auto          the built-in strategy (docs/cli.md#auto): builds where\n"
   "                  enemies pass, upgrades when it cannot build\n"
   "  --idle          nobody: no tower is ever built\n"
-  "  --replay FILE   the commands of a replay; its map, mod, seed, mode and\n"
+  "  --replay FILE   the commands of a replay; its map, mods, seed, mode and\n"
   "                  difficulty are used (--map and --mod may be left out; the\n"
   "                  others are refused if they disagree), every checksum it\n"
   "                  holds is checked, and its end: result, tick, lives, gold\n"
@@ -42,7 +42,8 @@ static const char usage[] =
   "                  --difficulty are refused if they disagree with the save\n"
   "\n"
   "options:\n"
-  "  --mod DIR       the rules mod (scripts/base)\n"
+  "  --mod DIR       the rules mod (scripts/base); repeat it to load several\n"
+  "                  mods in order, each adding to the ones before it\n"
   "  --seed N        the world's seed (1)\n"
   "  --difficulty D  normal (the default), easy or hard: the mod reads it\n"
   "                  (td.difficulty) and decides what it changes\n"
@@ -67,7 +68,9 @@ static const char usage[] =
 typedef enum player { P_NONE, P_AUTO, P_IDLE, P_REPLAY } player;
 
 typedef struct opts {
-  const char *map, *mod, *replay, *load, *record, *save;
+  const char *map, *replay, *load, *record, *save;
+  const char *mods[TD_MOD_MAX_MODS]; /* --mod, in order */
+  size_t nmods;
   uint64_t seed, ticks, every, save_at;
   bool seed_set, endless, json, quiet, strict, save_at_set, difficulty_set, ticks_set;
   td_difficulty difficulty;
@@ -117,7 +120,10 @@ static int parse(int argc, char **argv, opts *o) {
     const char *v = argv[++i];
     switch (k) {
     case 0: o->map = v; break;
-    case 1: o->mod = v; break;
+    case 1:
+      if (o->nmods == TD_MOD_MAX_MODS) return td_app_fail("sim: more than %d --mod", TD_MOD_MAX_MODS);
+      o->mods[o->nmods++] = v;
+      break;
     case 2:
       if (o->who != P_NONE) return td_app_fail("sim: choose one player (see td sim --help)");
       o->replay = v, o->who = P_REPLAY;
@@ -198,6 +204,12 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
     json_str(stdout, td_game_map_path(g));
     printf(",\"mod\":");
     json_str(stdout, td_game_mod_dir(g));
+    printf(",\"mods\":[");
+    for (size_t i = 0; i < td_game_mod_count(g); i++) {
+      if (i) putchar(',');
+      json_str(stdout, td_game_mod_dir_at(g, i));
+    }
+    putchar(']');
     printf(",\"seed\":%" PRIu64 ",\"difficulty\":\"%s\",\"player\":\"%s\",\"endless\":%s,"
            "\"result\":\"%s\","
            "\"ticks\":%" PRIu64 ",\"wave\":%d,\"waves\":%d,\"lives\":%d,\"start_lives\":%d,"
@@ -248,13 +260,19 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
 /* The game the options name: fresh, from a save, or from a replay's header. */
 static td_game *open_game(const opts *o, const td_replay *rp, td_err *err) {
   char mod_buf[4096]; /* td_game copies the path */
-  const char *mod = o->mod ? o->mod : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf);
+  const char *mod = o->nmods ? o->mods[0] : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf);
   td_game_options go = {.map_path = o->map, .mod_dir = mod, .seed = o->seed_set ? o->seed : 1,
-                        .endless = o->endless, .difficulty = o->difficulty};
+                        .endless = o->endless, .difficulty = o->difficulty,
+                        .mod_dirs = o->mods, .mod_count = o->nmods};
+  const char *rmods[TD_MOD_MAX_MODS];
   if (rp) {
     /* what the replay fixes: the options may only agree with it */
     go.map_path = o->map ? o->map : rp->map_path;
-    go.mod_dir = o->mod ? o->mod : rp->mod_dir;
+    if (!o->nmods) { /* the replay's mods */
+      for (size_t i = 0; i < rp->nmods; i++) rmods[i] = rp->mod_dirs[i];
+      go.mod_dirs = rmods;
+      go.mod_count = rp->nmods;
+    }
     go.seed = rp->seed;
     go.endless = rp->endless;
     if (o->difficulty_set && o->difficulty != rp->difficulty) {
@@ -379,11 +397,14 @@ int td_sim_game(int argc, char **argv) {
                   " (--ticks %" PRIu64 ")", o.save_at, stop, o.ticks);
     goto out;
   }
-  char map_esc[1024], mod_esc[1024];
+  char map_esc[1024], mod_esc[1024], mods[4096] = "";
+  for (size_t i = 0, used = 0; i < td_game_mod_count(g) && used < sizeof mods; i++)
+    used += (size_t)snprintf(mods + used, sizeof mods - used, "%s%s", i ? " + " : "",
+                             td_app_escape(td_game_mod_dir_at(g, i), mod_esc, sizeof mod_esc));
   if (!o.json && !o.quiet)
-    printf("game: %s, mod %s, seed %" PRIu64 ", %s, player %s%s\n",
+    printf("game: %s, mod%s %s, seed %" PRIu64 ", %s, player %s%s\n",
            td_app_escape(td_game_map_path(g), map_esc, sizeof map_esc),
-           td_app_escape(td_game_mod_dir(g), mod_esc, sizeof mod_esc), td_game_seed(g), td_difficulty_name(td_game_difficulty(g)),
+           td_game_mod_count(g) > 1 ? "s" : "", mods, td_game_seed(g), td_difficulty_name(td_game_difficulty(g)),
            o.who == P_AUTO ? "auto" : o.who == P_REPLAY ? "replay" : "idle",
            td_world_endless(w) ? ", endless" : "");
   bool saved = false;

@@ -14,7 +14,8 @@
 #include "script/mapfile.h"
 
 #define SAVE_MAGIC "TDGS"
-#define SAVE_VERSION 3u /* 2: the difficulty; 3: the map's name in its hash, totals, player, td.state */
+#define SAVE_VERSION 4u /* 2: the difficulty; 3: the map's name in its hash, totals, player,
+                           td.state; 4: the mod list (names and hashes) */
 
 /* A wave script lets its wave go when it ends (script/mod_wave.c). */
 static void game_wave_hold(void *ud, int32_t wave, int delta) {
@@ -122,6 +123,17 @@ void game_copy_str(char *dst, size_t cap, const char *src) {
 /* Everything but the world. */
 static td_game *game_open(const td_game_options *o, td_err *err) {
   const char *mod_dir = o->mod_dir ? o->mod_dir : "scripts/base";
+  const char *const *dirs = o->mod_count ? o->mod_dirs : &mod_dir;
+  size_t ndirs = o->mod_count ? o->mod_count : 1;
+  if (ndirs > TD_MOD_MAX_MODS) {
+    td_err_set(err, "game: %zu mods, at most %d", ndirs, TD_MOD_MAX_MODS);
+    return NULL;
+  }
+  for (size_t i = 0; i < ndirs; i++)
+    if (strlen(dirs[i]) >= GAME_PATH_MAX) {
+      td_err_set(err, "game: path too long");
+      return NULL;
+    }
   if ((unsigned)o->difficulty >= TD_DIFFICULTY_COUNT) {
     td_err_set(err, "game: difficulty %d is none of normal, easy, hard", (int)o->difficulty);
     return NULL;
@@ -136,7 +148,10 @@ static td_game *game_open(const td_game_options *o, td_err *err) {
     return NULL;
   }
   game_copy_str(g->map_path, sizeof g->map_path, o->map_path);
-  game_copy_str(g->mod_dir, sizeof g->mod_dir, mod_dir);
+  for (size_t i = 0; i < ndirs; i++)
+    game_copy_str(g->mod_dirs[i], sizeof g->mod_dirs[i], dirs[i]);
+  g->mod_count = ndirs;
+  game_copy_str(g->mod_dir, sizeof g->mod_dir, dirs[0]);
   g->seed = o->seed;
   g->pre_rng = o->seed;
   g->endless = o->endless;
@@ -162,7 +177,9 @@ static td_game *game_open(const td_game_options *o, td_err *err) {
   mo.load_instructions = o->load_instructions;
   mo.call_instructions = o->call_instructions;
   if (game_register_api(&mo, g, err) != 0) goto fail;
-  g->mod = td_mod_load(g->mod_dir, &mo, err);
+  const char *list[TD_MOD_MAX_MODS];
+  for (size_t i = 0; i < ndirs; i++) list[i] = g->mod_dirs[i];
+  g->mod = td_mod_load_list(list, ndirs, &mo, err);
   if (!g->mod) goto fail;
   return g;
 fail:
@@ -320,6 +337,11 @@ void td_game_map_name_of(const char *map_path, char *out, size_t cap) {
   out[n] = '\0';
 }
 const char *td_game_mod_dir(const td_game *g) { return g->mod_dir; }
+size_t td_game_mod_count(const td_game *g) { return g->mod_count; }
+const char *td_game_mod_dir_at(const td_game *g, size_t i) {
+  return i < g->mod_count ? g->mod_dirs[i] : NULL;
+}
+uint64_t td_game_mod_hash_at(const td_game *g, size_t i) { return td_mod_hash_at(g->mod, i); }
 uint64_t td_game_map_hash(const td_game *g) { return g->map_hash; }
 uint64_t td_game_mod_hash(const td_game *g) { return td_mod_hash(g->mod); }
 
@@ -330,8 +352,9 @@ const td_command *td_game_commands(const td_game *g, size_t *n) {
 
 /* ---- saves --------------------------------------------------------------- */
 
-/* Layout (little-endian): "TDGS", u32 version, u64 map hash, u64 mod hash,
-** u64 seed, u8 endless, u8 difficulty, u32 reloads, u64 command count, the commands (u64
+/* Layout (little-endian): "TDGS", u32 version, u64 map hash, u32 the
+** number of mods and for each in load order: u32 its name's length, the
+** name (td_mod_name_at), u64 its files' hash (td_mod_hash_at); u64 seed, u8 endless, u8 difficulty, u32 reloads, u64 command count, the commands (u64
 ** tick, u32 kind, i32 base, i32 tower_type, i32 upgrade, u32 mode), u64
 ** kills, u64 leaks, u64 refused, u64 the player's length and bytes, u64 td.state's
 ** length and bytes (script/mod_state.c), u64 the world's save length, the
@@ -350,7 +373,13 @@ int td_game_save(const td_game *g, const char *path, td_err *err) {
   td_blob_bytes(&b, SAVE_MAGIC, 4);
   td_blob_u32(&b, SAVE_VERSION);
   td_blob_u64(&b, g->map_hash);
-  td_blob_u64(&b, td_mod_hash(g->mod));
+  td_blob_u32(&b, (uint32_t)td_mod_count(g->mod));
+  for (size_t i = 0; i < td_mod_count(g->mod); i++) {
+    const char *name = td_mod_name_at(g->mod, i);
+    td_blob_u32(&b, (uint32_t)strlen(name));
+    td_blob_bytes(&b, name, strlen(name));
+    td_blob_u64(&b, td_mod_hash_at(g->mod, i));
+  }
   td_blob_u64(&b, g->seed);
   td_blob_u8(&b, g->endless ? 1 : 0);
   td_blob_u8(&b, (uint8_t)g->difficulty);
@@ -389,6 +418,34 @@ int td_game_save(const td_game *g, const char *path, td_err *err) {
   return rc;
 }
 
+/* "a+b" from names[0 .. n) into out. */
+static void join_names(char (*names)[64], size_t n, char *out, size_t cap) {
+  size_t used = 0;
+  out[0] = '\0';
+  for (size_t i = 0; i < n && used + 1 < cap; i++)
+    used += (size_t)snprintf(out + used, cap - used, "%s%s", i ? "+" : "", names[i]);
+}
+
+/* The save's mod list (names and hashes, in order) against the game's:
+** -1 with err naming the first difference. */
+static int check_mods(const td_game *g, const char *path, char (*names)[64],
+                      const uint64_t *hashes, size_t n, td_err *err) {
+  size_t have = td_mod_count(g->mod);
+  bool same = have == n;
+  for (size_t i = 0; same && i < n; i++) same = strcmp(names[i], td_mod_name_at(g->mod, i)) == 0;
+  if (!same) {
+    char saved[TD_MOD_MAX_MODS * 65];
+    join_names(names, n, saved, sizeof saved);
+    return td_err_set(err, "%s: made with the mods %s, this game has %s (the same mods in the "
+                      "same order are needed)", path, saved, td_mod_name(g->mod));
+  }
+  for (size_t i = 0; i < n; i++)
+    if (hashes[i] != td_mod_hash_at(g->mod, i))
+      return td_err_set(err, "%s: made with other scripts than those in %s now (mod '%s')",
+                        path, g->mod_dirs[i], names[i]);
+  return 0;
+}
+
 td_game *td_game_load(const td_game_options *o, const char *path, td_err *err) {
   char *buf;
   size_t len, cap;
@@ -412,7 +469,25 @@ td_game *td_game_load(const td_game_options *o, const char *path, td_err *err) {
                len);
     goto out;
   }
-  uint64_t map_hash = td_blob_get_u64(&r), mod_hash = td_blob_get_u64(&r);
+  uint64_t map_hash = td_blob_get_u64(&r);
+  uint32_t nmods = td_blob_get_u32(&r);
+  char names[TD_MOD_MAX_MODS][64];
+  uint64_t hashes[TD_MOD_MAX_MODS];
+  if (!r.failed && (nmods == 0 || nmods > TD_MOD_MAX_MODS)) {
+    td_err_set(err, "%s: %u mods in the header (1 to %d)", path, (unsigned)nmods,
+               TD_MOD_MAX_MODS);
+    goto out;
+  }
+  for (uint32_t i = 0; !r.failed && i < nmods; i++) {
+    uint32_t n = td_blob_get_u32(&r);
+    if (r.failed || n == 0 || n >= sizeof names[i] || !td_blob_get_bytes(&r, names[i], n)) {
+      td_err_set(err, "%s: mod %u's name in the header is cut short or too long", path,
+                 (unsigned)i + 1);
+      goto out;
+    }
+    names[i][n] = '\0';
+    hashes[i] = td_blob_get_u64(&r);
+  }
   uint64_t seed = td_blob_get_u64(&r);
   bool endless = td_blob_get_u8(&r) != 0;
   uint8_t difficulty = td_blob_get_u8(&r);
@@ -438,10 +513,7 @@ td_game *td_game_load(const td_game_options *o, const char *path, td_err *err) {
                "mod may read)", path, g->map_path, g->map_name);
     goto fail;
   }
-  if (td_mod_hash(g->mod) != mod_hash) {
-    td_err_set(err, "%s: made with other scripts than those in %s now", path, g->mod_dir);
-    goto fail;
-  }
+  if (check_mods(g, path, names, hashes, nmods, err) != 0) goto fail;
   g->reloads = reloads;
   g->cmds = td_mem_alloc((size_t)(ncmd ? ncmd : 1) * sizeof *g->cmds);
   if (!g->cmds) {

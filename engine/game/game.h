@@ -2,8 +2,8 @@
 ** game.h: one game as a player (or a headless run) has it: a map file, a
 ** mod and the world they make, bound together.
 **
-** What. td_game loads the map (script/mapfile.h) and the mod
-** (script/mod.h), creates the world (sim/world.h) on the mod's rules and
+** What. td_game loads the map (script/mapfile.h) and the mod, or a list
+** of mods loaded in order as one (script/mod.h, td_mod_load_list), creates the world (sim/world.h) on the mod's rules and
 ** binds them:
 **   - the world's events go to the mod's handlers (td.on), its tick to
 **     td.on("tick") and td.every, SCRIPT targeting to the towers' Lua
@@ -35,13 +35,13 @@
 ** handler's error is recorded and it is disabled; the game goes on.
 **
 ** Saves. td_game_save writes the world's save (sim/world.h) wrapped with
-** what it was made from (the map's and the mod's content hashes, the seed,
-** the commands so far), the mod's td.state (script/mod.h: refused, naming
+** what it was made from (the map's content hash, each mod's name and
+** content hash in load order, the seed, the commands so far), the mod's td.state (script/mod.h: refused, naming
 ** the value, when it holds what cannot be saved), the player's memory
 ** (td_game_set_player_state) and the game's totals through game/file.h: a
 ** temporary file of a unique name in the same directory, synced and
 ** renamed over the target, so an interrupted or failed save never damages
-** the previous one. td_game_load makes a game from the same map and mod and
+** the previous one. td_game_load makes a game from the same map and mods and
 ** continues the saved world: same checksums as the game that was saved.
 **
 ** Memory: a td_game owns its map, mod, world and recording (td_mem, and
@@ -86,6 +86,8 @@ typedef struct td_game_options {
   const char *map_source; /* or its text (map_path then names it in messages) */
   size_t map_source_len;
   const char *mod_dir;    /* a mod directory; NULL: "scripts/base" */
+  const char *const *mod_dirs; /* or several, loaded in order (mod.h: td_mod_load_list) */
+  size_t mod_count;       /* 1 .. TD_MOD_MAX_MODS; 0: mod_dir alone */
   uint64_t seed;
   bool endless;
   td_difficulty difficulty;
@@ -116,7 +118,9 @@ const td_rules *td_game_rules(const td_game *g);        /* the world's current r
 uint64_t td_game_seed(const td_game *g);
 td_difficulty td_game_difficulty(const td_game *g);
 const char *td_game_map_path(const td_game *g);
-const char *td_game_mod_dir(const td_game *g);
+const char *td_game_mod_dir(const td_game *g);          /* the first mod's */
+size_t td_game_mod_count(const td_game *g);             /* the mods, in load order */
+const char *td_game_mod_dir_at(const td_game *g, size_t i);
 /* The map's name as a mod reads it (td.map_name): the file name without
 ** its directory and from its first '.' on ("maps/01-crossroads.lua":
 ** "01-crossroads"); td_game_map_name_of derives it from a path, cut to
@@ -130,6 +134,7 @@ void td_game_map_name_of(const char *map_path, char *out, size_t cap);
 ** them; a replay and a save are bound to them. */
 uint64_t td_game_map_hash(const td_game *g);
 uint64_t td_game_mod_hash(const td_game *g);
+uint64_t td_game_mod_hash_at(const td_game *g, size_t i); /* of mod i's files only */
 
 /* The commands given so far, in the order given. */
 const td_command *td_game_commands(const td_game *g, size_t *n);

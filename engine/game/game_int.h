@@ -12,7 +12,9 @@
 
 struct td_game {
   char map_path[GAME_PATH_MAX];
-  char mod_dir[GAME_PATH_MAX];
+  char mod_dir[GAME_PATH_MAX];   /* the first mod's (mod_dirs[0]) */
+  char mod_dirs[TD_MOD_MAX_MODS][GAME_PATH_MAX]; /* the list, in load order */
+  size_t mod_count;
   char map_name[GAME_PATH_MAX]; /* td.map_name: td_game_map_name_of(map_path) */
   td_map map;
   bool map_loaded;

@@ -26,7 +26,12 @@ void td_replay_init(td_replay *r, const td_game *g, uint32_t every) {
   game_copy_str(r->map_path, sizeof r->map_path, td_game_map_path(g));
   game_copy_str(r->mod_dir, sizeof r->mod_dir, td_game_mod_dir(g));
   r->map_hash = td_game_map_hash(g);
-  r->mod_hash = td_game_mod_hash(g);
+  r->nmods = td_game_mod_count(g);
+  for (size_t i = 0; i < r->nmods; i++) {
+    game_copy_str(r->mod_dirs[i], sizeof r->mod_dirs[i], td_game_mod_dir_at(g, i));
+    r->mod_hashes[i] = td_game_mod_hash_at(g, i);
+  }
+  r->mod_hash = r->mod_hashes[0];
   r->seed = td_game_seed(g);
   r->endless = td_world_endless(td_game_world(g));
   r->difficulty = td_game_difficulty(g);
@@ -183,7 +188,8 @@ static void put_word(textbuf *o, const char *s) {
 int td_replay_check_writable(const td_replay *r, const char *path, td_err *err) {
   const char *word = NULL;
   if (!writable(r->map_path)) word = r->map_path;
-  else if (!writable(r->mod_dir)) word = r->mod_dir;
+  for (size_t i = 0; !word && i < r->nmods; i++)
+    if (!writable(r->mod_dirs[i])) word = r->mod_dirs[i];
   for (size_t i = 0; !word && i < r->ncmd; i++)
     if (r->cmds[i].kind == TD_COMMAND_PLACE && !writable(r->cmds[i].name)) word = r->cmds[i].name;
   if (!word) return 0;
@@ -218,9 +224,11 @@ int td_replay_write(const td_replay *r, const char *path, td_err *err) {
   put(&o, "map");
   put_word(&o, r->map_path);
   put(&o, " %016" PRIx64 "\n", r->map_hash);
-  put(&o, "mod");
-  put_word(&o, r->mod_dir);
-  put(&o, " %016" PRIx64 "\n", r->mod_hash);
+  for (size_t i = 0; i < r->nmods; i++) {
+    put(&o, "mod");
+    put_word(&o, r->mod_dirs[i]);
+    put(&o, " %016" PRIx64 "\n", r->mod_hashes[i]);
+  }
   put(&o, "seed %" PRIu64 "\n", r->seed);
   put(&o, "endless %d\n", r->endless ? 1 : 0);
   put(&o, "difficulty %s\n", td_difficulty_name(r->difficulty));
@@ -252,6 +260,7 @@ int td_replay_write(const td_replay *r, const char *path, td_err *err) {
 
 typedef struct reader {
   const char *path;
+  int64_t version;
   int line;
   char *tok[8];
   int ntok;
@@ -363,18 +372,26 @@ static int parse_line(reader *rd, td_replay *r, unsigned *seen) {
   static const char *const header[] = {"map", "mod", "seed", "endless", "every", "difficulty"};
   int h = find(header, 6, w);
   if (h >= 0) {
-    if (*seen & (1u << h)) return bad(rd, "'%s' given twice", w);
+    if ((*seen & (1u << h)) && (h != 1 || rd->version < 3))
+      return bad(rd, "'%s' given twice", w);
     if (r->ncmd || r->ncheck || r->ended) return bad(rd, "'%s' after the commands", w);
     *seen |= 1u << h;
   }
   if (r->ended) return bad(rd, "'%s' after 'end'", w);
   if (h == 0 || h == 1) {
     if (need(rd, 3, h ? "mod DIR HASH" : "map FILE HASH") != 0) return -1;
-    char *dst = h ? r->mod_dir : r->map_path;
+    if (h && r->nmods == TD_MOD_MAX_MODS) return bad(rd, "more than %d mods", TD_MOD_MAX_MODS);
+    char *dst = h ? r->mod_dirs[r->nmods] : r->map_path;
     if (strlen(rd->tok[1]) >= sizeof r->map_path) return bad(rd, "path too long");
     game_copy_str(dst, sizeof r->map_path, rd->tok[1]);
     if (!*rd->tok[1]) return bad(rd, "an empty path");
-    return parse_hex16(rd, rd->tok[2], h ? &r->mod_hash : &r->map_hash, "hash");
+    if (!h) return parse_hex16(rd, rd->tok[2], &r->map_hash, "hash");
+    if (parse_hex16(rd, rd->tok[2], &r->mod_hashes[r->nmods], "hash") != 0) return -1;
+    if (r->nmods++ == 0) {
+      game_copy_str(r->mod_dir, sizeof r->mod_dir, r->mod_dirs[0]);
+      r->mod_hash = r->mod_hashes[0];
+    }
+    return 0;
   }
   if (h == 2) return need(rd, 2, "seed N") ? -1 : parse_u64(rd, rd->tok[1], 10, &r->seed, "seed");
   if (h == 3) {
@@ -515,7 +532,7 @@ int td_replay_read(const char *path, td_replay *r, td_err *err) {
     p = eol + 1;
     if (rc != 0 || rd.ntok == 0) continue;
     if (first) {
-      int64_t v;
+      int64_t v = 0;
       if (strcmp(rd.tok[0], "td-replay") != 0 || rd.ntok != 2)
         rc = bad(&rd, "not a td replay (it starts with 'td-replay %d')", TD_REPLAY_VERSION);
       else if (parse_i64(&rd, rd.tok[1], 0, INT32_MAX, &v, "version") != 0)
@@ -523,9 +540,10 @@ int td_replay_read(const char *path, td_replay *r, td_err *err) {
       else if (v == 1)
         rc = bad(&rd, "a version 1 replay: this td reads version %d, which proves the end and "
                  "the commands; re-record it", TD_REPLAY_VERSION);
-      else if (v != TD_REPLAY_VERSION)
-        rc = bad(&rd, "replay version %" PRId64 ", this td reads version %d", v,
+      else if (v != TD_REPLAY_VERSION && v != 2)
+        rc = bad(&rd, "replay version %" PRId64 ", this td reads versions 2 and %d", v,
                  TD_REPLAY_VERSION);
+      rd.version = v;
       first = false;
       continue;
     }
@@ -579,6 +597,16 @@ int td_replay_command(const td_replay *r, size_t i, const td_game *g, td_command
   return 0;
 }
 
+/* A mod's name: its directory's last component ("a/b/" is "b"), into out. */
+static const char *mod_name(const char *dir, char *out, size_t cap) {
+  size_t n = strlen(dir);
+  while (n > 1 && dir[n - 1] == '/') n--;
+  size_t s = n;
+  while (s > 0 && dir[s - 1] != '/') s--;
+  snprintf(out, cap, "%.*s", (int)(n - s), dir + s);
+  return out;
+}
+
 int td_replay_check_game(const td_replay *r, const td_game *g, td_err *err) {
   const char *file = r->path[0] ? r->path : "replay";
   uint64_t records = td_replay_records_hash(r);
@@ -596,8 +624,24 @@ int td_replay_check_game(const td_replay *r, const td_game *g, td_err *err) {
     return td_err_set(err, "%s: made with another %s (hash %016" PRIx64 ", the file now %016" PRIx64 ")",
                       file, r->map_path, r->map_hash, td_game_map_hash(g));
   }
-  if (td_game_mod_hash(g) != r->mod_hash)
-    return td_err_set(err, "%s: made with other scripts than %s has now (hash %016" PRIx64
-                      ", now %016" PRIx64 ")", file, r->mod_dir, r->mod_hash, td_game_mod_hash(g));
+  size_t have = td_game_mod_count(g);
+  char a[512], b[512];
+  for (size_t i = 0; i < r->nmods || i < have; i++) {
+    if (i >= have)
+      return td_err_set(err, "%s: made with %zu mods, this game has %zu: mod %s (%s) is missing",
+                        file, r->nmods, have, r->mod_dirs[i], mod_name(r->mod_dirs[i], a, sizeof a));
+    if (i >= r->nmods)
+      return td_err_set(err, "%s: made with %zu mods, this game has %zu: %s is one too many",
+                        file, r->nmods, have, td_game_mod_dir_at(g, i));
+    if (strcmp(mod_name(r->mod_dirs[i], a, sizeof a),
+               mod_name(td_game_mod_dir_at(g, i), b, sizeof b)) != 0)
+      return td_err_set(err, "%s: mod %zu of the list is %s, this game has %s there (the same "
+                        "mods in the same order are needed)", file, i + 1, r->mod_dirs[i],
+                        td_game_mod_dir_at(g, i));
+    if (td_game_mod_hash_at(g, i) != r->mod_hashes[i])
+      return td_err_set(err, "%s: made with other scripts than %s has now (hash %016" PRIx64
+                        ", now %016" PRIx64 ")", file, td_game_mod_dir_at(g, i),
+                        r->mod_hashes[i], td_game_mod_hash_at(g, i));
+  }
   return 0;
 }

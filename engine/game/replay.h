@@ -7,7 +7,8 @@
 **
 **   td-replay 2
 **   map maps/01-crossroads.lua 8c3f0e2a91d4b7c6   the map's hash covers its name
-**   mod scripts/base 1f00aa7be4c3d290
+**   mod scripts/base 1f00aa7be4c3d290  one line per mod, in load order
+**   mod mods/extra 77aa01b2c3d4e5f6     (the hash covers that mod's files)
 **   seed 1
 **   endless 0
 **   difficulty normal            normal|easy|hard (absent: normal)
@@ -65,7 +66,8 @@
 
 #include "game/game.h"
 
-#define TD_REPLAY_VERSION 2 /* 2: the end required, with gold and a records hash */
+#define TD_REPLAY_VERSION 3 /* 2: the end required, with gold and a records hash;
+                              3: several mod lines (2, with its one, is read too) */
 #define TD_REPLAY_DEFAULT_EVERY 600   /* ticks between checksums: 10 s */
 
 typedef struct td_replay_cmd {
@@ -86,8 +88,11 @@ typedef struct td_replay_check {
 typedef struct td_replay {
   char path[512];        /* the file read ("" when recorded) */
   char map_path[512];
-  char mod_dir[512];
-  uint64_t map_hash, mod_hash, seed;
+  char mod_dir[512];      /* the first mod's (mod_dirs[0]) */
+  uint64_t map_hash, mod_hash, seed; /* mod_hash: the first mod's (mod_hashes[0]) */
+  char mod_dirs[TD_MOD_MAX_MODS][512]; /* the mods in load order */
+  uint64_t mod_hashes[TD_MOD_MAX_MODS];
+  size_t nmods;
   bool endless;
   td_difficulty difficulty;
   uint32_t every;

@@ -259,6 +259,36 @@ static void get_path(reader *r, int idx, const char *k, char *out) {
     fail(r, "%s: the path is too long", k);
 }
 
+/* mod = "dir" or an array of directories (loaded in order). */
+static void get_mods(reader *r, td_scenario *s) {
+  lua_State *L = r->L;
+  int t = get(r, 1, "mod");
+  lua_pop(L, 1);
+  if (t != LUA_TTABLE) {
+    get_path(r, 1, "mod", s->mods[0]);
+    s->nmods = 1;
+  } else {
+    get(r, 1, "mod");
+    lua_Integer n = (lua_Integer)lua_rawlen(L, -1);
+    if (n < 1 || n > TD_MOD_MAX_MODS)
+      fail(r, "mod: expected a directory or an array of 1 to %d, got %d entries", TD_MOD_MAX_MODS,
+           (int)n);
+    for (lua_Integer i = 1; i <= n; i++) {
+      size_t len;
+      if (lua_rawgeti(L, -1, i) != LUA_TSTRING || (lua_tolstring(L, -1, &len), len == 0))
+        fail(r, "mod[%d]: expected a directory (a non-empty string)", (int)i);
+      if (len >= TD_SCENARIO_PATH_MAX ||
+          resolve_path(r->ld->f->path, lua_tostring(L, -1), s->mods[i - 1],
+                       TD_SCENARIO_PATH_MAX) != 0)
+        fail(r, "mod[%d]: the path is too long", (int)i);
+      lua_pop(L, 1);
+    }
+    lua_pop(L, 1);
+    s->nmods = (size_t)n;
+  }
+  memcpy(s->mod, s->mods[0], sizeof s->mod);
+}
+
 /* ---- expectations --------------------------------------------------------- */
 
 static const char *skip_space(const char *p) {
@@ -518,7 +548,7 @@ static int l_scenario(lua_State *L) {
     if (!strcmp(f->items[i].name, s->name))
       fail(&r, "a second scenario of that name (the first is at line %d)", f->items[i].line);
   get_path(&r, 1, "map", s->map);
-  get_path(&r, 1, "mod", s->mod);
+  get_mods(&r, s);
   s->seed = 1;
   get_uint(&r, 1, "seed", 0, (uint64_t)INT64_MAX, &s->seed);
   s->ticks = TD_SCENARIO_DEFAULT_TICKS;
@@ -711,8 +741,10 @@ static int resolve(const td_scenario_file *f, const td_scenario *s, const td_gam
 /* The game and the resolved names (out: action_count entries, or NULL). */
 static td_game *start(const td_scenario_file *f, const td_scenario *s, resolved **out,
                       td_err *err) {
-  td_game_options o = {.map_path = s->map, .mod_dir = s->mod, .seed = s->seed,
-                       .endless = s->endless};
+  const char *mods[TD_MOD_MAX_MODS];
+  for (size_t i = 0; i < s->nmods; i++) mods[i] = s->mods[i];
+  td_game_options o = {.map_path = s->map, .mod_dir = s->mod, .mod_dirs = mods,
+                       .mod_count = s->nmods, .seed = s->seed, .endless = s->endless};
   td_err gerr;
   td_game *g = td_game_create(&o, &gerr);
   if (!g) {

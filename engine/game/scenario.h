@@ -49,6 +49,7 @@
 #include "nav/mem.h"
 #include "sim/rules.h"
 #include "sim/world.h"
+#include "script/mod.h" /* TD_MOD_MAX_MODS */
 
 #define TD_SCENARIO_MEMORY ((size_t)16 << 20)          /* Lua memory per file */
 #define TD_SCENARIO_INSTRUCTIONS ((uint64_t)10000000)  /* Lua instructions per file */
@@ -113,7 +114,9 @@ typedef struct td_scenario {
   char name[TD_SCENARIO_NAME_MAX];
   int line;              /* of its `scenario {` call */
   char map[TD_SCENARIO_PATH_MAX];  /* resolved (see Paths above) */
-  char mod[TD_SCENARIO_PATH_MAX];
+  char mod[TD_SCENARIO_PATH_MAX];  /* the first mod's (mods[0]) */
+  char mods[TD_MOD_MAX_MODS][TD_SCENARIO_PATH_MAX]; /* mod = "dir" or { "a", "b" }: in order */
+  size_t nmods;
   uint64_t seed;
   uint64_t ticks;        /* the tick limit */
   bool until_end;        /* stop = "end": stop when won or lost (else run every tick) */

@@ -39,7 +39,9 @@ struct td_client {
   td_atlas *atlas;
   td_batch batch;
   td_scene *scene;
-  char assets_dir[512], maps_dir[512], mod_dir[512];
+  char assets_dir[512], maps_dir[512];
+  char mod_dirs[TD_MOD_MAX_MODS][512]; /* the mods, in load order */
+  size_t mod_count;
   char maps[MAX_MAPS][800];
   int nmaps, map_sel;
   uint64_t seed;
@@ -256,7 +258,11 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
   c->ren = r;
   snprintf(c->assets_dir, sizeof c->assets_dir, "%s", o->assets_dir ? o->assets_dir : "assets");
   snprintf(c->maps_dir, sizeof c->maps_dir, "%s", o->maps_dir ? o->maps_dir : "");
-  snprintf(c->mod_dir, sizeof c->mod_dir, "%s", o->mod_dir ? o->mod_dir : "scripts/base");
+  c->mod_count = o->mod_count ? o->mod_count : 1;
+  if (c->mod_count > TD_MOD_MAX_MODS) c->mod_count = TD_MOD_MAX_MODS; /* td_game refuses more */
+  for (size_t i = 0; i < c->mod_count; i++)
+    snprintf(c->mod_dirs[i], sizeof c->mod_dirs[i], "%s",
+             o->mod_count ? o->mod_dirs[i] : o->mod_dir ? o->mod_dir : "scripts/base");
   c->seed = o->seed;
   c->atlas = td_atlas_load(r, c->assets_dir, err);
   if (!c->atlas) {
@@ -307,7 +313,10 @@ void td_client_destroy(td_client *c) {
 
 int td_client_start(td_client *c, const char *map_path, td_err *err) {
   end_game(c);
-  td_game_options go = {.map_path = map_path, .mod_dir = c->mod_dir, .seed = c->seed,
+  const char *mods[TD_MOD_MAX_MODS];
+  for (size_t i = 0; i < c->mod_count; i++) mods[i] = c->mod_dirs[i];
+  td_game_options go = {.map_path = map_path, .mod_dir = mods[0], .mod_dirs = mods,
+                        .mod_count = c->mod_count, .seed = c->seed,
                         .difficulty = c->set.difficulty};
   c->game = td_game_create(&go, err);
   if (!c->game) {

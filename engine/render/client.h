@@ -56,6 +56,8 @@ typedef struct td_client_options {
   const char *maps_dir;    /* listed by the main menu (NULL: no list) */
   const char *map_path;    /* NULL: start in the main menu */
   const char *mod_dir;     /* NULL: scripts/base */
+  const char *const *mod_dirs; /* or several, in load order (copied) */
+  size_t mod_count;        /* 0: mod_dir alone */
   uint64_t seed;
   td_difficulty difficulty; /* the settings' initial value (0: normal) */
   int window_w, window_h;  /* the settings' initial values */

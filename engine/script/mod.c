@@ -19,7 +19,14 @@
 ** - td is an empty proxy whose metatable (protected) reads from the real
 **   table and refuses writes; rawset refuses the proxies (a registry set).
 ** - Handlers live in a registry array in registration order; the C side
-**   keeps a record per handler (kind, disabled flag, definition site).
+**   keeps a record per handler (kind, disabled flag, definition site, mod).
+** - Several mods: the environment built once is a template (env_key) no
+**   script sees; each mod gets a copy (envs_key[i + 1]) whose library
+**   tables are copies too, so one mod's globals and library changes stay
+**   its own, while td (and td.state) is shared. The registry's global table
+**   is the environment of the mod that runs (set before each mod's load
+**   and each handler call), so load and included chunks get that mod's.
+**   Each mod loads in a call of its own (its own instruction budget).
 */
 #define _POSIX_C_SOURCE 200809L /* struct stat's st_mtim */
 
@@ -39,7 +46,8 @@
 #include "nav/blob.h"
 
 /* Registry keys (their addresses). */
-static const char env_key = 'e', handlers_key = 'h', ro_key = 'r', inc_key = 'i', ids_key = 'n';
+static const char env_key = 'e', handlers_key = 'h', ro_key = 'r', inc_key = 'i', ids_key = 'n',
+                  envs_key = 'm';
 
 /* ---- shared helpers --------------------------------------------------------- */
 
@@ -123,6 +131,7 @@ mod_handler *mod_add_handler(lua_State *L, mod_version *v, int fidx, mod_handler
   memset(h, 0, sizeof *h);
   h->kind = kind;
   h->tower = -1;
+  h->mod = v->at;
   lua_Debug ar;
   lua_pushvalue(L, fidx);
   if (lua_getinfo(L, ">S", &ar))
@@ -131,12 +140,14 @@ mod_handler *mod_add_handler(lua_State *L, mod_version *v, int fidx, mod_handler
   return h;
 }
 
-/* The ordinal of the last handler among those of its kind (and event). */
+/* The ordinal of the last handler among its mod's of its kind (and event). */
 static void number_handler(mod_version *v) {
   mod_handler *h = &v->h[v->hn - 1];
   int ord = 0;
   for (size_t i = 0; i < v->hn; i++)
-    if (v->h[i].kind == h->kind && (h->kind != H_EVENT || v->h[i].event == h->event)) ord++;
+    if (v->h[i].kind == h->kind && v->h[i].mod == h->mod &&
+        (h->kind != H_EVENT || v->h[i].event == h->event))
+      ord++;
   h->ord = ord;
 }
 
@@ -268,15 +279,18 @@ static void hint_names(const mod_version *v, const td_lsandbox_report *rep, char
       }
     consider_td(&s, v);
     lua_State *L = td_lsandbox_state(v->sb);
-    if (lua_checkstack(L, 3)) {
-      if (lua_rawgetp(L, LUA_REGISTRYINDEX, &env_key) == LUA_TTABLE) {
+    if (lua_checkstack(L, 4)) {
+      /* the globals of the failing handler's own mod */
+      int top = lua_gettop(L);
+      if (lua_rawgetp(L, LUA_REGISTRYINDEX, &envs_key) == LUA_TTABLE &&
+          lua_rawgeti(L, -1, v->at + 1) == LUA_TTABLE) {
         lua_pushnil(L);
         while (lua_next(L, -2)) {
           if (lua_type(L, -2) == LUA_TSTRING) consider(&s, "", lua_tostring(L, -2));
           lua_pop(L, 1);
         }
       }
-      lua_pop(L, 1);
+      lua_settop(L, top);
     }
   } else if (nil_name(rep->message, "field", name, sizeof name) && strcmp(name, v->miss) == 0 &&
              strcmp(rep->where, v->miss_where) == 0) {
@@ -734,11 +748,17 @@ static int include_file(lua_State *L, mod_version *v, const char *name) {
   td_mod *m = v->mod;
   lua_rawgetp(L, LUA_REGISTRYINDEX, &inc_key);
   int cache = lua_gettop(L);
-  int t = lua_getfield(L, cache, name);
+  const char *key = lua_pushfstring(L, "%s/%s", m->dir, name); /* each mod's own files */
+  int t = lua_getfield(L, cache, key);
   if (t == LUA_TLIGHTUSERDATA) mod_raise(L, "include \"%s\": it is being included (a cycle)", name);
-  if (t != LUA_TNIL) return 1;
+  if (t != LUA_TNIL) {
+    lua_replace(L, cache);
+    lua_settop(L, cache);
+    return 1;
+  }
   lua_pop(L, 1);
-  if (v->nfiles >= TD_MOD_MAX_FILES) mod_raise(L, "include: more than %d files", TD_MOD_MAX_FILES);
+  if (v->nfiles - v->first_file[v->at] >= TD_MOD_MAX_FILES)
+    mod_raise(L, "include: more than %d files", TD_MOD_MAX_FILES);
   mod_file *files = td_mem_grow(v->files, &v->fcap, v->nfiles + 1, sizeof *files);
   if (!files) {
     luaL_error(L, "out of memory");
@@ -760,6 +780,8 @@ static int include_file(lua_State *L, mod_version *v, const char *name) {
   v->pend = buf; /* freed by the version if the load below raises */
   v->pend_cap = cap;
   v->hash = td_blob_fnv(td_blob_fnv(v->hash, name, strlen(name) + 1), buf, len);
+  v->hashes[v->at] =
+      td_blob_fnv(td_blob_fnv(v->hashes[v->at], name, strlen(name) + 1), buf, len);
   const char *src = buf;
   if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) src += 3, len -= 3;
   lua_pushfstring(L, "=%s", f->path);
@@ -770,7 +792,7 @@ static int include_file(lua_State *L, mod_version *v, const char *name) {
   if (st != LUA_OK) lua_error(L); /* "file:line: message" */
   lua_remove(L, -2); /* the chunk name */
   lua_pushlightuserdata(L, (void *)&inc_key); /* in progress */
-  lua_setfield(L, cache, name);
+  lua_setfield(L, cache, key);
   v->include_depth++;
   lua_call(L, 0, 1);
   v->include_depth--;
@@ -779,8 +801,9 @@ static int include_file(lua_State *L, mod_version *v, const char *name) {
     lua_pushboolean(L, 1);
   }
   lua_pushvalue(L, -1);
-  lua_setfield(L, cache, name);
-  lua_remove(L, cache);
+  lua_setfield(L, cache, key);
+  lua_replace(L, cache);
+  lua_settop(L, cache);
   return 1;
 }
 
@@ -872,14 +895,15 @@ const td_mod_api mod_builtin_td[] = {
    "wait, any other `td.*` function to look at the game. The wave lasts while the script "
    "runs and its enemies live. A script is replayed after a load from what `td.*` and "
    "`math.random` returned to it, so it must depend only on those and on its own locals "
-   "(docs/modding.md, \"Wave scripts\").",
+   "(docs/modding.md, \"Wave scripts\"). A later mod's waves follow the earlier mods'.",
    TD_MOD_API_DATA},
   {"group", mod_l_group, "(t: td.group_decl)",
    "Declares a spawn group spanning waves (Mindustry's SpawnGroup): it spawns in wave n when "
    "first <= n, (last == 0 or n <= last) and (n - first) % every == 0.",
    TD_MOD_API_DATA},
   {"rules", mod_l_rules, "(t: td.rules_decl)",
-   "Sets the game's numbers (once; every field has a default).", TD_MOD_API_DATA},
+   "Sets the game's numbers (once per mod; every field has a default). A later mod's call "
+   "changes only the fields it gives.", TD_MOD_API_DATA},
   {"on", l_on, "(event: td.event_name, f: fun(e: td.event))",
    "Registers a handler for an event (or \"tick\": f(tick)). Several handlers of one event run "
    "in registration order. A handler that raises, runs past its instruction budget or hits "
@@ -1072,17 +1096,71 @@ static void open_env(lua_State *L, mod_version *v) {
   make_readonly(L, v);
   lua_setfield(L, env, "td");
 
-  /* from now on the environment is the only global table */
+  /* from now on the environment (and the mods' copies) are the only
+  ** global tables */
   lua_pushvalue(L, env);
   lua_rawseti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
   lua_pushvalue(L, env);
   lua_rawsetp(L, LUA_REGISTRYINDEX, &env_key);
+  lua_createtable(L, (int)v->mod->nmods, 0);
+  lua_rawsetp(L, LUA_REGISTRYINDEX, &envs_key);
   lua_settop(L, scratch - 1);
+}
+
+/* Makes mod k's environment: a copy of the template whose tables (but td)
+** are copies too; records it and makes it the registry's global table. */
+static void open_mod_env(lua_State *L, int k) {
+  int top = lua_gettop(L);
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &env_key);
+  int tmpl = lua_gettop(L);
+  lua_newtable(L);
+  int env = lua_gettop(L);
+  lua_pushnil(L);
+  while (lua_next(L, tmpl)) { /* the order does not matter: a copy */
+    if (lua_type(L, -1) == LUA_TTABLE && lua_type(L, -2) == LUA_TSTRING &&
+        strcmp(lua_tostring(L, -2), "td") != 0 && strcmp(lua_tostring(L, -2), "_G") != 0) {
+      int lib = lua_gettop(L);
+      lua_newtable(L);
+      lua_pushnil(L);
+      while (lua_next(L, lib)) {
+        lua_pushvalue(L, -2);
+        lua_insert(L, -2);
+        lua_rawset(L, lib + 1);
+      }
+      lua_replace(L, lib);
+    }
+    lua_pushvalue(L, -2);
+    lua_insert(L, -2);
+    lua_rawset(L, env);
+  }
+  lua_pushvalue(L, env);
+  lua_setfield(L, env, "_G");
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &envs_key);
+  lua_pushvalue(L, env);
+  lua_rawseti(L, -2, k + 1);
+  lua_pop(L, 1);
+  lua_rawseti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+  lua_settop(L, top);
+}
+
+/* Makes mod k's environment the registry's global table (for load and
+** for chunks): rawgeti and rawseti of existing keys, nothing allocated. */
+static void use_mod_env(lua_State *L, int k) {
+  lua_rawgetp(L, LUA_REGISTRYINDEX, &envs_key);
+  lua_rawgeti(L, -1, k + 1);
+  lua_rawseti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+  lua_pop(L, 1);
+}
+
+void mod_use_env(lua_State *L, int k) { use_mod_env(L, k); }
+
+const char *mod_name_at(const mod_version *v, int i) {
+  return i >= 0 && (size_t)i < v->mod->nmods ? v->mod->mods[i].name : "?";
 }
 
 void mod_check_api_version(lua_State *L, mod_version *v) {
   const char *entry = v->mod->entry;
-  lua_rawgetp(L, LUA_REGISTRYINDEX, &env_key);
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS); /* the loading mod's environment */
   lua_pushliteral(L, "api_version");
   int t = lua_rawget(L, -2);
   int isint = 0;
@@ -1117,13 +1195,74 @@ static void version_destroy(mod_version *v) {
   td_mem_free(v, sizeof *v);
 }
 
-static int load_main(lua_State *L) {
+static int load_env(lua_State *L) {
   mod_version *v = lua_touserdata(L, 1);
   lua_settop(L, 0);
   open_env(L, v);
+  return 0;
+}
+
+/* Checks the global `depends` of the loading mod (v->at): nil, or an array
+** of names of mods earlier in the list. Raises naming both mods. */
+static void check_depends(lua_State *L, mod_version *v) {
+  const td_mod *m = v->mod;
+  const char *me = m->mods[v->at].name, *entry = m->entry;
+  lua_rawgeti(L, LUA_REGISTRYINDEX, LUA_RIDX_GLOBALS);
+  int t = lua_getfield(L, -1, "depends");
+  if (t == LUA_TNIL) {
+    lua_pop(L, 2);
+    return;
+  }
+  int d = lua_gettop(L);
+  if (t != LUA_TTABLE)
+    luaL_error(L, "%s: mod '%s': depends must be an array of mod names, got %s", entry, me,
+               lua_typename(L, t));
+  lua_Integer n = (lua_Integer)lua_rawlen(L, d);
+  for (lua_Integer i = 1; i <= n; i++) {
+    if (lua_rawgeti(L, d, i) != LUA_TSTRING)
+      luaL_error(L, "%s: mod '%s': depends[%d] must be a mod name (a string), got %s", entry,
+                 me, (int)i, luaL_typename(L, -1));
+    const char *want = lua_tostring(L, -1);
+    size_t k = 0;
+    while (k < m->nmods && strcmp(m->mods[k].name, want) != 0) k++;
+    if (k == m->nmods)
+      luaL_error(L, "%s: mod '%s' depends on mod '%s', which is not loaded (list it before "
+                 "'%s': --mod DIR/%s --mod %s)", entry, me, want, me, want, m->mods[v->at].dir);
+    if (k > (size_t)v->at)
+      luaL_error(L, "%s: mod '%s' depends on mod '%s', which comes after it in the list "
+                 "(load '%s' first)", entry, me, want, want);
+    if (k == (size_t)v->at)
+      luaL_error(L, "%s: mod '%s' depends on itself", entry, me);
+    lua_pop(L, 1);
+  }
+  lua_pop(L, 2);
+}
+
+/* Loads mod v->at: its environment, mod.lua and what it includes. */
+static int load_one(lua_State *L) {
+  mod_version *v = lua_touserdata(L, 1);
+  lua_settop(L, 0);
+  open_mod_env(L, v->at);
   include_file(L, v, "mod.lua");
   mod_check_api_version(L, v);
+  check_depends(L, v);
   return 0;
+}
+
+/* After a failed load_one: the mod's `depends` (if its first lines set
+** it) explains a failure better than what followed. */
+static int load_depends(lua_State *L) {
+  mod_version *v = lua_touserdata(L, 1);
+  lua_settop(L, 0);
+  use_mod_env(L, v->at);
+  check_depends(L, v);
+  return 0;
+}
+
+/* Selects mod k as the one loading (its dir and entry name messages). */
+static void select_mod(td_mod *m, int k) {
+  mod_fmt(m->dir, sizeof m->dir, "%s", m->mods[k].dir);
+  mod_fmt(m->entry, sizeof m->entry, "%s", m->mods[k].entry);
 }
 
 /* Keeps the file list of this attempt for td_mod_changed. */
@@ -1159,17 +1298,37 @@ static mod_version *version_load(td_mod *m, td_err *err) {
     return NULL;
   }
   lua_State *L = td_lsandbox_state(v->sb);
-  lua_pushcfunction(L, load_main);
-  lua_pushlightuserdata(L, v);
   td_lsandbox_report rep;
-  v->loading = true;
+  select_mod(m, 0);
+  lua_pushcfunction(L, load_env);
+  lua_pushlightuserdata(L, v);
   int rc = td_lsandbox_pcall(v->sb, 1, 0, &rep);
-  v->loading = false;
+  for (size_t k = 0; rc == 0 && k < m->nmods; k++) {
+    v->at = (int)k;
+    v->first_file[k] = v->nfiles;
+    v->hashes[k] = TD_BLOB_FNV_SEED;
+    select_mod(m, v->at);
+    lua_pushcfunction(L, load_one);
+    lua_pushlightuserdata(L, v);
+    v->loading = true;
+    rc = td_lsandbox_pcall(v->sb, 1, 0, &rep);
+    if (rc != 0 && rep.status == TD_LSANDBOX_ERROR) {
+      td_lsandbox_report drep;
+      lua_pushcfunction(L, load_depends);
+      lua_pushlightuserdata(L, v);
+      if (td_lsandbox_pcall(v->sb, 1, 0, &drep) != 0 && drep.status == TD_LSANDBOX_ERROR)
+        rep = drep;
+    }
+    v->loading = false;
+  }
   keep_stamps(m, v);
   if (rc != 0) {
     char line[sizeof err->msg];
     format_report(v, &rep, m->entry, line, sizeof line);
-    td_err_set(err, "%s", line);
+    if (m->nmods > 1 && strncmp(line, "mod '", 5) != 0 && !strstr(line, ": mod '"))
+      td_err_set(err, "mod '%s': %s", m->mods[v->at].name, line);
+    else
+      td_err_set(err, "%s", line);
   } else {
     rc = mod_build_rules(v, err);
   }
@@ -1232,23 +1391,47 @@ static int check_host_names(const td_mod_options *o, td_err *err) {
 }
 
 td_mod *td_mod_load(const char *dir, const td_mod_options *opt, td_err *err) {
-  td_mod *m = td_mem_calloc(1, sizeof *m);
-  if (!m) {
-    td_err_set(err, "%s: out of memory", dir);
-    return NULL;
-  }
+  return td_mod_load_list(&dir, 1, opt, err);
+}
+
+/* Fills mods[k] from dir; -1 with err set. */
+static int set_mod_dir(td_mod *m, size_t k, const char *dir, td_err *err) {
+  mod_one *o = &m->mods[k];
   size_t n = strlen(dir);
   while (n > 1 && dir[n - 1] == '/') n--;
-  if (n >= sizeof m->dir) {
-    td_err_set(err, "%s: path too long", dir);
-    td_mem_free(m, sizeof *m);
+  if (n >= sizeof o->dir) return td_err_set(err, "%s: path too long", dir);
+  memcpy(o->dir, dir, n);
+  o->dir[n] = '\0';
+  const char *slash = strrchr(o->dir, '/');
+  mod_fmt(o->name, sizeof o->name, "%s", slash && slash[1] ? slash + 1 : o->dir);
+  mod_fmt(o->entry, sizeof o->entry, "%s/mod.lua", o->dir);
+  for (size_t i = 0; i < k; i++)
+    if (strcmp(m->mods[i].name, o->name) == 0)
+      return td_err_set(err, "%s: mod '%s' is in the list twice (also %s)", o->dir, o->name,
+                        m->mods[i].dir);
+  size_t used = strlen(m->name);
+  mod_fmt(m->name + used, sizeof m->name - used, "%s%s", k ? "+" : "", o->name);
+  return 0;
+}
+
+td_mod *td_mod_load_list(const char *const *dirs, size_t count, const td_mod_options *opt,
+                         td_err *err) {
+  if (count == 0 || count > TD_MOD_MAX_MODS) {
+    td_err_set(err, "mod: %zu mods: a list has 1 to %d", count, TD_MOD_MAX_MODS);
     return NULL;
   }
-  memcpy(m->dir, dir, n);
-  m->dir[n] = '\0';
-  const char *slash = strrchr(m->dir, '/');
-  mod_fmt(m->name, sizeof m->name, "%s", slash && slash[1] ? slash + 1 : m->dir);
-  mod_fmt(m->entry, sizeof m->entry, "%s/mod.lua", m->dir);
+  td_mod *m = td_mem_calloc(1, sizeof *m);
+  if (!m) {
+    td_err_set(err, "%s: out of memory", dirs[0]);
+    return NULL;
+  }
+  for (size_t k = 0; k < count; k++)
+    if (set_mod_dir(m, k, dirs[k], err) != 0) {
+      td_mem_free(m, sizeof *m);
+      return NULL;
+    }
+  m->nmods = count;
+  select_mod(m, 0);
   if (opt) m->opt = *opt;
   m->rng = 0x9E3779B97F4A7C15ull;
   if (check_host_names(&m->opt, err) != 0) {
@@ -1280,8 +1463,18 @@ void td_mod_destroy(td_mod *m) {
 }
 
 const char *td_mod_name(const td_mod *m) { return m->name; }
+size_t td_mod_count(const td_mod *m) { return m->nmods; }
+const char *td_mod_name_at(const td_mod *m, size_t i) {
+  return i < m->nmods ? m->mods[i].name : NULL;
+}
+const char *td_mod_dir_at(const td_mod *m, size_t i) {
+  return i < m->nmods ? m->mods[i].dir : NULL;
+}
 const td_rules *td_mod_rules(const td_mod *m) { return &m->cur->rules; }
 uint64_t td_mod_hash(const td_mod *m) { return m->cur->hash; }
+uint64_t td_mod_hash_at(const td_mod *m, size_t i) {
+  return i < m->nmods ? m->cur->hashes[i] : 0;
+}
 lua_State *td_mod_state(td_mod *m) { return td_lsandbox_state(m->cur->sb); }
 
 size_t td_mod_error_count(const td_mod *m) { return m->nerrors; }
@@ -1376,6 +1569,7 @@ static void push_event(lua_State *L, const mod_version *v, const td_event *e) {
 
 static int tramp_event(lua_State *L) {
   call_args *a = lua_touserdata(L, 1);
+  use_mod_env(L, a->v->at);
   push_handler(L, a);
   push_event(L, a->v, a->e);
   lua_call(L, 1, 0);
@@ -1384,6 +1578,7 @@ static int tramp_event(lua_State *L) {
 
 static int tramp_tick(lua_State *L) {
   call_args *a = lua_touserdata(L, 1);
+  use_mod_env(L, a->v->at);
   push_handler(L, a);
   lua_pushinteger(L, (lua_Integer)a->tick);
   lua_call(L, 1, 0);
@@ -1392,6 +1587,7 @@ static int tramp_tick(lua_State *L) {
 
 static int tramp_target(lua_State *L) {
   call_args *a = lua_touserdata(L, 1);
+  use_mod_env(L, a->v->at);
   push_handler(L, a);
   lua_pushinteger(L, a->tower);
   lua_createtable(L, (int)a->n, 0);
@@ -1433,7 +1629,7 @@ void mod_stop_handler(mod_version *v, size_t hi, const td_lsandbox_report *rep) 
   m->disabled++;
   td_mod_error e;
   memset(&e, 0, sizeof e);
-  snprintf(e.mod, sizeof e.mod, "%s", m->name);
+  snprintf(e.mod, sizeof e.mod, "%s", mod_name_at(v, h->mod));
   describe(v, h, e.handler, sizeof e.handler);
   mod_fmt(e.where, sizeof e.where, "%s", rep->where[0] ? rep->where : h->where);
   format_report(v, rep, h->where, e.message, sizeof e.message);
@@ -1456,6 +1652,7 @@ static bool run(mod_version *v, call_args *a, lua_CFunction tramp) {
   lua_pushcfunction(L, tramp);
   lua_pushlightuserdata(L, a);
   td_lsandbox_report rep;
+  v->at = v->h[a->h].mod;
   v->in_call = true;
   v->miss[0] = '\0';
   int rc = td_lsandbox_pcall(v->sb, 1, 0, &rep);
@@ -1513,7 +1710,7 @@ int32_t td_mod_target(td_mod *m, int32_t tower_type, uint32_t tower, const uint3
 static void record_reload_error(td_mod *m, const char *msg) {
   td_mod_error e;
   memset(&e, 0, sizeof e);
-  snprintf(e.mod, sizeof e.mod, "%s", m->name);
+  mod_fmt(e.mod, sizeof e.mod, "%s", m->name);
   snprintf(e.handler, sizeof e.handler, "reload");
   snprintf(e.message, sizeof e.message, "%s", msg);
   size_t k = strcspn(e.message, " ");

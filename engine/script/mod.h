@@ -51,6 +51,21 @@
 ** before loading (the world's bindings: gold, enemy health, ...); each
 ** gets its table's host pointer from td_mod_host(L).
 **
+** Several mods. td_mod_load_list loads a list of mods, in order, into one
+** lua_State: each mod's files run in an environment of its own (its
+** globals, copies of the libraries) but all share one `td` (and td.state);
+** include resolves names in the including mod's directory. A mod may set
+** `depends = { "base", ... }` (names of mods, i.e. directory names): each
+** must come earlier in the list. Declarations accumulate: a later mod adds
+** damage types, enemies, towers, waves and handlers; a name declared again
+** is refused (naming both mods and places) unless the new td.enemy or
+** td.tower says `replace = true`, which puts it in the earlier one's place
+** (same index; the old declaration is dropped whole, its targeting
+** function too). td.rules may be called once per mod; each call sets only
+** the fields it gives. Handlers run in load order, the first mod's first.
+** Errors name the mod ("mod 'extra', on kill #1"). The data stage's
+** instruction budget applies to each mod's load.
+**
 ** Hot reload. td_mod_reload builds a new version from the files (fresh
 ** state, data stage, validation) and keeps it pending; td_mod_swap, called
 ** by the host at a tick boundary, makes it current (its rules and
@@ -94,6 +109,7 @@
 #define TD_MOD_LOG_LINES 256          /* print lines kept (the oldest dropped) */
 #define TD_MOD_LOG_LINE_MAX 512       /* bytes of one line, longer ones cut */
 #define TD_MOD_TARGET_DEFAULT (-2)    /* td_mod_target: use the default mode */
+#define TD_MOD_MAX_MODS 16            /* mods in one list (td_mod_load_list) */
 
 typedef struct td_mod td_mod;
 
@@ -149,7 +165,8 @@ typedef struct td_mod_options {
 
 /* One stopped handler (or a failed reload). */
 typedef struct td_mod_error {
-  char mod[64];          /* the mod's name (its directory's last component) */
+  char mod[64];          /* the mod's name (its directory's last component); for a
+                            failed reload, the list's name */
   char handler[96];      /* "on kill #2", "every 60 #1", "target 'arrow'", "reload" */
   char where[256];       /* file:line of the error, or of the handler's definition */
   char message[512];     /* one line */
@@ -170,13 +187,25 @@ void *td_mod_host(lua_State *L);
 /* Loads the mod in directory dir (messages name files dir/name.lua as
 ** given). opt may be NULL. NULL on error, err set. */
 td_mod *td_mod_load(const char *dir, const td_mod_options *opt, td_err *err);
+/* Loads n mods (1 .. TD_MOD_MAX_MODS) in order into one state: see
+** "Several mods" at the top. Two directories with the same name (last
+** component) are refused. NULL on error, err set (naming the mod). */
+td_mod *td_mod_load_list(const char *const *dirs, size_t n, const td_mod_options *opt,
+                         td_err *err);
 void td_mod_destroy(td_mod *m);                         /* NULL is a no-op */
 
+/* The list's name: the mods' names joined by '+' ("base+extra"). */
 const char *td_mod_name(const td_mod *m);
+size_t td_mod_count(const td_mod *m);                   /* mods in the list */
+const char *td_mod_name_at(const td_mod *m, size_t i);  /* the directory's last component */
+const char *td_mod_dir_at(const td_mod *m, size_t i);   /* as given, trailing '/' removed */
 const td_rules *td_mod_rules(const td_mod *m);          /* the current version's */
 /* FNV-1a 64 over the name and content of every file the current version
-** read, in the order it read them (what a replay or a save is bound to). */
+** read, in the order it read them (what a replay or a save is bound to):
+** with several mods, over every mod's files in load order. */
 uint64_t td_mod_hash(const td_mod *m);
+/* The same over the files of mod i only. */
+uint64_t td_mod_hash_at(const td_mod *m, size_t i);
 
 /* Runs the handlers of e's kind (in registration order) with an event
 ** table; events without a Lua name (see the docs) have no handlers. */

@@ -39,6 +39,8 @@ typedef struct enemy_decl {
   td_enemy_type t;
   char split_into[MOD_NAME];
   resist_set resist;
+  bool replace;          /* replace = true: takes an earlier declaration's place */
+  int mod;               /* the mod that declared it (index in the list) */
   char where[MOD_WHERE];
 } enemy_decl;
 
@@ -46,6 +48,8 @@ typedef struct level_decl {
   td_tower_level l;
   char from[MOD_NAME];
   char damage_type[MOD_NAME];
+  bool dead;             /* of a tower replaced since (dropped when the rules are built) */
+  int32_t moved;         /* its index once the dead are dropped */
   char where[MOD_WHERE];
 } level_decl;
 
@@ -53,6 +57,8 @@ typedef struct tower_decl {
   td_tower_type t;
   int target;            /* td_target_mode */
   size_t first, count;   /* its levels in the build's level array */
+  bool replace;          /* replace = true: takes an earlier declaration's place */
+  int mod;               /* the mod that declared it (index in the list) */
   char where[MOD_WHERE];
 } tower_decl;
 
@@ -67,6 +73,7 @@ typedef struct group_decl {
 struct mod_build {
   char damage[TD_RULES_MAX_DAMAGE_TYPES][MOD_NAME];
   char damage_where[TD_RULES_MAX_DAMAGE_TYPES][MOD_WHERE];
+  int damage_mod[TD_RULES_MAX_DAMAGE_TYPES];
   int ndamage;
   enemy_decl *enemies;
   size_t ne, ecap;
@@ -79,6 +86,7 @@ struct mod_build {
   int waves;             /* td.wave calls so far */
   td_rules rules;        /* the scalars of td.rules */
   bool rules_given;
+  int rules_mod;         /* the mod of the last td.rules */
   char rules_where[MOD_WHERE];
 };
 
@@ -119,6 +127,10 @@ static const mod_field enemy_fields[] = {
    "Enemy type spawned when it dies."},
   {"split_count", FT_INT, 0, 1, 64, 2, NULL, NULL, OFF(enemy_decl, t.split_count), "integer",
    "How many (with split_into)."},
+  {"replace", FT_BOOL, 0, 0, 0, 0, NULL, NULL, OFF(enemy_decl, replace), "boolean",
+   "Replaces the enemy of this name declared earlier (by this mod or one before it in the "
+   "list) in its place: a whole new declaration, nothing is kept. Without it, a name "
+   "declared again is an error."},
 };
 
 static const mod_field effect_fields[] = {
@@ -194,6 +206,10 @@ static const mod_field tower_fields[] = {
    "td.level[]",
    "The upgrade tree: the first level is what is built; each other level upgrades from "
    "`from` (default: the level before it in the list). At most 4 upgrades per level."},
+  {"replace", FT_BOOL, 0, 0, 0, 0, NULL, NULL, OFF(tower_decl, replace), "boolean",
+   "Replaces the tower of this name declared earlier (by this mod or one before it in the "
+   "list) in its place, levels and targeting function included: nothing is kept. Without "
+   "it, a name declared again is an error."},
 };
 
 static const mod_field group_fields[] = {
@@ -754,13 +770,35 @@ int mod_l_damage_type(lua_State *L) {
   name_obj(&r, "damage type", given, len);
   read_name(&r, &name_field, name);
   for (int i = 0; i < b->ndamage; i++)
-    if (strcmp(b->damage[i], name) == 0) rfail(&r, "declared twice (first at %s)", b->damage_where[i]);
+    if (strcmp(b->damage[i], name) == 0) {
+      if (b->damage_mod[i] == v->at) rfail(&r, "declared twice (first at %s)", b->damage_where[i]);
+      rfail(&r, "mod '%s' declares it again: mod '%s' declared it at %s (a damage type is "
+            "only a name: use it as it is)", mod_name_at(v, v->at),
+            mod_name_at(v, b->damage_mod[i]), b->damage_where[i]);
+    }
   if (b->ndamage == TD_RULES_MAX_DAMAGE_TYPES)
     rfail(&r, "at most %d damage types", TD_RULES_MAX_DAMAGE_TYPES);
   memcpy(b->damage[b->ndamage], name, sizeof name);
   snprintf(b->damage_where[b->ndamage], MOD_WHERE, "%s", r.where);
+  b->damage_mod[b->ndamage] = v->at;
   b->ndamage++;
   return 0;
+}
+
+/* A declaration of a name that exists (found, declared by mod `by` at
+** `where`) needs replace = true, and replace = true needs one that exists.
+** Raises naming both mods. */
+static void check_redeclared(rd *r, const char *what, bool found, bool replace, int by,
+                             const char *where) {
+  const mod_version *v = r->v;
+  if (found && !replace) {
+    if (by == v->at) rfail(r, "declared twice (first at %s)", where);
+    rfail(r, "declared twice: mod '%s' declared it at %s; to change it, mod '%s' declares it "
+          "with replace = true", mod_name_at(v, by), where, mod_name_at(v, v->at));
+  }
+  if (!found && replace)
+    rfail(r, "replace = true, but no %s of this name was declared before (by mod '%s' or a "
+          "mod before it)", what, mod_name_at(v, v->at));
 }
 
 int mod_l_enemy(lua_State *L) {
@@ -777,11 +815,14 @@ int mod_l_enemy(lua_State *L) {
   apply_defaults(&mod_enemy_schema, e);
   e->t.split_into = -1;
   read_fields(&r, 1, &mod_enemy_schema, e);
-  for (size_t i = 0; i < b->ne; i++)
-    if (strcmp(b->enemies[i].t.name, e->t.name) == 0)
-      rfail(&r, "declared twice (first at %s)", b->enemies[i].where);
+  e->mod = v->at;
   snprintf(e->where, sizeof e->where, "%s", r.where);
-  b->ne++;
+  size_t i = 0;
+  while (i < b->ne && strcmp(b->enemies[i].t.name, e->t.name) != 0) i++;
+  check_redeclared(&r, "enemy", i < b->ne, e->replace, i < b->ne ? b->enemies[i].mod : 0,
+                   i < b->ne ? b->enemies[i].where : "");
+  if (i < b->ne) b->enemies[i] = *e; /* replace = true: in its place */
+  else b->ne++;
   return 0;
 }
 
@@ -874,9 +915,10 @@ int mod_l_tower(lua_State *L) {
   tower_decl *tw = &b->towers[b->nt];
   memset(tw, 0, sizeof *tw);
   read_fields(&r, 1, &mod_tower_schema, tw);
-  for (size_t i = 0; i < b->nt; i++)
-    if (strcmp(b->towers[i].t.name, tw->t.name) == 0)
-      rfail(&r, "declared twice (first at %s)", b->towers[i].where);
+  size_t ti = 0; /* its index: an earlier one's with replace = true */
+  while (ti < b->nt && strcmp(b->towers[ti].t.name, tw->t.name) != 0) ti++;
+  check_redeclared(&r, "tower", ti < b->nt, tw->replace, ti < b->nt ? b->towers[ti].mod : 0,
+                   ti < b->nt ? b->towers[ti].where : "");
   /* target */
   int ty = rawfield(L, 1, "target");
   tw->target = TD_TARGET_FIRST;
@@ -906,7 +948,7 @@ int mod_l_tower(lua_State *L) {
   for (size_t k = 1; k <= n; k++) {
     if (lua_rawgeti(L, lt, (lua_Integer)k) != LUA_TTABLE)
       rfail(&r, "levels[%zu] must be a table, got %s", k, luaL_typename(L, -1));
-    read_level(&r, b, b->nt, first, k);
+    read_level(&r, b, ti, first, k);
     lua_pop(L, 1);
     tw = &b->towers[b->nt];
   }
@@ -914,12 +956,20 @@ int mod_l_tower(lua_State *L) {
   tw->count = n;
   tw->t.root = (int32_t)first;
   tw->t.default_target = (td_target_mode)tw->target;
+  tw->mod = v->at;
   snprintf(tw->where, sizeof tw->where, "%s", r.where);
+  if (ti < b->nt) { /* replace = true: the old one's levels and targeting function go */
+    const tower_decl *old = &b->towers[ti];
+    for (size_t k = old->first; k < old->first + old->count; k++) b->levels[k].dead = true;
+    for (size_t k = 0; k < v->hn; k++)
+      if (v->h[k].kind == H_TARGET && v->h[k].tower == (int32_t)ti) v->h[k].tower = -1;
+  }
   if (ty == LUA_TFUNCTION) {
     mod_handler *h = mod_add_handler(L, v, 2, H_TARGET);
-    h->tower = (int32_t)b->nt;
+    h->tower = (int32_t)ti;
   }
-  b->nt++;
+  if (ti < b->nt) b->towers[ti] = *tw;
+  else b->nt++;
   return 0;
 }
 
@@ -993,9 +1043,11 @@ int mod_l_rules(lua_State *L) {
   arg_table(L, "rules");
   rd r;
   rd_init(&r, L, v, "rules");
-  if (b->rules_given) rfail(&r, "td.rules given twice (first at %s)", b->rules_where);
-  read_fields(&r, 1, &mod_rules_schema, &b->rules);
+  if (b->rules_given && b->rules_mod == v->at)
+    rfail(&r, "td.rules given twice (first at %s)", b->rules_where);
+  read_fields(&r, 1, &mod_rules_schema, &b->rules); /* only the fields given */
   b->rules_given = true;
+  b->rules_mod = v->at;
   snprintf(b->rules_where, sizeof b->rules_where, "%s", r.where);
   return 0;
 }
@@ -1076,11 +1128,35 @@ static int map_validate(const mod_version *v, td_err *err) {
   return td_err_set(err, "%s: %s", where, msg);
 }
 
+/* Drops the levels of replaced towers, renumbering the others. */
+static void drop_dead_levels(mod_build *b) {
+  size_t n = 0;
+  for (size_t i = 0; i < b->nl; i++)
+    if (!b->levels[i].dead) b->levels[i].moved = (int32_t)n++;
+  if (n == b->nl) return;
+  for (size_t i = 0; i < b->nl; i++) {
+    td_tower_level *l = &b->levels[i].l;
+    if (b->levels[i].dead) continue;
+    if (l->parent >= 0) l->parent = b->levels[l->parent].moved;
+    for (int c = 0; c < TD_RULES_MAX_CHILDREN; c++)
+      if (l->children[c] >= 0) l->children[c] = b->levels[l->children[c]].moved;
+  }
+  for (size_t t = 0; t < b->nt; t++) {
+    tower_decl *tw = &b->towers[t];
+    tw->first = (size_t)b->levels[tw->first].moved;
+    tw->t.root = (int32_t)tw->first;
+  }
+  for (size_t i = 0; i < b->nl; i++) /* moved <= i: forward copies are safe */
+    if (!b->levels[i].dead) b->levels[b->levels[i].moved] = b->levels[i];
+  b->nl = n;
+}
+
 int mod_build_rules(mod_version *v, td_err *err) {
   mod_build *b = v->b;
   td_rules *R = &v->rules;
   char hint[96];
   const char *entry = v->mod->entry;
+  drop_dead_levels(b);
   if (b->ndamage == 0)
     return td_err_set(err, "%s: no damage type declared: a mod declares at least one "
                            "(td.damage_type \"name\"; the first is the default)", entry);

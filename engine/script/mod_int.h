@@ -112,6 +112,7 @@ typedef struct mod_handler {
   int32_t wave;          /* H_WAVE: the wave it is the script of */
   int ord;               /* 1-based among the handlers of its kind and event */
   bool disabled;
+  int mod;               /* the mod that registered it (index in the list) */
   char where[MOD_WHERE]; /* "file:line" of the function's definition */
 } mod_handler;
 
@@ -155,12 +156,25 @@ typedef struct mod_version {
   td_blob_reader tape_in;
   char miss[48];         /* the last name read from td that td lacks, "" none */
   char miss_where[MOD_WHERE]; /* and where it was read (file:line) */
+  uint64_t hashes[TD_MOD_MAX_MODS]; /* the same per mod */
+  size_t first_file[TD_MOD_MAX_MODS]; /* each mod's first entry in files */
+  int at;                /* the mod loading now, or whose handler runs */
 } mod_version;
 
-struct td_mod {
+typedef struct mod_one {
   char dir[512];
   char name[64];
   char entry[600];       /* dir/mod.lua */
+} mod_one;
+
+struct td_mod {
+  mod_one mods[TD_MOD_MAX_MODS];
+  size_t nmods;
+  char name[TD_MOD_MAX_MODS * 16]; /* the names joined by '+' (cut if long) */
+  /* dir and entry of the mod loading now (mods[cur or pending->at]): the
+  ** data stage's messages name it */
+  char dir[512];
+  char entry[600];
   td_mod_options opt;
   mod_version *cur, *pending;
   mod_file *stamps;      /* files of the last load or reload attempt */
@@ -186,6 +200,8 @@ void mod_raise(lua_State *L, const char *fmt, ...) MOD_NORETURN_PRINTF(2, 3);
 void mod_where(lua_State *L, char *out, size_t size);
 /* Registers f (at index fidx) as a handler; returns it. [-0, +0] */
 mod_handler *mod_add_handler(lua_State *L, mod_version *v, int fidx, mod_handler_kind kind);
+/* The name of mod i of the list. */
+const char *mod_name_at(const mod_version *v, int i);
 /* Levenshtein distance, capped at 9. */
 int mod_distance(const char *a, const char *b);
 
@@ -208,6 +224,8 @@ void mod_key_push(lua_State *L, const mod_key *k);
 /* mod.c: pushes handler h's function [-0, +1]; records handler hi's
 ** failure (rep) and disables it. */
 void mod_push_handler(lua_State *L, size_t h);
+/* mod.c: makes mod k's environment the global table (handlers run in it). */
+void mod_use_env(lua_State *L, int k);
 void mod_stop_handler(mod_version *v, size_t hi, const td_lsandbox_report *rep);
 
 /* mod_state.c: one value (nil too, and tables of plain data) in td.state's

@@ -70,6 +70,7 @@ static int tramp_resume(lua_State *L) {
   lua_rawgetp(L, LUA_REGISTRYINDEX, &co_key);
   lua_rawgeti(L, -1, c->ref);
   lua_State *co = lua_tothread(L, -1);
+  mod_use_env(L, a->v->h[c->h].mod); /* the script's own mod's globals */
   int nargs = 0;
   if (a->first) {
     mod_push_handler(L, c->h);
@@ -134,6 +135,7 @@ static bool resume(mod_version *v, size_t i, bool first, td_lsandbox_report *rep
   }
   lua_pushcfunction(L, tramp_resume);
   lua_pushlightuserdata(L, &a);
+  v->at = v->h[co_at(v, i)->h].mod;
   v->in_call = true;
   int rc = td_lsandbox_pcall(v->sb, 1, 0, rep);
   v->in_call = false;

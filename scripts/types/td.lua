@@ -24,12 +24,14 @@
 ---@field heal_rate? number Their health per second.
 ---@field split_into? string Enemy type spawned when it dies.
 ---@field split_count? integer How many (with split_into).
+---@field replace? boolean Replaces the enemy of this name declared earlier (by this mod or one before it in the list) in its place: a whole new declaration, nothing is kept. Without it, a name declared again is an error.
 
 ---The table given to td.tower.
 ---@class td.tower_decl
 ---@field name string Unique among tower types.
 ---@field target? "first"|"last"|"strongest"|"closest"|fun(tower: integer, candidates: integer[]): integer? The default targeting mode, or a function choosing among the enemy handles in range (an array, in the world's order): it returns a position in that array, or nil for none.
 ---@field levels td.level[] The upgrade tree: the first level is what is built; each other level upgrades from `from` (default: the level before it in the list). At most 4 upgrades per level.
+---@field replace? boolean Replaces the tower of this name declared earlier (by this mod or one before it in the list) in its place, levels and targeting function included: nothing is kept. Without it, a name declared again is an error.
 
 ---One level of a tower's upgrade tree.
 ---@class td.level
@@ -170,7 +172,7 @@ function td.enemy(t) end
 ---@param t td.tower_decl
 function td.tower(t) end
 
----Declares the next wave (1, 2, ...): its spawn groups, without first/last/every; or a wave script, a function run as a coroutine when the wave starts, driven by the game's ticks: `td.spawn` to spawn (its enemies belong to the wave), `td.wait(seconds)` to wait, any other `td.*` function to look at the game. The wave lasts while the script runs and its enemies live. A script is replayed after a load from what `td.*` and `math.random` returned to it, so it must depend only on those and on its own locals (docs/modding.md, "Wave scripts").
+---Declares the next wave (1, 2, ...): its spawn groups, without first/last/every; or a wave script, a function run as a coroutine when the wave starts, driven by the game's ticks: `td.spawn` to spawn (its enemies belong to the wave), `td.wait(seconds)` to wait, any other `td.*` function to look at the game. The wave lasts while the script runs and its enemies live. A script is replayed after a load from what `td.*` and `math.random` returned to it, so it must depend only on those and on its own locals (docs/modding.md, "Wave scripts"). A later mod's waves follow the earlier mods'.
 ---@param groups td.group_decl[]|fun(wave: integer)
 function td.wave(groups) end
 
@@ -178,7 +180,7 @@ function td.wave(groups) end
 ---@param t td.group_decl
 function td.group(t) end
 
----Sets the game's numbers (once; every field has a default).
+---Sets the game's numbers (once per mod; every field has a default). A later mod's call changes only the fields it gives.
 ---@param t td.rules_decl
 function td.rules(t) end
 

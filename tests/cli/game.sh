@@ -45,7 +45,7 @@ done
 
 # JSON
 expect "json" 0 "" -- "$td" sim --map $map --mod $mod --idle --json
-grep -qE '^\{"map":"maps/01-crossroads.lua","mod":"tests/data/mods/game_api","seed":1,"difficulty":"normal","player":"idle",.*"result":"lost",.*"towers":0,.*"wave_starts":\[\{"wave":1,.*"checksum":"[0-9a-f]{16}"\}$' "$tmp/out"
+grep -qE '^\{"map":"maps/01-crossroads.lua","mod":"tests/data/mods/game_api","mods":\["tests/data/mods/game_api"\],"seed":1,"difficulty":"normal","player":"idle",.*"result":"lost",.*"towers":0,.*"wave_starts":\[\{"wave":1,.*"checksum":"[0-9a-f]{16}"\}$' "$tmp/out"
 check $? "json: $(head -c 300 "$tmp/out")"
 
 # doing nothing loses
@@ -62,7 +62,7 @@ expect "load" 0 "" -- "$td" sim --map $map --mod $mod --load "$tmp/g.tds"
 [ "$(grep '^checksum' "$tmp/out")" = "$through" ]; check $? "load: the same end as played through"
 head -c 200 "$tmp/g.tds" >"$tmp/cut.tds"
 expect "cut save" 2 "cut.tds: corrupt or truncated" -- "$td" sim --map $map --mod $mod --load "$tmp/cut.tds"
-expect "other mod" 2 "made with other scripts" -- "$td" sim --map $map --load "$tmp/g.tds"
+expect "other mod" 2 "made with the mods game_api, this game has base" -- "$td" sim --map $map --load "$tmp/g.tds"
 echo "not a save" >"$tmp/no.tds"
 expect "not a save" 2 "no.tds: not a td save" -- "$td" sim --map $map --load "$tmp/no.tds"
 
