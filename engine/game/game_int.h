@@ -1,6 +1,7 @@
 /*
 ** game_int.h: the inside of a td_game, shared by game.c (lifetime, hooks,
-** reload, saves) and bind.c (the td.* world functions). Not a public header.
+** reload), game_save.c (the save file) and bind.c (the td.* world
+** functions). Not a public header.
 */
 #ifndef TD_GAME_INT_H
 #define TD_GAME_INT_H
@@ -38,6 +39,12 @@ struct td_game {
 
 /* game.c: copies src into dst[cap], cut to fit, always terminated. */
 void game_copy_str(char *dst, size_t cap, const char *src);
+
+/* game.c: a game of o's map and mods without a world yet (td_game_create
+** and td_game_load make one); binds a new world to the game (hooks, mode,
+** the mod's scripted waves). NULL / -1 with err set. */
+td_game *game_open(const td_game_options *o, td_err *err);
+int game_bind_world(td_game *g, td_err *err);
 
 /* bind.c: adds the td.* world functions to o (their host pointer: g). */
 int game_register_api(td_mod_options *o, td_game *g, td_err *err);
