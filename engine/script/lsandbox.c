@@ -151,6 +151,18 @@ static void count_hook(lua_State *L, lua_Debug *ar) {
   lua_error(L);
 }
 
+void td_lsandbox_where(lua_State *L, int level, char *out, size_t cap) {
+  lua_Debug ar;
+  out[0] = '\0';
+  for (; lua_getstack(L, level, &ar); level++) {
+    if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) continue;
+    const char *src = ar.source;
+    if (*src == '=' || *src == '@') src++;
+    snprintf(out, cap, "%s:%d", src, ar.currentline);
+    return;
+  }
+}
+
 int td_lsandbox_raise_limit(lua_State *L, const char *message) {
   td_lsandbox *sb = sandbox_of(L);
   if (sb && sb->active && !sb->limit_tripped) {
@@ -342,14 +354,7 @@ static int report_handler(lua_State *L) {
     lua_pushfstring(L, "(error object is a %s value)", lua_typename(L, t));
     lua_replace(L, 1);
   }
-  lua_Debug ar;
-  for (int level = 1; lua_getstack(L, level, &ar); level++) {
-    if (!lua_getinfo(L, "Sl", &ar) || ar.currentline <= 0) continue;
-    const char *src = ar.source;
-    if (*src == '=' || *src == '@') src++;
-    snprintf(rep->where, sizeof rep->where, "%s:%d", src, ar.currentline);
-    break;
-  }
+  td_lsandbox_where(L, 1, rep->where, sizeof rep->where);
   luaL_traceback(L, L, NULL, 1);
   snprintf(rep->traceback, sizeof rep->traceback, "%s", lua_tostring(L, -1));
   lua_pop(L, 1);

@@ -132,6 +132,11 @@ int td_lsandbox_pcall(td_lsandbox *sb, int nargs, int nresults, td_lsandbox_repo
 ** not running) it is a plain lua_error. [-0, +1, v] */
 int td_lsandbox_raise_limit(lua_State *L, const char *message);
 
+/* "chunkname:line" of the innermost Lua function on L's stack from level
+** on (0: the running function), "" when there is none. Allocates nothing:
+** safe in a message handler and on a coroutine that failed. */
+void td_lsandbox_where(lua_State *L, int level, char *out, size_t cap);
+
 /* Changes the instruction cap for the next runs and calls (0: default). */
 void td_lsandbox_set_instructions(td_lsandbox *sb, uint64_t instructions);
 

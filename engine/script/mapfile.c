@@ -710,26 +710,24 @@ static size_t cell_bucket(const edge_index *ix, int32_t cx, int32_t cy) {
 
 /* Walks the cells of edge e (see edge_index): counts them into start[]
 ** (items NULL), or files them (items set, start[] the next free slot). */
+static void swap_d(double *a, double *b) {
+  double t = *a;
+  *a = *b;
+  *b = t;
+}
+
 static void edge_cells(edge_index *ix, const td_graph *g, int32_t e) {
   double s = ix->size;
   double x0 = g->x[g->edges[e].a], y0 = g->y[g->edges[e].a];
   double x1 = g->x[g->edges[e].b], y1 = g->y[g->edges[e].b];
   bool steep = fabs(y1 - y0) > fabs(x1 - x0);
   if (steep) { /* walk along y: swap the axes, and back when filing */
-    double t = x0;
-    x0 = y0;
-    y0 = t;
-    t = x1;
-    x1 = y1;
-    y1 = t;
+    swap_d(&x0, &y0);
+    swap_d(&x1, &y1);
   }
   if (x1 < x0) {
-    double t = x0;
-    x0 = x1;
-    x1 = t;
-    t = y0;
-    y0 = y1;
-    y1 = t;
+    swap_d(&x0, &x1);
+    swap_d(&y0, &y1);
   }
   double slope = x1 > x0 ? (y1 - y0) / (x1 - x0) : 0.0; /* |slope| <= 1 */
   int32_t c0 = (int32_t)floor(x0 / s), c1 = (int32_t)floor(x1 / s);

@@ -93,14 +93,7 @@ static int tramp_resume(lua_State *L) {
     lua_pop(co, nres);
     return 0;
   }
-  lua_Debug ar;
-  for (int level = 0; lua_getstack(co, level, &ar); level++)
-    if (lua_getinfo(co, "Sl", &ar) && ar.currentline > 0) {
-      const char *src = ar.source;
-      if (*src == '=' || *src == '@') src++;
-      snprintf(a->where, sizeof a->where, "%s:%d", src, ar.currentline);
-      break;
-    }
+  td_lsandbox_where(co, 0, a->where, sizeof a->where);
   luaL_traceback(L, co, NULL, 0);
   snprintf(a->trace, sizeof a->trace, "%s", lua_tostring(L, -1));
   lua_pop(L, 1);
