@@ -70,11 +70,11 @@ static void fork_map(td_map *m) {
   static const double pts[6][2] = {{0, 50}, {50, 50}, {100, 50}, {150, 50}, {50, 100}, {100, 100}};
   static const int edges[6][2] = {{0, 1}, {1, 2}, {2, 3}, {1, 4}, {4, 5}, {5, 2}};
   base_spec bases[5] = {
-    {75, 50, 1, {{TD_CHANGE_BLOCK_EDGE, FORK_E12}}},
-    {75, 100, 1, {{TD_CHANGE_BLOCK_EDGE, FORK_E45}}},
-    {75, 75, 0, {{0, 0}}},
-    {25, 50, 1, {{TD_CHANGE_BLOCK_EDGE, FORK_E01}}},
-    {125, 75, 0, {{0, 0}}},
+    {75, 50, 1, {{.kind = TD_CHANGE_BLOCK_EDGE, .id = FORK_E12}}},
+    {75, 100, 1, {{.kind = TD_CHANGE_BLOCK_EDGE, .id = FORK_E45}}},
+    {75, 75, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}},
+    {25, 50, 1, {{.kind = TD_CHANGE_BLOCK_EDGE, .id = FORK_E01}}},
+    {125, 75, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}},
   };
   map_make(m, pts, 6, edges, 6, 0, 3, bases, 5);
 }
@@ -93,7 +93,7 @@ static void line_map(td_map *m) {
     edges[i][0] = i;
     edges[i][1] = i + 1;
   }
-  base_spec bases[3] = {{90, 20, 0, {{0, 0}}}, {40, 50, 0, {{0, 0}}}, {150, 20, 0, {{0, 0}}}};
+  base_spec bases[3] = {{90, 20, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}}, {40, 50, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}}, {150, 20, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}}};
   map_make(m, (const double(*)[2])pts, 21, (const int(*)[2])edges, 20, 0, 20, bases, 3);
 }
 

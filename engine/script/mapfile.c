@@ -1316,7 +1316,7 @@ static int place_bases(build *b) {
         if (!segment_hits_rect(g->x[ed->a], g->y[ed->a], g->x[ed->b], g->y[ed->b], ob->x,
                                ob->y, ob->w, ob->h))
           continue;
-        if (need < BASE_BATCH) batch[need] = (td_graph_change){TD_CHANGE_BLOCK_EDGE, e};
+        if (need < BASE_BATCH) batch[need] = (td_graph_change){.kind = TD_CHANGE_BLOCK_EDGE, .id = e};
         need++;
       }
       if (need == 0)

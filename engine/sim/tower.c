@@ -192,9 +192,9 @@ td_refusal tower_sell(td_world *w, int32_t base) {
   for (size_t k = 0; k < tb->block_count; k++) {
     const td_graph_change *c = &tb->block[k];
     if (c->kind == TD_CHANGE_BLOCK_EDGE && w->blocks_e[c->id] == 1 && !mg->edges[c->id].blocked)
-      w->batch[n++] = (td_graph_change){TD_CHANGE_UNBLOCK_EDGE, c->id};
+      w->batch[n++] = (td_graph_change){.kind = TD_CHANGE_UNBLOCK_EDGE, .id = c->id};
     if (c->kind == TD_CHANGE_BLOCK_NODE && w->blocks_n[c->id] == 1 && !mg->node_blocked[c->id])
-      w->batch[n++] = (td_graph_change){TD_CHANGE_UNBLOCK_NODE, c->id};
+      w->batch[n++] = (td_graph_change){.kind = TD_CHANGE_UNBLOCK_NODE, .id = c->id};
   }
   if (n && td_route_apply(w->route, w->batch, n, NULL) != 0) {
     world_fail(w, "route");
@@ -444,9 +444,9 @@ bool td_world_preview_next(td_world *w, int32_t base, int32_t tower_type, int32_
   for (size_t k = 0; k < tb->block_count; k++) {
     const td_graph_change *c = &tb->block[k];
     if (c->kind == TD_CHANGE_BLOCK_EDGE && !g->edges[c->id].blocked)
-      w->batch[n++] = (td_graph_change){TD_CHANGE_UNBLOCK_EDGE, c->id};
+      w->batch[n++] = (td_graph_change){.kind = TD_CHANGE_UNBLOCK_EDGE, .id = c->id};
     if (c->kind == TD_CHANGE_BLOCK_NODE && !g->node_blocked[c->id])
-      w->batch[n++] = (td_graph_change){TD_CHANGE_UNBLOCK_NODE, c->id};
+      w->batch[n++] = (td_graph_change){.kind = TD_CHANGE_UNBLOCK_NODE, .id = c->id};
   }
   size_t m = must_reach(w);
   if (m == SIZE_MAX) return false;
