@@ -1349,6 +1349,28 @@ static void test_determinism(void **state) {
   fixture_free(&f);
 }
 
+/* Saves a into *blob (kept for the caller) and loads it back. */
+static td_world *save_and_load(const fixture *f, const td_world *a, td_blob *blob) {
+  td_world_save(a, blob);
+  assert_false(blob->failed);
+  td_blob_reader r = td_blob_read(blob->data, blob->len);
+  td_err err = {{0}};
+  td_world *b = td_world_load(&f->map, &f->rules, &r, &err);
+  if (!b) fail_msg("%s", err.msg);
+  return b;
+}
+
+/* Two worlds that should be one: their saves are the same bytes. */
+static void assert_same_saves(const td_world *a, const td_world *b) {
+  td_blob first = {0}, again = {0};
+  td_world_save(a, &first);
+  td_world_save(b, &again);
+  assert_int_equal(first.len, again.len);
+  assert_memory_equal(first.data, again.data, first.len);
+  td_blob_free(&again);
+  td_blob_free(&first);
+}
+
 /* Runs the game to tick `at` with active effects and shots in flight,
 ** saves, loads, and runs both 600 more ticks. */
 static void test_save_load_continues(void **state) {
@@ -1376,12 +1398,7 @@ static void test_save_load_continues(void **state) {
   assert_true(ready);
   printf("  saved at tick %d, wave %d, %zu enemies\n", t, td_world_wave(a), td_world_enemy_count(a));
   td_blob blob = {0};
-  td_world_save(a, &blob);
-  assert_false(blob.failed);
-  td_blob_reader r = td_blob_read(blob.data, blob.len);
-  td_err err = {{0}};
-  td_world *b = td_world_load(&f.map, &f.rules, &r, &err);
-  if (!b) fail_msg("%s", err.msg);
+  td_world *b = save_and_load(&f, a, &blob);
   assert_int_equal(td_world_checksum(a), td_world_checksum(b));
   assert_int_equal(td_world_gold(a), td_world_gold(b));
   for (int k = 0; k < 600; k++) {
@@ -1391,14 +1408,7 @@ static void test_save_load_continues(void **state) {
       fail_msg("%d ticks after the load: checksums differ", k + 1);
   }
   /* a save of the loaded world is the same bytes */
-  td_blob again = {0};
-  td_world_save(b, &again);
-  td_blob first = {0};
-  td_world_save(a, &first);
-  assert_int_equal(first.len, again.len);
-  assert_memory_equal(first.data, again.data, first.len);
-  td_blob_free(&again);
-  td_blob_free(&first);
+  assert_same_saves(a, b);
   td_blob_free(&blob);
   td_world_destroy(a);
   td_world_destroy(b);
@@ -1658,12 +1668,7 @@ static void test_cost_save_load(void **state) {
   assert_true(td_world_checksum(a) != td_world_checksum(plain));
   assert_true(td_world_cost(a, TD_COST_EDGE, FORK_E12) == 6.0);
   td_blob blob = {0};
-  td_world_save(a, &blob);
-  assert_false(blob.failed);
-  td_blob_reader r = td_blob_read(blob.data, blob.len);
-  td_err err = {{0}};
-  td_world *b = td_world_load(&f.map, &f.rules, &r, &err);
-  if (!b) fail_msg("%s", err.msg);
+  td_world *b = save_and_load(&f, a, &blob);
   td_world_set_hooks(b, &h);
   assert_true(td_world_cost(b, TD_COST_EDGE, FORK_E12) == 6.0);
   assert_true(td_route_graph(td_world_route(b))->edges[FORK_E12].factor == 6.0);
@@ -1677,13 +1682,7 @@ static void test_cost_save_load(void **state) {
       fail_msg("%d ticks after the load: checksums differ", k + 1);
   }
   assert_true(td_world_cost(b, TD_COST_NODE, 5) == 0.25);
-  td_blob again = {0}, first = {0};
-  td_world_save(b, &again);
-  td_world_save(a, &first);
-  assert_int_equal(first.len, again.len);
-  assert_memory_equal(first.data, again.data, first.len);
-  td_blob_free(&again);
-  td_blob_free(&first);
+  assert_same_saves(a, b);
   td_world_destroy(b);
   /* the factors are checked as they load: [u64 1][i32 edge][f64 factor]
   ** [u64 0] just before the crowd's "CRWD" */
@@ -1706,7 +1705,8 @@ static void test_cost_save_load(void **state) {
     if (i == 0) memset(p, 0, 8);
     else if (i == 1) memcpy(p, "\0\0\0\0\0\x40\x9f\x40", 8); /* 2000.0, little-endian */
     else p[bad[i].at] = bad[i].byte;
-    r = td_blob_read(blob.data, blob.len);
+    td_blob_reader r = td_blob_read(blob.data, blob.len);
+    td_err err = {{0}};
     assert_null(td_world_load(&f.map, &f.rules, &r, &err));
     assert_string_equal(err.msg, bad[i].msg);
     memcpy(p, keep, 8);
