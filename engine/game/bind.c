@@ -375,11 +375,13 @@ static const char *num(lua_State *L, double v) {
   return lua_pushstring(L, buf);
 }
 
-/* Field k of the table at index t as a number: an integer when integer. */
+/* Field k of the table at index t as a number: a whole one when integer
+** (3 or 3.0, not 3.5). */
 static double table_num(lua_State *L, int t, lua_Integer k, const char *fn, const char *field,
                         bool integer) {
-  int type = lua_geti(L, t, k);
-  if (type != LUA_TNUMBER || (integer && !lua_isinteger(L, -1)))
+  int type = lua_geti(L, t, k), whole = 0;
+  if (type == LUA_TNUMBER && integer) lua_tointegerx(L, -1, &whole);
+  if (type != LUA_TNUMBER || (integer && !whole))
     luaL_error(L, "td.%s: %s: expected {%s, %s} (%s), item %d is %s", fn, field,
                integer ? "col" : "x", integer ? "row" : "y", integer ? "integers" : "numbers",
                (int)k, type == LUA_TNUMBER ? "not an integer" : lua_typename(L, type));

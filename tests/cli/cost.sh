@@ -127,7 +127,7 @@ td.on("spawn", function(e)
   local col, row = math.floor(e.x / td.tile()), math.floor(e.y / td.tile())
   td.set_cost { at = { e.x, e.y }, factor = 7 }
   td.state.tile = { col, row }
-  print(("tile {%d, %d}: %g, at: %g, next: %g"):format(col, row, td.cost { tile = { col, row } },
+  print(("tile {%d, %d}: %g, at: %g, next: %g"):format(col, row, td.cost { tile = { col + 0.0, row } },
     td.cost { at = { e.x, e.y } }, td.cost { tile = { col + 1, row } }))
   td.set_cost { tile = { col, row }, factor = 0.5 }
   print(("then %g"):format(td.cost { tile = { col, row } }))
