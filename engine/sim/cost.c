@@ -17,7 +17,7 @@ double cost_edge_factor(const td_world *w, int32_t e) {
   return w->edge_cost[e] * ((w->node_cost[ed->a] + w->node_cost[ed->b]) / 2.0);
 }
 
-static int grow_batch(td_world *w, size_t need) {
+int grow_batch(td_world *w, size_t need) {
   if (need <= w->batch_cap) return 0;
   td_graph_change *p = td_mem_grow(w->batch, &w->batch_cap, need, sizeof *p);
   if (!p) return -1;

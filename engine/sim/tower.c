@@ -180,13 +180,9 @@ td_refusal tower_sell(td_world *w, int32_t base) {
   if (!t->used) return TD_REFUSAL_NO_TOWER;
   const td_tower_base *tb = &w->map->bases[base];
   const td_graph *mg = w->map->graph;
-  if (tb->block_count > w->batch_cap) {
-    td_graph_change *p = td_mem_grow(w->batch, &w->batch_cap, tb->block_count, sizeof *p);
-    if (!p) {
-      world_fail(w, "sell");
-      return TD_REFUSAL_COUNT;
-    }
-    w->batch = p;
+  if (grow_batch(w, tb->block_count) != 0) {
+    world_fail(w, "sell");
+    return TD_REFUSAL_COUNT;
   }
   size_t n = 0;
   for (size_t k = 0; k < tb->block_count; k++) {
@@ -435,11 +431,7 @@ bool td_world_preview_next(td_world *w, int32_t base, int32_t tower_type, int32_
   if (tower_type < 0 || (size_t)tower_type >= w->rules->tower_count) return false;
   const td_tower_base *tb = &w->map->bases[base];
   const td_graph *g = w->graph;
-  if (tb->block_count > w->batch_cap) {
-    td_graph_change *p = td_mem_grow(w->batch, &w->batch_cap, tb->block_count, sizeof *p);
-    if (!p) return false;
-    w->batch = p;
-  }
+  if (grow_batch(w, tb->block_count) != 0) return false;
   size_t n = 0;
   for (size_t k = 0; k < tb->block_count; k++) {
     const td_graph_change *c = &tb->block[k];

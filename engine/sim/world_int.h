@@ -230,6 +230,9 @@ size_t route_must_reach(td_world *w);
 
 /* cost.c */
 double cost_edge_factor(const td_world *w, int32_t e);
+/* Room for need changes in w->batch (the scratch batch of sales, previews
+** and costs): 0, or -1 when out of memory. */
+int grow_batch(td_world *w, size_t need);
 /* After a load: the graph's factors from edge_cost and node_cost. */
 int costs_reapply(td_world *w, td_err *err);
 
