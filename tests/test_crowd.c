@@ -150,7 +150,7 @@ static void test_tower_mid_wave_forces_detour(void **state) {
     before_1 += v.to == 1;
   }
   assert_true(on_12 > 0 && before_1 > 0);
-  td_graph_change block = {TD_CHANGE_BLOCK_EDGE, e12};
+  td_graph_change block = {.kind = TD_CHANGE_BLOCK_EDGE, .id = e12};
   assert_int_equal(td_route_apply(r, &block, 1, NULL), 0);
   assert_int_equal(td_route_next(r)[0], 3);
   td_crowd_route_changed(c);
@@ -366,7 +366,7 @@ static void test_stranded_then_resume(void **state) {
   td_formation f = {.count = 6, .per_row = 3, .width = 3.0f, .spacing = 2.0f};
   td_crowd_spawn(w.c, &d, 0, &f, NULL, NULL);
   for (int t = 0; t < 60; t++) td_crowd_step(w.c);
-  td_graph_change cut = {TD_CHANGE_BLOCK_EDGE, 1}; /* 1-2: the goal is cut off */
+  td_graph_change cut = {.kind = TD_CHANGE_BLOCK_EDGE, .id = 1}; /* 1-2: the goal is cut off */
   assert_int_equal(td_route_apply(w.r, &cut, 1, NULL), 0);
   td_crowd_route_changed(w.c);
   for (int t = 0; t < 60 * 20; t++) td_crowd_step(w.c);
@@ -621,7 +621,7 @@ static void test_crossroads_block_no_deadlock(void **state) {
     td_formation f = {.count = 20, .per_row = 3, .width = 38.4f, .spacing = 25.6f};
     assert_int_equal(td_crowd_spawn(c, &d, 0, &f, NULL, NULL), 20);
     for (int t = 0; t < 240; t++) td_crowd_step(c);
-    td_graph_change block = {TD_CHANGE_BLOCK_EDGE, edge[blk]};
+    td_graph_change block = {.kind = TD_CHANGE_BLOCK_EDGE, .id = edge[blk]};
     assert_int_equal(td_route_apply(r, &block, 1, NULL), 0);
     td_crowd_route_changed(c);
     int ticks = run_until_empty(c, 60 * 120);

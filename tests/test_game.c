@@ -278,6 +278,46 @@ static void test_spawn_options(void **state) {
   td_game_destroy(g);
 }
 
+/* td.set_cost and td.cost from a handler: a path's edges (all of them), the
+** nearest edge to a point; the route follows; a flood past 64 a step is
+** stopped like the other limits. */
+static const char cost_handlers[] =
+    "\ntd.every(60, function(t)\n"
+    "  if t ~= 60 then return end\n"
+    "  td.set_cost { path = 1, factor = 4 }\n"
+    "  td.set_cost { at = { 600, 150 }, factor = 0.5 }\n" /* the north road, 8-9 */
+    "  print(('costs %g %g %g'):format(td.cost { path = 1 }, td.cost { at = { 600, 150 } },\n"
+    "        td.cost { path = 5 }))\n"
+    "  for i = 1, 100 do td.set_cost { path = 4, factor = i } end\n"
+    "end)\n";
+
+static void test_costs(void **state) {
+  (void)state;
+  td_game *g = open_game_plus("costmod", cost_handlers, 7);
+  td_world *w = td_game_world(g);
+  const td_map *m = td_world_map(w);
+  const td_route *rt = td_world_route(w);
+  int32_t spawn = m->spawns[0].node;
+  int32_t straight = td_route_next(rt)[1];
+  step(g, 61);
+  assert_true(log_has(g, "costs 4 0.5 2"));
+  const td_map_path *trunk = td_map_find_path(m, 1);
+  for (size_t i = 0; i < trunk->edge_count; i++) {
+    assert_true(td_world_cost(w, TD_COST_EDGE, trunk->edges[i]) == 4.0);
+    assert_true(td_route_graph(rt)->edges[trunk->edges[i]].factor == 4.0);
+  }
+  assert_true(td_route_next(rt)[1] != straight); /* round the trunk now */
+  assert_true(td_route_dist(rt)[spawn] != TD_COST_INF);
+  assert_int_equal(td_route_validate(rt, NULL), 0);
+  /* the flood stopped at 64 calls: path 4's factor is the 64th call's (i = 62) */
+  td_mod *mod = td_game_mod(g);
+  assert_int_equal(td_mod_error_count(mod), 1);
+  assert_non_null(strstr(td_mod_error_at(mod, 0)->message,
+                         "td.set_cost: more than 64 cost changes in one step"));
+  assert_true(td_world_cost(w, TD_COST_EDGE, td_map_find_path(m, 4)->edges[0]) == 62.0);
+  td_game_destroy(g);
+}
+
 /* math.random draws from the world's RNG: the seed decides the rolls, and
 ** the same seed gives the same game. */
 static void test_random_is_the_worlds(void **state) {
@@ -858,6 +898,7 @@ int main(void) {
       cmocka_unit_test(test_hit_source),
       cmocka_unit_test(test_api_limits),
       cmocka_unit_test(test_spawn_options),
+      cmocka_unit_test(test_costs),
       cmocka_unit_test(test_random_is_the_worlds),
       cmocka_unit_test(test_save_continues),
       cmocka_unit_test(test_save_interrupted),

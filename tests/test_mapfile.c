@@ -227,6 +227,28 @@ static void test_crossroads(void **state) {
   int32_t sa = edge_between(g, N_S, N_A);
   assert_true(g->edges[sa].w == td_graph_cost(128.0, 1.0));
 
+  /* the path objects and their edges (what td.set_cost{path = id} names) */
+  assert_int_equal(m.path_count, 6);
+  const td_map_path *trunk = td_map_find_path(&m, 1), *mud = td_map_find_path(&m, 5);
+  assert_non_null(trunk);
+  assert_string_equal(trunk->name, "trunk");
+  assert_int_equal(trunk->edge_count, 6);
+  int32_t chain[7] = {N_S, N_A, N_F, N_H, N_I, N_E, N_G};
+  for (int k = 0; k < 6; k++) {
+    int32_t e = edge_between(g, chain[k], chain[k + 1]);
+    bool listed = false;
+    for (size_t i = 0; i < trunk->edge_count; i++) listed |= trunk->edges[i] == e;
+    assert_true(listed);
+  }
+  for (size_t i = 1; i < trunk->edge_count; i++) assert_true(trunk->edges[i - 1] < trunk->edges[i]);
+  assert_non_null(mud);
+  assert_int_equal(mud->edge_count, 1);
+  assert_int_equal(mud->edges[0], di);
+  assert_null(td_map_find_path(&m, 7)); /* a spawn, not a path */
+  size_t listed = 0;
+  for (size_t p = 0; p < m.path_count; p++) listed += m.paths[p].edge_count;
+  assert_int_equal(listed, 18); /* no edge drawn twice here */
+
   /* the bases and the edges each one blocks, from the geometry */
   static const int32_t expect[9][3][2] = {
       {{N_F, N_H}},                   /* 9 */
@@ -297,6 +319,7 @@ static void test_grid_map(void **state) {
   if (td_mapfile_load(td_test_path("maps/02-grid.lua"), &m, &err) != 0)
     fail_msg("%s", err.msg);
   const td_grid *grid = m.grid;
+  assert_true(m.paths == NULL && m.path_count == 0); /* a grid map has tiles, not paths */
   assert_non_null(grid);
   assert_int_equal(grid->width, 24);
   assert_int_equal(grid->height, 16);
@@ -437,6 +460,13 @@ static void test_duplicate_edge_smaller_cost(void **state) {
   assert_true(m.graph->edges[0].factor == 2.5);
   assert_true(m.graph->edges[0].w == td_graph_cost(100.0, 2.5));
   assert_int_equal(m.graph->edges[0].a, 0); /* as first drawn */
+  /* each of the three paths lists the one edge, once (path 2 drew it back) */
+  assert_int_equal(m.path_count, 3);
+  for (size_t p = 0; p < 3; p++) {
+    assert_int_equal(m.paths[p].edge_count, 1);
+    assert_int_equal(m.paths[p].edges[0], 0);
+  }
+  assert_int_equal(m.paths[2].object_id, 5);
   td_map_free(&m);
 }
 
@@ -459,6 +489,9 @@ static void test_cost_and_polygon(void **state) {
   }
   assert_true(fabs(m.graph->x[4] - 100.0) < 1e-9 && fabs(m.graph->y[4] - 150.0) < 1e-9);
   assert_true(m.graph->edges[4].w == td_graph_cost(50.0, 1.0));
+  /* the polygon's closing side is one of its edges */
+  assert_int_equal(td_map_find_path(&m, 1)->edge_count, 4);
+  assert_int_equal(td_map_find_path(&m, 2)->edge_count, 1);
   td_map_free(&m);
 }
 

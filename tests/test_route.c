@@ -112,24 +112,24 @@ static void test_distances_by_hand(void **state) {
   assert_true(d[3] == 4 * TD_COST_ONE && nx[3] == 0);
   assert_true(d[4] == 11 * TD_COST_ONE && nx[4] == 2);
   /* block the diagonal: 2 now ties between 1 (3+4) and 3 (4+3): smallest id */
-  td_graph_change c = {TD_CHANGE_BLOCK_EDGE, 4};
+  td_graph_change c = {.kind = TD_CHANGE_BLOCK_EDGE, .id = 4};
   assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
   assert_true(d[2] == 7 * TD_COST_ONE && nx[2] == 1);
   assert_true(d[4] == 13 * TD_COST_ONE && nx[4] == 2);
   /* block 1-2: 2 keeps dist 7 through 3; a tie-aware update rewires it */
-  c = (td_graph_change){TD_CHANGE_BLOCK_EDGE, 1};
+  c = (td_graph_change){.kind = TD_CHANGE_BLOCK_EDGE, .id = 1};
   assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
   assert_true(d[2] == 7 * TD_COST_ONE && nx[2] == 3);
   assert_int_equal(td_route_get_stats(r)->last_affected, 0);
   assert_false(td_route_get_stats(r)->last_full);
   /* block node 3: 2 and 4 are cut off */
-  c = (td_graph_change){TD_CHANGE_BLOCK_NODE, 3};
+  c = (td_graph_change){.kind = TD_CHANGE_BLOCK_NODE, .id = 3};
   assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
   assert_true(d[3] == TD_COST_INF && nx[3] == TD_NONE);
   assert_true(d[2] == TD_COST_INF && d[4] == TD_COST_INF && nx[4] == TD_NONE);
   /* reopen everything at once */
-  td_graph_change all[3] = {{TD_CHANGE_UNBLOCK_NODE, 3}, {TD_CHANGE_UNBLOCK_EDGE, 1},
-                            {TD_CHANGE_UNBLOCK_EDGE, 4}};
+  td_graph_change all[3] = {{.kind = TD_CHANGE_UNBLOCK_NODE, .id = 3}, {.kind = TD_CHANGE_UNBLOCK_EDGE, .id = 1},
+                            {.kind = TD_CHANGE_UNBLOCK_EDGE, .id = 4}};
   assert_int_equal(td_route_apply(r, all, 3, NULL), 0);
   assert_true(d[2] == 5 * TD_COST_ONE && nx[2] == 0 && d[4] == 11 * TD_COST_ONE);
   assert_int_equal(td_route_validate(r, NULL), 0);
@@ -151,7 +151,7 @@ static void test_multiple_goals_and_blocked_goal(void **state) {
   assert_true(d[1] == TD_COST_ONE && nx[1] == 0);
   assert_true(d[2] == 2 * TD_COST_ONE && nx[2] == 1); /* tie 1 vs 3: smallest id */
   assert_true(d[3] == TD_COST_ONE && nx[3] == 4);
-  td_graph_change c = {TD_CHANGE_BLOCK_NODE, 0};   /* a tower on a goal */
+  td_graph_change c = {.kind = TD_CHANGE_BLOCK_NODE, .id = 0};   /* a tower on a goal */
   assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
   assert_true(d[0] == TD_COST_INF && d[1] == 3 * TD_COST_ONE && nx[1] == 2 && nx[2] == 3);
   c.kind = TD_CHANGE_UNBLOCK_NODE;
@@ -167,13 +167,13 @@ static void test_bad_batch_changes_nothing(void **state) {
   td_graph *g = square();
   int32_t goal = 0;
   td_route *r = td_route_create(g, &goal, 1, NULL);
-  td_graph_change c[2] = {{TD_CHANGE_BLOCK_EDGE, 4}, {TD_CHANGE_BLOCK_NODE, 99}};
+  td_graph_change c[2] = {{.kind = TD_CHANGE_BLOCK_EDGE, .id = 4}, {.kind = TD_CHANGE_BLOCK_NODE, .id = 99}};
   td_err err;
   assert_int_equal(td_route_apply(r, c, 2, &err), -1);
   assert_non_null(strstr(err.msg, "unknown node 99"));
   assert_false(g->edges[4].blocked);
   assert_true(td_route_dist(r)[2] == 5 * TD_COST_ONE);
-  td_graph_change bad = {(td_change_kind)42, 0};
+  td_graph_change bad = {.kind = (td_change_kind)42, .id = 0};
   assert_int_equal(td_route_apply(r, &bad, 1, &err), -1);
   assert_non_null(strstr(err.msg, "unknown kind"));
   int32_t nogoal = 7;
@@ -206,21 +206,42 @@ static void test_graph_errors(void **state) {
 
 /* ---- placement legality -------------------------------------------------- */
 
+/* Everything an update may change: the route, the flags, the weights and
+** factors, the weight sum and the heuristic's smallest factor. */
 typedef struct snapshot {
   td_cost *dist;
   int32_t *next;
   uint8_t *nb, *eb;
+  td_cost *w;
+  double *f;
+  td_cost sum;
+  double min_factor;
 } snapshot;
 
 static snapshot take(const td_route *r) {
   const td_graph *g = td_route_graph(r);
   size_t n = (size_t)g->node_count, m = (size_t)g->edge_count;
-  snapshot s = {malloc(n * sizeof(td_cost)), malloc(n * sizeof(int32_t)), malloc(n), malloc(m)};
+  snapshot s = {malloc(n * sizeof(td_cost)), malloc(n * sizeof(int32_t)), malloc(n), malloc(m),
+                malloc(m * sizeof(td_cost)), malloc(m * sizeof(double)), g->weight_sum,
+                g->min_factor};
   memcpy(s.dist, td_route_dist(r), n * sizeof(td_cost));
   memcpy(s.next, td_route_next(r), n * sizeof(int32_t));
   memcpy(s.nb, g->node_blocked, n);
-  for (size_t e = 0; e < m; e++) s.eb[e] = g->edges[e].blocked;
+  for (size_t e = 0; e < m; e++) {
+    s.eb[e] = g->edges[e].blocked;
+    s.w[e] = g->edges[e].w;
+    s.f[e] = g->edges[e].factor;
+  }
   return s;
+}
+
+static void drop(snapshot s) {
+  free(s.dist);
+  free(s.next);
+  free(s.nb);
+  free(s.eb);
+  free(s.w);
+  free(s.f);
 }
 
 static void assert_same(const td_route *r, snapshot s) {
@@ -229,11 +250,17 @@ static void assert_same(const td_route *r, snapshot s) {
   assert_memory_equal(s.dist, td_route_dist(r), n * sizeof(td_cost));
   assert_memory_equal(s.next, td_route_next(r), n * sizeof(int32_t));
   assert_memory_equal(s.nb, g->node_blocked, n);
-  for (int32_t e = 0; e < g->edge_count; e++) assert_int_equal(s.eb[e], g->edges[e].blocked);
-  free(s.dist);
-  free(s.next);
-  free(s.nb);
-  free(s.eb);
+  for (int32_t e = 0; e < g->edge_count; e++) {
+    assert_int_equal(s.eb[e], g->edges[e].blocked);
+    assert_true(s.w[e] == g->edges[e].w);
+    assert_true(s.f[e] == g->edges[e].factor);
+  }
+  assert_true(s.sum == g->weight_sum);
+  assert_true(s.min_factor == g->min_factor);
+  /* the route's mirror of the weights is back too */
+  td_err err;
+  if (td_route_validate(r, &err) != 0) fail_msg("%s", err.msg);
+  drop(s);
 }
 
 static void test_try_apply_refuses_and_rolls_back(void **state) {
@@ -244,7 +271,7 @@ static void test_try_apply_refuses_and_rolls_back(void **state) {
   int32_t spawns[2] = {1, 4};
   td_route_verdict v;
   /* closing edges 0-1 and 1-2 cuts node 1 off */
-  td_graph_change cut[2] = {{TD_CHANGE_BLOCK_EDGE, 0}, {TD_CHANGE_BLOCK_EDGE, 1}};
+  td_graph_change cut[2] = {{.kind = TD_CHANGE_BLOCK_EDGE, .id = 0}, {.kind = TD_CHANGE_BLOCK_EDGE, .id = 1}};
   snapshot s = take(r);
   assert_int_equal(td_route_try_apply(r, cut, 2, spawns, 2, &v, NULL), 0);
   assert_false(v.ok);
@@ -252,21 +279,21 @@ static void test_try_apply_refuses_and_rolls_back(void **state) {
   assert_int_equal(v.cut_node, 1);
   assert_same(r, s);
   /* node 2 blocked cuts spawn 4 (index 1) */
-  td_graph_change n2 = {TD_CHANGE_BLOCK_NODE, 2};
+  td_graph_change n2 = {.kind = TD_CHANGE_BLOCK_NODE, .id = 2};
   s = take(r);
   assert_int_equal(td_route_try_apply(r, &n2, 1, spawns, 2, &v, NULL), 0);
   assert_false(v.ok);
   assert_int_equal(v.cut_node, 4);
   assert_same(r, s);
   /* a legal placement is applied */
-  td_graph_change diag = {TD_CHANGE_BLOCK_EDGE, 4};
+  td_graph_change diag = {.kind = TD_CHANGE_BLOCK_EDGE, .id = 4};
   assert_int_equal(td_route_try_apply(r, &diag, 1, spawns, 2, &v, NULL), 0);
   assert_true(v.ok && v.cut_node == TD_NONE);
   assert_true(g->edges[4].blocked);
   assert_true(td_route_dist(r)[2] == 7 * TD_COST_ONE);
   /* a preview never changes anything */
   s = take(r);
-  td_graph_change e0 = {TD_CHANGE_BLOCK_EDGE, 0};
+  td_graph_change e0 = {.kind = TD_CHANGE_BLOCK_EDGE, .id = 0};
   assert_int_equal(td_route_check(r, &e0, 1, spawns, 2, &v, NULL), 0);
   assert_true(v.ok);
   assert_same(r, s);
@@ -285,11 +312,11 @@ static void random_batch(td_route *r, td_test_rng *rng, td_graph_change *c, size
       int32_t e = (int32_t)td_test_below(rng, (uint32_t)g->edge_count);
       /* bias towards keeping about a quarter of the edges blocked */
       bool block = g->edges[e].blocked ? td_test_below(rng, 4) == 0 : td_test_below(rng, 3) != 0;
-      c[i] = (td_graph_change){block ? TD_CHANGE_BLOCK_EDGE : TD_CHANGE_UNBLOCK_EDGE, e};
+      c[i] = (td_graph_change){.kind = block ? TD_CHANGE_BLOCK_EDGE : TD_CHANGE_UNBLOCK_EDGE, .id = e};
     } else {
       int32_t v = (int32_t)td_test_below(rng, (uint32_t)g->node_count);
       bool block = g->node_blocked[v] ? td_test_below(rng, 3) == 0 : td_test_below(rng, 3) != 0;
-      c[i] = (td_graph_change){block ? TD_CHANGE_BLOCK_NODE : TD_CHANGE_UNBLOCK_NODE, v};
+      c[i] = (td_graph_change){.kind = block ? TD_CHANGE_BLOCK_NODE : TD_CHANGE_UNBLOCK_NODE, .id = v};
     }
   }
 }
@@ -326,10 +353,7 @@ static int run_random(td_graph *g, const int32_t *goals, size_t ng, int batches,
       assert_int_equal(v.cut_node, TD_NONE);
       for (int i = 0; i < 3; i++)
         if (was_reachable[i]) assert_true(td_route_dist(r)[spawns[i]] != TD_COST_INF);
-      free(s.dist);
-      free(s.next);
-      free(s.nb);
-      free(s.eb);
+      drop(s);
     } else {
       assert_int_equal(td_route_apply(r, c, n, NULL), 0);
     }
@@ -456,6 +480,280 @@ static void test_random_heap_mode_with_ties(void **state) {
 
 /* Counted: 5*600*4 + 800 + 4*500 = 14,800 random batches in all. */
 
+/* ---- cost factors -------------------------------------------------------- */
+
+static td_graph_change factor_of(int32_t e, double f) {
+  return (td_graph_change){.kind = TD_CHANGE_SET_FACTOR, .id = e, .factor = f};
+}
+
+static void test_factors_by_hand(void **state) {
+  (void)state;
+  td_graph *g = square();
+  int32_t goal = 0;
+  td_route *r = td_route_create(g, &goal, 1, NULL);
+  const td_cost *d = td_route_dist(r);
+  const int32_t *nx = td_route_next(r);
+  /* mud on the diagonal (5 -> 10): 2 ties between 1 (3+4) and 3 (4+3) */
+  td_graph_change c = factor_of(4, 2.0);
+  assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
+  assert_true(g->edges[4].factor == 2.0 && g->edges[4].w == 10 * TD_COST_ONE);
+  assert_true(d[2] == 7 * TD_COST_ONE && nx[2] == 1);
+  assert_true(d[4] == 13 * TD_COST_ONE && nx[4] == 2);
+  assert_true(g->weight_sum == (3 + 4 + 3 + 4 + 10 + 6) * TD_COST_ONE);
+  /* a bridge on 1-2 (4 -> 1): 2 is 3 + 1 through 1 */
+  c = factor_of(1, 0.25);
+  assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
+  assert_true(d[2] == 4 * TD_COST_ONE && nx[2] == 1 && d[4] == 10 * TD_COST_ONE);
+  assert_true(g->min_factor == 0.25);
+  assert_matches_full(r, &goal, 1);
+  /* one batch, one heavier and one lighter: back to the start */
+  td_graph_change both[2] = {factor_of(1, 1.0), factor_of(4, 1.0)};
+  assert_int_equal(td_route_apply(r, both, 2, NULL), 0);
+  assert_true(d[2] == 5 * TD_COST_ONE && nx[2] == 0 && d[4] == 11 * TD_COST_ONE);
+  assert_true(g->min_factor == 0.25); /* a lower bound: never raised */
+  /* the last change of an edge in a batch wins */
+  td_graph_change twice[2] = {factor_of(4, 3.0), factor_of(4, 1.5)};
+  assert_int_equal(td_route_apply(r, twice, 2, NULL), 0);
+  assert_true(g->edges[4].factor == 1.5 && g->edges[4].w == td_graph_cost(5.0, 1.5));
+  assert_true(d[2] == 7 * TD_COST_ONE);
+  assert_matches_full(r, &goal, 1);
+  /* a preview changes nothing, weights included */
+  int32_t spawns[2] = {1, 4};
+  td_route_verdict v;
+  snapshot s = take(r);
+  td_graph_change mud = factor_of(0, 10.0);
+  assert_int_equal(td_route_check(r, &mud, 1, spawns, 2, &v, NULL), 0);
+  assert_true(v.ok);
+  assert_same(r, s);
+  /* a refused transaction puts the factors back with the flags */
+  td_graph_change cut[3] = {factor_of(4, 0.5), {.kind = TD_CHANGE_BLOCK_EDGE, .id = 0},
+                            {.kind = TD_CHANGE_BLOCK_EDGE, .id = 1}};
+  s = take(r);
+  assert_int_equal(td_route_try_apply(r, cut, 3, spawns, 2, &v, NULL), 0);
+  assert_false(v.ok);
+  assert_int_equal(v.cut_node, 1);
+  assert_same(r, s);
+  /* and an accepted one keeps them */
+  assert_int_equal(td_route_try_apply(r, cut, 1, spawns, 2, &v, NULL), 0);
+  assert_true(v.ok && g->edges[4].factor == 0.5 && d[2] == td_graph_cost(5.0, 0.5));
+  assert_matches_full(r, &goal, 1);
+  td_route_destroy(r);
+  td_graph_destroy(g);
+}
+
+static void test_factor_errors(void **state) {
+  (void)state;
+  td_graph *g = square();
+  int32_t goal = 0;
+  td_route *r = td_route_create(g, &goal, 1, NULL);
+  td_err err;
+  double bad[4] = {0.0, -1.0, NAN, INFINITY};
+  for (int i = 0; i < 4; i++) {
+    snapshot s = take(r);
+    td_graph_change c[2] = {{.kind = TD_CHANGE_BLOCK_EDGE, .id = 4}, factor_of(1, bad[i])};
+    assert_int_equal(td_route_apply(r, c, 2, &err), -1);
+    assert_non_null(strstr(err.msg, "change 1: cost factor"));
+    assert_non_null(strstr(err.msg, "not a positive number"));
+    assert_same(r, s);
+  }
+  td_graph_change c = factor_of(6, 2.0);
+  assert_int_equal(td_route_apply(r, &c, 1, &err), -1);
+  assert_non_null(strstr(err.msg, "unknown edge 6"));
+  td_route_destroy(r);
+  td_graph_destroy(g);
+
+  /* a factor that would make the weights overflow a distance is refused */
+  g = td_graph_create(0, 0);
+  td_graph_add_node(g, 0, 0, NULL);
+  td_graph_add_node(g, 1e11, 0, NULL);
+  td_graph_add_node(g, 2e11, 0, NULL);
+  td_graph_add_edge(g, 0, 1, 1.0, NULL);
+  td_graph_add_edge(g, 1, 2, 1.0, NULL);
+  finish(g);
+  r = td_route_create(g, &goal, 1, NULL);
+  snapshot s = take(r);
+  td_graph_change big[2] = {factor_of(0, 3.0), factor_of(1, 3.0)}; /* 6e11 > 5.5e11 */
+  assert_int_equal(td_route_apply(r, big, 2, &err), -1);
+  assert_non_null(strstr(err.msg, "too long in all"));
+  assert_same(r, s);
+  assert_int_equal(td_route_apply(r, big, 1, &err), 0); /* 4e11 fits */
+  assert_true(g->weight_sum == td_graph_cost(1e11, 3.0) + td_graph_cost(1e11, 1.0));
+  assert_matches_full(r, &goal, 1);
+  td_route_destroy(r);
+  td_graph_destroy(g);
+}
+
+/* A grid's weights are pinned to td_graph_grid_weights: factor 1 gives them
+** back exactly, whatever the factors in between. */
+static void test_grid_factor_one_is_exact(void **state) {
+  (void)state;
+  td_test_rng rng = {77};
+  td_grid *grid = td_graphgen_maze(15, 11, 25, &rng);
+  td_graph *g = td_test_build_graph(grid);
+  td_grid_destroy(grid);
+  td_cost *w0 = malloc((size_t)g->edge_count * sizeof *w0);
+  for (int32_t e = 0; e < g->edge_count; e++) w0[e] = g->edges[e].w;
+  td_cost sum0 = g->weight_sum;
+  int32_t goal = 0;
+  td_route *r = td_route_create(g, &goal, 1, NULL);
+  td_graph_change *c = malloc((size_t)g->edge_count * sizeof *c);
+  double f[3] = {2.5, 0.3, 1.0};
+  for (int k = 0; k < 3; k++) {
+    for (int32_t e = 0; e < g->edge_count; e++) c[e] = factor_of(e, f[k]);
+    assert_int_equal(td_route_apply(r, c, (size_t)g->edge_count, NULL), 0);
+    assert_matches_full(r, &goal, 1);
+  }
+  for (int32_t e = 0; e < g->edge_count; e++) assert_true(g->edges[e].w == w0[e]);
+  assert_true(g->weight_sum == sum0);
+  td_cost w1, w2;
+  td_graph_grid_weights(g->grid_cell, &w1, &w2);
+  for (int32_t e = 0; e < g->edge_count; e++) assert_true(w0[e] == w1 || w0[e] == w2);
+  free(c);
+  free(w0);
+  td_route_destroy(r);
+  td_graph_destroy(g);
+}
+
+/* random_batch's flag changes plus one to three factor changes, sometimes
+** two on one edge; a factor from palette (np > 0), else any in [0.2, 5). */
+static void random_factor_batch(td_route *r, td_test_rng *rng, td_graph_change *c, size_t *n,
+                                const double *palette, int np) {
+  const td_graph *g = td_route_graph(r);
+  random_batch(r, rng, c, n);
+  if (td_test_below(rng, 4) == 0) *n = 0; /* factors alone */
+  size_t k = 1 + td_test_below(rng, 3);
+  for (size_t i = 0; i < k; i++) {
+    int32_t e = (int32_t)td_test_below(rng, (uint32_t)g->edge_count);
+    if (i > 0 && td_test_below(rng, 4) == 0) e = c[*n - 1].id; /* the same edge again */
+    double f = np > 0 ? palette[td_test_below(rng, (uint32_t)np)] : 0.2 + 4.8 * td_test_unit(rng);
+    c[(*n)++] = factor_of(e, f);
+  }
+  /* shuffle: flags and factors in any order */
+  for (size_t i = *n; i > 1; i--) {
+    size_t j = td_test_below(rng, (uint32_t)i);
+    td_graph_change t = c[i - 1];
+    c[i - 1] = c[j];
+    c[j] = t;
+  }
+}
+
+/* run_random with factor changes: after every batch the route equals a
+** fresh one; every fifth batch is a transaction (a refused one restores
+** everything, weights included), every seventh a preview (restores it all),
+** every eleventh is followed by a full recompute of the same route (the
+** FIFO queues sized after the classes' counts as they are now). */
+static void run_random_factors(td_graph *g, const int32_t *goals, size_t ng, int batches,
+                               double fallback, const double *palette, int np,
+                               td_test_rng *rng) {
+  td_route *r = td_route_create(g, goals, ng, NULL);
+  assert_non_null(r);
+  td_route_set_fallback(r, fallback);
+  td_graph_change c[8];
+  size_t n;
+  for (int b = 0; b < batches; b++) {
+    random_factor_batch(r, rng, c, &n, palette, np);
+    int32_t spawns[3];
+    for (int i = 0; i < 3; i++) spawns[i] = (int32_t)td_test_below(rng, (uint32_t)g->node_count);
+    td_route_verdict v;
+    if (b % 7 == 3) {
+      snapshot s = take(r);
+      assert_int_equal(td_route_check(r, c, n, spawns, 3, &v, NULL), 0);
+      assert_same(r, s);
+      continue;
+    }
+    if (b % 5 == 4) {
+      snapshot s = take(r);
+      assert_int_equal(td_route_try_apply(r, c, n, spawns, 3, &v, NULL), 0);
+      if (!v.ok) {
+        assert_true(s.dist[v.cut_node] != TD_COST_INF);
+        assert_same(r, s);
+        assert_int_equal(td_route_apply(r, c, n, NULL), 0);
+        assert_true(td_route_dist(r)[v.cut_node] == TD_COST_INF);
+      } else {
+        drop(s);
+      }
+    } else {
+      assert_int_equal(td_route_apply(r, c, n, NULL), 0);
+    }
+    for (size_t i = 0; i < n; i++) /* the last change of each edge took */
+      if (c[i].kind == TD_CHANGE_SET_FACTOR) {
+        bool later = false;
+        for (size_t j = i + 1; j < n; j++)
+          later |= c[j].kind == TD_CHANGE_SET_FACTOR && c[j].id == c[i].id;
+        if (!later) assert_true(g->edges[c[i].id].factor == c[i].factor);
+      }
+    if (b % 11 == 10) td_route_full(r);
+    assert_matches_full(r, goals, ng);
+  }
+  td_cost sum = 0;
+  for (int32_t e = 0; e < g->edge_count; e++) sum += g->edges[e].w;
+  assert_true(sum == g->weight_sum);
+  td_route_destroy(r);
+}
+
+/* Open grids: four factors make at most 8 weights (FIFO mode throughout,
+** classes added as they come); five make ten (FIFO, then heap mode). */
+static void test_random_factors_grids(void **state) {
+  (void)state;
+  td_test_rng rng = {88};
+  static const double four[4] = {1.0, 2.0, 3.0, 0.5}, five[5] = {1.0, 2.0, 3.0, 0.5, 5.0};
+  for (int round = 0; round < 6; round++) {
+    int w = 8 + (int)td_test_below(&rng, 14), h = 8 + (int)td_test_below(&rng, 14);
+    td_graph *g = grid_graph(w, h, NULL);
+    int32_t goals[2] = {0, (int32_t)td_test_below(&rng, (uint32_t)(w * h))};
+    double fb = round % 3 == 0 ? 1.0 : round % 3 == 1 ? 0.0625 : 0.01;
+    run_random_factors(g, goals, 1 + round % 2, 500, fb, round < 3 ? four : five, round < 3 ? 4 : 5,
+                       &rng);
+    td_graph_destroy(g);
+  }
+}
+
+static void test_random_factors_mazes(void **state) {
+  (void)state;
+  td_test_rng rng = {99};
+  static const double two[2] = {1.0, 4.0};
+  for (int round = 0; round < 4; round++) {
+    td_grid *grid = td_graphgen_maze(2 * (6 + round) + 1, 2 * 8 + 1, 25, &rng);
+    td_graph *g = td_test_build_graph(grid);
+    td_grid_destroy(grid);
+    int32_t goal = 0;
+    while (g->adj_start[goal + 1] == g->adj_start[goal]) goal++;
+    run_random_factors(g, &goal, 1, 500, round % 2 ? 1.0 : 0.0625, two, round < 2 ? 2 : 0, &rng);
+    td_graph_destroy(g);
+  }
+}
+
+static void test_random_factors_geometric(void **state) {
+  (void)state;
+  td_test_rng rng = {111};
+  for (int round = 0; round < 4; round++) {
+    td_graph *g = geometric_graph(150 + 50 * round, 0.14, &rng);
+    int32_t goals[3] = {0, 1, 2};
+    run_random_factors(g, goals, 1 + (size_t)round % 3, 500, round % 2 ? 1.0 : 0.0625, NULL, 0,
+                       &rng);
+    td_graph_destroy(g);
+  }
+}
+
+static void test_random_factors_trees_and_lattices(void **state) {
+  (void)state;
+  td_test_rng rng = {122};
+  static const double ties[3] = {1.0, 2.0, 0.5}; /* integer lengths: real ties */
+  for (int round = 0; round < 3; round++) {
+    td_graph *g = tree_graph(100 + 60 * round, &rng);
+    int32_t goals[2] = {0, (int32_t)td_test_below(&rng, 100)};
+    run_random_factors(g, goals, 2, 400, 1.0, NULL, 0, &rng);
+    td_graph_destroy(g);
+    g = lattice_graph(9 + round, &rng);
+    goals[1] = (int32_t)td_test_below(&rng, (uint32_t)g->node_count);
+    run_random_factors(g, goals, 2, 400, round % 2 ? 1.0 : 0.0625, ties, 3, &rng);
+    td_graph_destroy(g);
+  }
+}
+
+/* Counted: 6*500 + 4*500 + 4*500 + 3*2*400 = 9,400 random batches with
+** factor changes. */
+
 static void test_edge_cases(void **state) {
   (void)state;
   td_err err;
@@ -473,7 +771,7 @@ static void test_edge_cases(void **state) {
   int32_t goal = 0;
   r = td_route_create(g, &goal, 1, NULL);
   assert_true(td_route_dist(r)[0] == 0);
-  td_graph_change c = {TD_CHANGE_BLOCK_NODE, 0};
+  td_graph_change c = {.kind = TD_CHANGE_BLOCK_NODE, .id = 0};
   assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
   assert_true(td_route_dist(r)[0] == TD_COST_INF);
   td_route_destroy(r);
@@ -491,20 +789,20 @@ static void test_edge_cases(void **state) {
   r = td_route_create(g, goals, 3, NULL);
   assert_true(td_route_dist(r)[4] == TD_COST_INF && td_route_dist(r)[2] == 5 * TD_COST_ONE);
   assert_int_equal(td_route_validate(r, NULL), 0);
-  c = (td_graph_change){TD_CHANGE_UNBLOCK_NODE, 4};
+  c = (td_graph_change){.kind = TD_CHANGE_UNBLOCK_NODE, .id = 4};
   assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
   /* node 2 is 5 from goal 0 and 6 from goal 4: it keeps goal 0 */
   assert_true(td_route_dist(r)[4] == 0 && td_route_dist(r)[2] == 5 * TD_COST_ONE);
   assert_int_equal(td_route_next(r)[2], 0);
-  c = (td_graph_change){TD_CHANGE_BLOCK_EDGE, 4}; /* now 7 via 1 or 3, or 6 via 4 */
+  c = (td_graph_change){.kind = TD_CHANGE_BLOCK_EDGE, .id = 4}; /* now 7 via 1 or 3, or 6 via 4 */
   assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
   assert_true(td_route_dist(r)[2] == 6 * TD_COST_ONE);
   assert_int_equal(td_route_next(r)[2], 4);
   assert_matches_full(r, goals, 3);
 
   /* one batch that blocks and unblocks the same items: the last one wins */
-  td_graph_change twice[4] = {{TD_CHANGE_UNBLOCK_EDGE, 4}, {TD_CHANGE_BLOCK_EDGE, 4},
-                              {TD_CHANGE_UNBLOCK_NODE, 3}, {TD_CHANGE_BLOCK_NODE, 3}};
+  td_graph_change twice[4] = {{.kind = TD_CHANGE_UNBLOCK_EDGE, .id = 4}, {.kind = TD_CHANGE_BLOCK_EDGE, .id = 4},
+                              {.kind = TD_CHANGE_UNBLOCK_NODE, .id = 3}, {.kind = TD_CHANGE_BLOCK_NODE, .id = 3}};
   assert_int_equal(td_route_apply(r, twice, 4, NULL), 0);
   assert_true(g->edges[4].blocked);
   assert_true(g->node_blocked[3]);
@@ -541,7 +839,7 @@ static void test_fallback_clamped(void **state) {
   double odd[4] = {INFINITY, 1e300, -5.0, NAN};
   for (int i = 0; i < 4; i++) {
     td_route_set_fallback(r, odd[i]);
-    td_graph_change c = {TD_CHANGE_BLOCK_NODE, 7 + i};
+    td_graph_change c = {.kind = TD_CHANGE_BLOCK_NODE, .id = 7 + i};
     assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
     assert_matches_full(r, &goal, 1);
   }
@@ -566,14 +864,19 @@ static int build_and_update(void) {
   int32_t goals[2] = {0, 20};
   td_route *r = td_route_create(g, goals, 2, &err);
   if (!r) goto fail;
-  td_graph_change c[6] = {{TD_CHANGE_BLOCK_EDGE, 3}, {TD_CHANGE_BLOCK_NODE, 30},
-                          {TD_CHANGE_BLOCK_EDGE, 9}, {TD_CHANGE_UNBLOCK_EDGE, 3},
-                          {TD_CHANGE_BLOCK_NODE, 11}, {TD_CHANGE_UNBLOCK_NODE, 30}};
+  td_graph_change c[6] = {{.kind = TD_CHANGE_BLOCK_EDGE, .id = 3}, {.kind = TD_CHANGE_BLOCK_NODE, .id = 30},
+                          {.kind = TD_CHANGE_BLOCK_EDGE, .id = 9}, {.kind = TD_CHANGE_UNBLOCK_EDGE, .id = 3},
+                          {.kind = TD_CHANGE_BLOCK_NODE, .id = 11}, {.kind = TD_CHANGE_UNBLOCK_NODE, .id = 30}};
   int32_t spawns[3] = {5, 15, 35};
   td_route_verdict v;
+  /* nine new weights: FIFO classes added, then heap mode */
+  td_graph_change f[9];
+  for (int i = 0; i < 9; i++) f[i] = factor_of(4 * i, 1.1 + 0.1 * i);
   int status = 0;
   if (td_route_apply(r, c, 2, &err) != 0 ||
       td_route_try_apply(r, c + 2, 4, spawns, 3, &v, &err) != 0 ||
+      td_route_check(r, f, 9, spawns, 3, &v, &err) != 0 ||
+      td_route_apply(r, f, 9, &err) != 0 ||
       td_route_check(r, c, 6, spawns, 3, &v, &err) != 0)
     status = -1;
   if (status == 0 && td_route_validate(r, &err) != 0) fail_msg("%s", err.msg);
@@ -646,7 +949,7 @@ static void test_changed_nodes_reported(void **state) {
   memcpy(before, td_route_dist(r), sizeof before);
   memcpy(next_before, td_route_next(r), sizeof next_before);
   td_route_set_fallback(r, 1.0);
-  td_graph_change c = {TD_CHANGE_BLOCK_NODE, 11};
+  td_graph_change c = {.kind = TD_CHANGE_BLOCK_NODE, .id = 11};
   assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
   const int32_t *changed;
   bool all;
@@ -661,7 +964,7 @@ static void test_changed_nodes_reported(void **state) {
   assert_true(k < 100);
   /* past the fallback threshold the update is a full recompute: all nodes */
   td_route_set_fallback(r, 0.0);
-  c = (td_graph_change){TD_CHANGE_BLOCK_NODE, 22};
+  c = (td_graph_change){.kind = TD_CHANGE_BLOCK_NODE, .id = 22};
   assert_int_equal(td_route_apply(r, &c, 1, NULL), 0);
   assert_int_equal(td_route_changed(r, &changed, &all), 100);
   assert_true(all);
@@ -686,6 +989,13 @@ int main(void) {
     cmocka_unit_test(test_random_with_fallback),
     cmocka_unit_test(test_changed_nodes_reported),
     cmocka_unit_test(test_random_heap_mode_with_ties),
+    cmocka_unit_test(test_factors_by_hand),
+    cmocka_unit_test(test_factor_errors),
+    cmocka_unit_test(test_grid_factor_one_is_exact),
+    cmocka_unit_test(test_random_factors_grids),
+    cmocka_unit_test(test_random_factors_mazes),
+    cmocka_unit_test(test_random_factors_geometric),
+    cmocka_unit_test(test_random_factors_trees_and_lattices),
     cmocka_unit_test(test_edge_cases),
     cmocka_unit_test(test_cost_overflow_refused),
     cmocka_unit_test(test_fallback_clamped),

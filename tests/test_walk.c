@@ -184,7 +184,7 @@ static void test_grid_sync_matches_full(void **state) {
     int32_t cellv = (int32_t)td_test_below(&rng, W * H);
     int32_t n = grid->cell_node[cellv];
     if (n == TD_NONE || n == goal) continue;
-    td_graph_change ch = {rg->node_blocked[n] ? TD_CHANGE_UNBLOCK_NODE : TD_CHANGE_BLOCK_NODE, n};
+    td_graph_change ch = {.kind = rg->node_blocked[n] ? TD_CHANGE_UNBLOCK_NODE : TD_CHANGE_BLOCK_NODE, .id = n};
     assert_int_equal(td_route_apply(r, &ch, 1, &err), 0);
     assert_int_equal(td_walk_sync(w), 1);
     td_walk *fresh = td_walk_create_grid(grid, rg, &err);

@@ -70,11 +70,11 @@ static void fork_map(td_map *m) {
   static const double pts[6][2] = {{0, 50}, {50, 50}, {100, 50}, {150, 50}, {50, 100}, {100, 100}};
   static const int edges[6][2] = {{0, 1}, {1, 2}, {2, 3}, {1, 4}, {4, 5}, {5, 2}};
   base_spec bases[5] = {
-    {75, 50, 1, {{TD_CHANGE_BLOCK_EDGE, FORK_E12}}},
-    {75, 100, 1, {{TD_CHANGE_BLOCK_EDGE, FORK_E45}}},
-    {75, 75, 0, {{0, 0}}},
-    {25, 50, 1, {{TD_CHANGE_BLOCK_EDGE, FORK_E01}}},
-    {125, 75, 0, {{0, 0}}},
+    {75, 50, 1, {{.kind = TD_CHANGE_BLOCK_EDGE, .id = FORK_E12}}},
+    {75, 100, 1, {{.kind = TD_CHANGE_BLOCK_EDGE, .id = FORK_E45}}},
+    {75, 75, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}},
+    {25, 50, 1, {{.kind = TD_CHANGE_BLOCK_EDGE, .id = FORK_E01}}},
+    {125, 75, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}},
   };
   map_make(m, pts, 6, edges, 6, 0, 3, bases, 5);
 }
@@ -93,7 +93,7 @@ static void line_map(td_map *m) {
     edges[i][0] = i;
     edges[i][1] = i + 1;
   }
-  base_spec bases[3] = {{90, 20, 0, {{0, 0}}}, {40, 50, 0, {{0, 0}}}, {150, 20, 0, {{0, 0}}}};
+  base_spec bases[3] = {{90, 20, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}}, {40, 50, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}}, {150, 20, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}}};
   map_make(m, (const double(*)[2])pts, 21, (const int(*)[2])edges, 20, 0, 20, bases, 3);
 }
 
@@ -1349,6 +1349,28 @@ static void test_determinism(void **state) {
   fixture_free(&f);
 }
 
+/* Saves a into *blob (kept for the caller) and loads it back. */
+static td_world *save_and_load(const fixture *f, const td_world *a, td_blob *blob) {
+  td_world_save(a, blob);
+  assert_false(blob->failed);
+  td_blob_reader r = td_blob_read(blob->data, blob->len);
+  td_err err = {{0}};
+  td_world *b = td_world_load(&f->map, &f->rules, &r, &err);
+  if (!b) fail_msg("%s", err.msg);
+  return b;
+}
+
+/* Two worlds that should be one: their saves are the same bytes. */
+static void assert_same_saves(const td_world *a, const td_world *b) {
+  td_blob first = {0}, again = {0};
+  td_world_save(a, &first);
+  td_world_save(b, &again);
+  assert_int_equal(first.len, again.len);
+  assert_memory_equal(first.data, again.data, first.len);
+  td_blob_free(&again);
+  td_blob_free(&first);
+}
+
 /* Runs the game to tick `at` with active effects and shots in flight,
 ** saves, loads, and runs both 600 more ticks. */
 static void test_save_load_continues(void **state) {
@@ -1376,12 +1398,7 @@ static void test_save_load_continues(void **state) {
   assert_true(ready);
   printf("  saved at tick %d, wave %d, %zu enemies\n", t, td_world_wave(a), td_world_enemy_count(a));
   td_blob blob = {0};
-  td_world_save(a, &blob);
-  assert_false(blob.failed);
-  td_blob_reader r = td_blob_read(blob.data, blob.len);
-  td_err err = {{0}};
-  td_world *b = td_world_load(&f.map, &f.rules, &r, &err);
-  if (!b) fail_msg("%s", err.msg);
+  td_world *b = save_and_load(&f, a, &blob);
   assert_int_equal(td_world_checksum(a), td_world_checksum(b));
   assert_int_equal(td_world_gold(a), td_world_gold(b));
   for (int k = 0; k < 600; k++) {
@@ -1391,14 +1408,7 @@ static void test_save_load_continues(void **state) {
       fail_msg("%d ticks after the load: checksums differ", k + 1);
   }
   /* a save of the loaded world is the same bytes */
-  td_blob again = {0};
-  td_world_save(b, &again);
-  td_blob first = {0};
-  td_world_save(a, &first);
-  assert_int_equal(first.len, again.len);
-  assert_memory_equal(first.data, again.data, first.len);
-  td_blob_free(&again);
-  td_blob_free(&first);
+  assert_same_saves(a, b);
   td_blob_free(&blob);
   td_world_destroy(a);
   td_world_destroy(b);
@@ -1492,11 +1502,20 @@ static int game_under_pressure(const fixture *f) {
   };
   for (size_t i = 0; i < sizeof c / sizeof c[0] && status == 0; i++)
     if (td_world_command(w, &c[i], &err) != 0) status = -1;
-  for (int t = 0; t < 500 && status == 0; t++)
+  for (int t = 0; t < 500 && status == 0; t++) {
     if (td_world_step(w, &err) != 0) {
       if (!strstr(err.msg, "out of memory")) fail_msg("step: '%s'", err.msg);
       status = -1;
     }
+    if (t == 250 && status == 0) { /* mud on the short way, a bridge on the detour */
+      int32_t e = FORK_E12, n = 4;
+      if (td_world_set_cost(w, TD_COST_EDGE, &e, 1, 4.0, &err) != 0 ||
+          td_world_set_cost(w, TD_COST_NODE, &n, 1, 0.5, &err) != 0) {
+        if (!strstr(err.msg, "out of memory")) fail_msg("set_cost: '%s'", err.msg);
+        status = -1;
+      }
+    }
+  }
   if (status == 0) {
     td_blob b = {0};
     td_world_save(w, &b);
@@ -1545,6 +1564,156 @@ static void test_allocation_failures(void **state) {
   printf("  %ld allocations, each failed once (%ld absorbed by the crowd)\n", total, absorbed);
   assert_true(absorbed < total / 4);
   assert_true(total > 50);
+  fixture_free(&f);
+}
+
+/* ---- costs --------------------------------------------------------------- */
+
+static void test_cost_reroutes(void **state) {
+  (void)state;
+  fixture f;
+  fork_map(&f.map);
+  rules_make(&f.rules);
+  td_world *w = world_new(&f.map, &f.rules, 1);
+  const td_route *rt = td_world_route(w);
+  const td_graph *g = td_route_graph(rt);
+  const int32_t *next = td_route_next(rt);
+  uint64_t sum0 = td_world_checksum(w);
+  assert_int_equal(next[1], 2);
+  assert_true(td_world_cost(w, TD_COST_EDGE, FORK_E12) == 1.0);
+  /* a cost is in the checksum while it differs from the map's */
+  int32_t e = FORK_E12;
+  td_err err = {{0}};
+  assert_int_equal(td_world_set_cost(w, TD_COST_EDGE, &e, 1, 5.0, &err), 0);
+  assert_true(td_world_checksum(w) != sum0);
+  assert_int_equal(td_world_set_cost(w, TD_COST_EDGE, &e, 1, 1.0, &err), 0);
+  assert_true(td_world_checksum(w) == sum0);
+  /* an enemy on the first edge, heading for node 1 */
+  uint32_t h = spawn_at(w, E_GRUNT, 0, 0);
+  steps(w, 20);
+  assert_true(view_of(w, h).x < 50);
+  /* mud on 1-2 (50 x 5 = 250 against the detour's 150) */
+  assert_int_equal(td_world_set_cost(w, TD_COST_EDGE, &e, 1, 5.0, &err), 0);
+  assert_int_equal(next[1], 4);
+  assert_true(g->edges[FORK_E12].factor == 5.0);
+  assert_true(td_world_cost(w, TD_COST_EDGE, FORK_E12) == 5.0);
+  assert_int_equal(td_route_validate(rt, NULL), 0);
+  /* the enemy takes the detour: it passes y = 100 */
+  float ymax = 0;
+  for (int t = 0; t < 600 && td_world_enemy_get(w, h, &(td_enemy_view){0}); t++) {
+    step(w);
+    td_enemy_view v;
+    if (td_world_enemy_get(w, h, &v) && v.y > ymax) ymax = v.y;
+  }
+  assert_true(ymax > 90);
+  /* a tile's cost: node 4 at 0.5 makes edges 1-4 and 4-5 cost 0.75 */
+  int32_t n4 = 4;
+  assert_int_equal(td_world_set_cost(w, TD_COST_NODE, &n4, 1, 0.5, &err), 0);
+  assert_true(g->edges[FORK_E14].factor == 0.75 && g->edges[FORK_E45].factor == 0.75);
+  assert_true(g->edges[FORK_E52].factor == 1.0);
+  assert_true(td_world_cost(w, TD_COST_NODE, 4) == 0.5 && td_world_cost(w, TD_COST_NODE, 5) == 1);
+  /* refusals change nothing */
+  uint64_t sum2 = td_world_checksum(w);
+  double bad[4] = {0.0, -2.0, 1000.5, NAN};
+  for (int i = 0; i < 4; i++) {
+    assert_int_equal(td_world_set_cost(w, TD_COST_EDGE, &e, 1, bad[i], &err), -1);
+    assert_non_null(strstr(err.msg, "is not in (0, 1000]"));
+  }
+  int32_t ids[2] = {FORK_E01, 6};
+  assert_int_equal(td_world_set_cost(w, TD_COST_EDGE, ids, 2, 2.0, &err), -1);
+  assert_string_equal(err.msg, "world: no edge 6 (the map has 6)");
+  ids[1] = -1;
+  assert_int_equal(td_world_set_cost(w, TD_COST_NODE, ids, 2, 2.0, &err), -1);
+  assert_string_equal(err.msg, "world: no node -1 (the map has 6)");
+  assert_true(td_world_cost(w, TD_COST_EDGE, 6) == -1 && td_world_cost(w, TD_COST_NODE, -1) == -1);
+  assert_true(td_world_checksum(w) == sum2 && g->edges[FORK_E01].factor == 1.0);
+  /* back to the map's costs, the short way again */
+  assert_int_equal(td_world_set_cost(w, TD_COST_NODE, &n4, 1, 1.0, &err), 0);
+  assert_int_equal(td_world_set_cost(w, TD_COST_EDGE, &e, 1, 1.0, &err), 0);
+  assert_int_equal(next[1], 2);
+  assert_true(g->edges[FORK_E14].factor == 1.0);
+  td_world_destroy(w);
+  fixture_free(&f);
+}
+
+/* A tick hook that changes costs at ticks 300 and 900 (edges and a node). */
+static void cost_rules(void *ud, td_world *w) {
+  (void)ud;
+  int32_t e = FORK_E12, n = 5;
+  if (td_world_tick(w) == 300) td_world_set_cost(w, TD_COST_EDGE, &e, 1, 6.0, NULL);
+  if (td_world_tick(w) == 900) {
+    td_world_set_cost(w, TD_COST_NODE, &n, 1, 0.25, NULL);
+    td_world_set_cost(w, TD_COST_EDGE, &e, 1, 2.5, NULL);
+  }
+}
+
+/* Costs are state: a save after a change loads with the same checksum and
+** goes on with the same ones (the hook's later change included), and the
+** checksum tells a changed world from one without the change. */
+static void test_cost_save_load(void **state) {
+  (void)state;
+  fixture f;
+  fork_map(&f.map);
+  game_rules(&f.rules);
+  td_world *a = world_new(&f.map, &f.rules, 7), *plain = world_new(&f.map, &f.rules, 7);
+  game_commands(a);
+  game_commands(plain);
+  td_world_hooks h = {.tick = cost_rules};
+  td_world_set_hooks(a, &h);
+  for (int t = 0; t < 600; t++) {
+    step(a);
+    step(plain);
+    if (t < 300) assert_true(td_world_checksum(a) == td_world_checksum(plain));
+  }
+  assert_true(td_world_checksum(a) != td_world_checksum(plain));
+  assert_true(td_world_cost(a, TD_COST_EDGE, FORK_E12) == 6.0);
+  td_blob blob = {0};
+  td_world *b = save_and_load(&f, a, &blob);
+  td_world_set_hooks(b, &h);
+  assert_true(td_world_cost(b, TD_COST_EDGE, FORK_E12) == 6.0);
+  assert_true(td_route_graph(td_world_route(b))->edges[FORK_E12].factor == 6.0);
+  assert_memory_equal(td_route_next(td_world_route(a)), td_route_next(td_world_route(b)),
+                      6 * sizeof(int32_t));
+  assert_true(td_world_checksum(a) == td_world_checksum(b));
+  for (int k = 0; k < 900; k++) {
+    step(a);
+    step(b);
+    if (td_world_checksum(a) != td_world_checksum(b))
+      fail_msg("%d ticks after the load: checksums differ", k + 1);
+  }
+  assert_true(td_world_cost(b, TD_COST_NODE, 5) == 0.25);
+  assert_same_saves(a, b);
+  td_world_destroy(b);
+  /* the factors are checked as they load: [u64 1][i32 edge][f64 factor]
+  ** [u64 0] just before the crowd's "CRWD" */
+  uint8_t *crwd = NULL;
+  for (size_t i = 0; i + 4 <= blob.len && !crwd; i++)
+    if (memcmp(blob.data + i, "CRWD", 4) == 0) crwd = blob.data + i;
+  assert_non_null(crwd);
+  uint8_t *fac = crwd - 16, *id = crwd - 20;
+  static const struct {
+    size_t at;
+    uint8_t byte;
+    const char *msg;
+  } bad[] = {{7, 0x00, "save: bad edge cost 0: factor 0, not in (0, 1000]"},
+             {7, 0x40, "save: bad edge cost 0: factor 2000, not in (0, 1000]"},
+             {0, 99, "save: bad edge cost 0: edge 99 (ascending, below 6)"}};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    uint8_t *p = i < 2 ? fac : id;
+    uint8_t keep[8];
+    memcpy(keep, p, 8);
+    if (i == 0) memset(p, 0, 8);
+    else if (i == 1) memcpy(p, "\0\0\0\0\0\x40\x9f\x40", 8); /* 2000.0, little-endian */
+    else p[bad[i].at] = bad[i].byte;
+    td_blob_reader r = td_blob_read(blob.data, blob.len);
+    td_err err = {{0}};
+    assert_null(td_world_load(&f.map, &f.rules, &r, &err));
+    assert_string_equal(err.msg, bad[i].msg);
+    memcpy(p, keep, 8);
+  }
+  td_blob_free(&blob);
+  td_world_destroy(a);
+  td_world_destroy(plain);
   fixture_free(&f);
 }
 
@@ -1734,6 +1903,8 @@ int main(void) {
     cmocka_unit_test(test_save_load_continues),
     cmocka_unit_test(test_bad_saves),
     cmocka_unit_test(test_allocation_failures),
+    cmocka_unit_test(test_cost_reroutes),
+    cmocka_unit_test(test_cost_save_load),
     cmocka_unit_test(test_preview_next),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

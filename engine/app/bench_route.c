@@ -184,7 +184,7 @@ static void random_tower(const world *w, td_graphgen_rng *rng, tower *t) {
   }
   t->node = (int32_t)td_graphgen_below(rng, (uint32_t)w->g->node_count);
   t->n = w->g->node_blocked[t->node] ? 0 : 1;
-  t->block[0] = (td_graph_change){TD_CHANGE_BLOCK_NODE, t->node};
+  t->block[0] = (td_graph_change){.kind = TD_CHANGE_BLOCK_NODE, .id = t->node};
 }
 
 /* Sells a tower: the grid decides what reopens (a diagonal stays closed
@@ -193,7 +193,7 @@ static void sell_tower(const world *w, td_route *r, const tower *t) {
   td_graph_change c[32];
   size_t n = 1;
   if (w->grid) n = td_grid_changes(w->grid, w->g, t->cells, 4, false, c, 32);
-  else c[0] = (td_graph_change){TD_CHANGE_UNBLOCK_NODE, t->node};
+  else c[0] = (td_graph_change){.kind = TD_CHANGE_UNBLOCK_NODE, .id = t->node};
   if (n > 32 || td_route_apply(r, c, n, NULL) != 0) abort();
 }
 

@@ -166,7 +166,7 @@ static int run(const route_opts *o) {
       status = td_app_fail("--block-edge %s: no edge joins nodes %d and %d", o->blocks[i], a, b);
       goto done;
     }
-    td_graph_change c = {TD_CHANGE_BLOCK_EDGE, e};
+    td_graph_change c = {.kind = TD_CHANGE_BLOCK_EDGE, .id = e};
     if (td_route_apply(r, &c, 1, &err) != 0) {
       status = td_app_fail("--block-edge %s: %s", o->blocks[i], err.msg);
       goto done;

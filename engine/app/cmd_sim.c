@@ -262,7 +262,7 @@ static int place_tower(sim_run *r, sim_event *e) {
 
 static int apply_event(sim_run *r, sim_event *e) {
   if (e->kind == SIM_TOWER) return place_tower(r, e);
-  td_graph_change c = {TD_CHANGE_BLOCK_EDGE, e->edge};
+  td_graph_change c = {.kind = TD_CHANGE_BLOCK_EDGE, .id = e->edge};
   td_err err;
   if (td_route_apply(r->route, &c, 1, &err) != 0)
     return td_app_fail("--block-edge %s: %s", e->text, err.msg);

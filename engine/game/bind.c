@@ -376,6 +376,169 @@ static int l_spawn(lua_State *L) {
   return 1;
 }
 
+/* ---- costs: mud and bridges ---------------------------------------------- */
+
+/* What td.set_cost and td.cost name: edges or a node of the world's graph. */
+typedef struct cost_where {
+  td_cost_target t;
+  const int32_t *ids;
+  size_t n;
+  int32_t one;             /* the id when there is one (tile, at) */
+} cost_where;
+
+/* v as %g would print it (lua_pushfstring has no %g), pushed on the stack
+** so that it lives until the error that quotes it. */
+static const char *num(lua_State *L, double v) {
+  char buf[40];
+  snprintf(buf, sizeof buf, "%g", v);
+  return lua_pushstring(L, buf);
+}
+
+/* Field k of the table at index t as a number: a whole one when integer
+** (3 or 3.0, not 3.5). */
+static double table_num(lua_State *L, int t, lua_Integer k, const char *fn, const char *field,
+                        bool integer) {
+  int type = lua_geti(L, t, k), whole = 0;
+  if (type == LUA_TNUMBER && integer) lua_tointegerx(L, -1, &whole);
+  if (type != LUA_TNUMBER || (integer && !whole))
+    luaL_error(L, "td.%s: %s: expected {%s, %s} (%s), item %d is %s", fn, field,
+               integer ? "col" : "x", integer ? "row" : "y", integer ? "integers" : "numbers",
+               (int)k, type == LUA_TNUMBER ? "not an integer" : lua_typename(L, type));
+  double v = lua_tonumber(L, -1);
+  lua_pop(L, 1);
+  if (!isfinite(v)) luaL_error(L, "td.%s: %s: item %d is not a finite number", fn, field, (int)k);
+  return v;
+}
+
+/* Squared distance from (x, y) to the segment of edge e. */
+static double seg_dist2(const td_graph *g, int32_t e, double x, double y) {
+  double ax = g->x[g->edges[e].a], ay = g->y[g->edges[e].a];
+  double dx = g->x[g->edges[e].b] - ax, dy = g->y[g->edges[e].b] - ay;
+  double len2 = dx * dx + dy * dy, u = 0.0;
+  if (len2 > 0.0) u = ((x - ax) * dx + (y - ay) * dy) / len2;
+  u = u < 0.0 ? 0.0 : u > 1.0 ? 1.0 : u;
+  double px = ax + u * dx - x, py = ay + u * dy - y;
+  return px * px + py * py;
+}
+
+/* Reads the where-table at index 1: exactly one of path, tile, at. */
+static void cost_place(lua_State *L, const char *fn, td_world *w, cost_where *out) {
+  const td_map *m = td_world_map(w);
+  const td_graph *g = td_route_graph(td_world_route(w));
+  if (!lua_istable(L, 1))
+    luaL_error(L, "td.%s: expected a table {path = id | tile = {col, row} | at = {x, y}%s}, "
+               "got %s", fn, fn[0] == 's' ? ", factor = number" : "", luaL_typename(L, 1));
+  static const char *const keys[3] = {"path", "tile", "at"};
+  int which = -1;
+  for (int k = 0; k < 3; k++) {
+    if (lua_getfield(L, 1, keys[k]) == LUA_TNIL) {
+      lua_pop(L, 1);
+      continue;
+    }
+    lua_pop(L, 1);
+    if (which >= 0)
+      luaL_error(L, "td.%s: give one of path, tile and at, not both %s and %s", fn, keys[which],
+                 keys[k]);
+    which = k;
+  }
+  if (which < 0) luaL_error(L, "td.%s: give one of path (a path object's id), tile = {col, "
+                            "row} or at = {x, y}", fn);
+  lua_getfield(L, 1, keys[which]);
+  int v = lua_gettop(L);
+  *out = (cost_where){.t = TD_COST_EDGE, .ids = &out->one, .n = 1};
+  if (which == 0) { /* a Tiled path object */
+    if (m->grid)
+      luaL_error(L, "td.%s: path: this is a grid map: name a tile (tile = {col, row}) or a "
+                 "point (at = {x, y})", fn);
+    if (!lua_isinteger(L, v))
+      luaL_error(L, "td.%s: path: expected a path object's id (an integer), got %s", fn,
+                 lua_isnumber(L, v) ? "a fraction" : luaL_typename(L, v));
+    lua_Integer id = lua_tointeger(L, v);
+    const td_map_path *p = td_map_find_path(m, id);
+    if (!p) {
+      char ids[160] = "";
+      size_t at = 0;
+      for (size_t i = 0; i < m->path_count && at + 16 < sizeof ids; i++)
+        at += (size_t)snprintf(ids + at, sizeof ids - at, "%s%d", i ? ", " : "",
+                               (int)m->paths[i].object_id);
+      if (m->path_count > 0 && at + 16 >= sizeof ids) snprintf(ids + at, sizeof ids - at, ", ...");
+      luaL_error(L, "td.%s: no path object %I on this map (its paths are objects %s)", fn, id,
+                 ids);
+    }
+    out->ids = p->edges;
+    out->n = p->edge_count;
+  } else if (which == 1) { /* a grid map's tile */
+    if (!m->grid)
+      luaL_error(L, "td.%s: tile: this is a waypoint map: name a path (path = object id) or a "
+                 "point (at = {x, y})", fn);
+    if (!lua_istable(L, v))
+      luaL_error(L, "td.%s: tile: expected {col, row}, got %s", fn, luaL_typename(L, v));
+    double cx = table_num(L, v, 1, fn, "tile", true), cy = table_num(L, v, 2, fn, "tile", true);
+    if (cx < 0 || cy < 0 || cx >= m->grid->width || cy >= m->grid->height)
+      luaL_error(L, "td.%s: tile {%d, %d} is outside the map (columns 0 .. %d, rows 0 .. %d)",
+                 fn, (int)fmax(fmin(cx, 1e9), -1e9), (int)fmax(fmin(cy, 1e9), -1e9),
+                 (int)m->grid->width - 1, (int)m->grid->height - 1);
+    out->one = td_grid_node_at(m->grid, (int32_t)cx, (int32_t)cy);
+    if (out->one == TD_NONE)
+      luaL_error(L, "td.%s: tile {%d, %d} is not walkable", fn, (int)cx, (int)cy);
+    out->t = TD_COST_NODE;
+  } else { /* a point: the tile under it, or the nearest edge */
+    if (!lua_istable(L, v))
+      luaL_error(L, "td.%s: at: expected {x, y}, got %s", fn, luaL_typename(L, v));
+    double x = table_num(L, v, 1, fn, "at", false), y = table_num(L, v, 2, fn, "at", false);
+    if (m->grid) {
+      const td_grid *gr = m->grid;
+      double fx = floor((x - gr->origin_x) / gr->cell), fy = floor((y - gr->origin_y) / gr->cell);
+      if (!(fx >= 0 && fy >= 0 && fx < gr->width && fy < gr->height))
+        luaL_error(L, "td.%s: at {%s, %s} is outside the map", fn, num(L, x), num(L, y));
+      out->one = td_grid_node_at(gr, (int32_t)fx, (int32_t)fy);
+      if (out->one == TD_NONE)
+        luaL_error(L, "td.%s: at {%s, %s}: tile {%d, %d} is not walkable", fn, num(L, x),
+                   num(L, y), (int)fx, (int)fy);
+      out->t = TD_COST_NODE;
+    } else {
+      double bd = 0;
+      out->one = TD_NONE;
+      for (int32_t e = 0; e < g->edge_count; e++) { /* ties: the smaller id */
+        double d = seg_dist2(g, e, x, y);
+        if (out->one == TD_NONE || d < bd) out->one = e, bd = d;
+      }
+      if (out->one == TD_NONE) luaL_error(L, "td.%s: the map has no edge", fn);
+    }
+  }
+  lua_settop(L, 1);
+}
+
+static int l_set_cost(lua_State *L) {
+  td_world *w = world_of(L, "set_cost");
+  count_call(L, &((td_game *)td_mod_host(L))->step_costs, TD_GAME_STEP_COSTS, "set_cost",
+             "cost changes");
+  cost_where c;
+  cost_place(L, "set_cost", w, &c);
+  int type = lua_getfield(L, 1, "factor");
+  if (type != LUA_TNUMBER)
+    return luaL_error(L, "td.set_cost: factor: expected a number in (0, %s], got %s",
+                      num(L, TD_WORLD_MAX_COST),
+                      type == LUA_TNIL ? "nothing" : lua_typename(L, type));
+  double f = lua_tonumber(L, -1);
+  if (!(f > 0 && f <= TD_WORLD_MAX_COST))
+    return luaL_error(L, "td.set_cost: factor must be > 0 and <= %s, is %s",
+                      num(L, TD_WORLD_MAX_COST), num(L, f));
+  lua_pop(L, 1);
+  td_err err;
+  if (td_world_set_cost(w, c.t, c.ids, c.n, f, &err) != 0)
+    return luaL_error(L, "td.set_cost: %s", err.msg);
+  return 0;
+}
+
+static int l_cost(lua_State *L) {
+  td_world *w = world_of(L, "cost");
+  cost_where c;
+  cost_place(L, "cost", w, &c);
+  lua_pushnumber(L, td_world_cost(w, c.t, c.ids[0]));
+  return 1;
+}
+
 /* ---- the table ----------------------------------------------------------- */
 
 /* The tables the functions return, field by field as l_enemy, l_tower and
@@ -490,6 +653,24 @@ static const td_mod_api world_api[] = {
      "across the road in tiles (-1000 .. 1000, default 0: the middle). All handlers together may spawn "
      "256 enemies a step, and none once 8192 are alive: the call past either stops the "
      "handler with an error (like the instruction limit).", RT},
+    {"set_cost", l_set_cost,
+     "(where: { path?: integer, tile?: integer[], at?: number[], factor: number })",
+     "Mud and bridges: sets the cost factor of a stretch of ground, as a path's `cost` "
+     "property does in the map (an edge costs its length times its factor: enemies take the "
+     "cheapest way, so `factor = 3` is mud, `0.5` a bridge or a road). `factor` is > 0 and "
+     "<= 1000. Name the ground with one of: `path`, a Tiled path object's id (waypoint "
+     "maps: every edge that path drew, shared ones too); `tile = {col, row}`, a tile "
+     "(grid maps; 0-based, as Tiled shows them: a tile's factor is what crossing it costs, "
+     "half of each step in or out); `at = {x, y}`, a point in map units (an event's x and "
+     "y: the tile under it on a grid map, the nearest edge on a waypoint map). The route "
+     "changes as it does for a tower, at once, and the enemies re-route (one in the middle "
+     "of a segment may turn back). Costs are part of the game: saves, loads and replays "
+     "keep them. A factor never cuts a route. All handlers together may change costs 64 "
+     "times a step: the call past stops the handler with an error.", RT},
+    {"cost", l_cost, "(where: { path?: integer, tile?: integer[], at?: number[] }) -> number",
+     "The cost factor td.set_cost gave the ground named as for td.set_cost (the map's until "
+     "a rule set one; for a path, its first edge's: all of them unless a later change named "
+     "part of it).", RT},
 };
 
 int game_register_api(td_mod_options *o, td_game *g, td_err *err) {

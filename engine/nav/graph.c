@@ -60,6 +60,7 @@ td_graph *td_graph_clone(const td_graph *g, td_err *err) {
   c->edge_count = g->edge_count;
   c->grid_cell = g->grid_cell;
   c->min_factor = g->min_factor;
+  c->weight_sum = g->weight_sum;
   if (g->finalized) {
     c->adj_start = td_mem_alloc((n + 1) * sizeof(int32_t));
     c->adj_to = td_mem_alloc(adj_bytes(h));
@@ -138,6 +139,20 @@ void td_graph_grid_weights(double cell, td_cost *w1, td_cost *w2) {
   *w2 = td_graph_cost(cell * sqrt(2.0), 1.0);
 }
 
+/* Correctly rounded (unlike hypot), so weights are the same bits everywhere. */
+static double seg_length(const td_graph *g, int32_t a, int32_t b) {
+  double dx = g->x[a] - g->x[b], dy = g->y[a] - g->y[b];
+  return sqrt(dx * dx + dy * dy);
+}
+
+double td_graph_edge_length(const td_graph *g, int32_t e) {
+  const td_edge *ed = &g->edges[e];
+  if (g->grid_cell > 0.0) /* grid.c pins its weights to these two lengths */
+    return g->x[ed->a] == g->x[ed->b] || g->y[ed->a] == g->y[ed->b] ? g->grid_cell
+                                                                     : g->grid_cell * sqrt(2.0);
+  return seg_length(g, ed->a, ed->b);
+}
+
 double td_graph_cost_to_units(td_cost c) {
   return (double)c / (double)TD_COST_ONE;
 }
@@ -156,8 +171,7 @@ int32_t td_graph_add_edge(td_graph *g, int32_t a, int32_t b, double factor,
     if (!p) return td_err_set(err, "graph: out of memory");
     g->edges = p;
   }
-  double dx = g->x[a] - g->x[b], dy = g->y[a] - g->y[b];
-  double len = sqrt(dx * dx + dy * dy); /* correctly rounded, unlike hypot */
+  double len = seg_length(g, a, b);
   int32_t id = g->edge_count++;
   g->edges[id] = (td_edge){.a = a, .b = b, .w = td_graph_cost(len, factor),
                            .factor = factor, .blocked = 0};
@@ -185,6 +199,7 @@ int td_graph_finalize(td_graph *g, td_err *err) {
     g->adj_start = g->adj_to = g->adj_edge = NULL;
     return td_err_set(err, "graph: out of memory");
   }
+  g->weight_sum = total;
   if (g->edge_count == 0) g->min_factor = 1.0;
   /* counting sort by source node, then each node's run by neighbour id */
   for (int32_t e = 0; e < g->edge_count; e++) {

@@ -7,15 +7,18 @@
 ** a node). A graph is built in two steps: add nodes and edges, then
 ** td_graph_finalize() builds the adjacency (CSR, each node's neighbours in
 ** ascending id order). After finalize the topology is frozen; only the blocked
-** flags change, and only through route.h so that routes stay consistent.
+** flags and the edges' cost factors (so their weights) change, and only
+** through route.h (td_route_apply and its transactions) so that routes stay
+** consistent.
 **
 ** Costs are fixed-point integers (td_cost, TD_COST_ONE per map unit), edge
 ** weights rounded up. Integer sums are exact and associative, so a route
 ** computed incrementally equals a full recompute bit for bit, and ties are
 ** real ties. 2^24 per unit gives a rounding error below 6e-8 per edge.
 ** td_graph_finalize refuses a graph whose edge weights add up to
-** TD_COST_MAX or more; as every shortest route is a simple path, no
-** distance sum can then overflow (about 5.5e11 map units in all).
+** TD_COST_MAX or more, and td_route_apply a factor change that would make
+** them (weight_sum keeps the sum); as every shortest route is a simple
+** path, no distance sum can then overflow (about 5.5e11 map units in all).
 **
 ** Lengths are computed with sqrt(dx*dx + dy*dy) (correctly rounded by
 ** IEEE 754, unlike hypot) and the build disables floating-point
@@ -44,22 +47,26 @@ typedef uint64_t td_cost;
 
 typedef struct td_edge {
   int32_t a, b;      /* endpoints, a != b */
-  td_cost w;         /* ceil(length * factor * TD_COST_ONE), at least 1 */
-  double factor;     /* cost factor given at creation (> 0) */
+  td_cost w;         /* td_graph_cost(td_graph_edge_length, factor) */
+  double factor;     /* cost factor (> 0): given at creation, changed by
+                     ** TD_CHANGE_SET_FACTOR */
   uint8_t blocked;   /* nonzero: impassable */
 } td_edge;
 
-/* One change to the blocked flags, applied in batches by td_route_apply. */
+/* One change to the blocked flags or to an edge's cost factor, applied in
+** batches by td_route_apply. */
 typedef enum td_change_kind {
   TD_CHANGE_BLOCK_EDGE,
   TD_CHANGE_UNBLOCK_EDGE,
   TD_CHANGE_BLOCK_NODE,
-  TD_CHANGE_UNBLOCK_NODE
+  TD_CHANGE_UNBLOCK_NODE,
+  TD_CHANGE_SET_FACTOR     /* edge id: its factor becomes `factor` (mud, bridges) */
 } td_change_kind;
 
 typedef struct td_graph_change {
   td_change_kind kind;
   int32_t id;              /* edge id or node id */
+  double factor;           /* TD_CHANGE_SET_FACTOR only: > 0 and finite */
 } td_graph_change;
 
 /* Read the fields freely; change them only through the functions below and
@@ -79,7 +86,10 @@ typedef struct td_graph {
   ** centres of square cells of that size and edges are 8-connected with
   ** factor 1, so the octile distance is exact in the open */
   double grid_cell;
-  double min_factor;        /* smallest edge factor (scales the heuristic) */
+  double min_factor;        /* no edge's factor is smaller (scales the
+                            ** heuristic): the smallest at finalize, lowered
+                            ** (never raised) by factor changes */
+  td_cost weight_sum;       /* sum of every edge's w, < TD_COST_MAX (finalize) */
   bool finalized;
   size_t node_cap, edge_cap;
 } td_graph;
@@ -110,6 +120,11 @@ int32_t td_graph_find_half(const td_graph *g, int32_t a, int32_t b);
 /* Fixed-point weight of a segment of the given length and factor: at least
 ** 1, at most TD_COST_MAX (also for NaN or infinite input). */
 td_cost td_graph_cost(double length, double factor);
+/* Length of edge e in map units, as its weight is computed:
+** w == td_graph_cost(td_graph_edge_length(g, e), factor). On a grid graph
+** (grid_cell > 0) the cell size or sqrt 2 times it, the lengths of
+** td_graph_grid_weights. */
+double td_graph_edge_length(const td_graph *g, int32_t e);
 /* The two weights of a grid of square cells of size `cell`: a straight step
 ** (*w1) and a diagonal (*w2). grid.c builds its edges with them and A*'s
 ** octile heuristic is exact only because it uses the same two. */

@@ -32,12 +32,27 @@
 ** Unblocking (dist can only shrink). Newly opened edges and nodes seed a
 ** Dijkstra that only follows strict improvements (and fixes ties in next).
 **
+** Cost factors (TD_CHANGE_SET_FACTOR). A heavier edge is a partial block:
+** it takes its new weight before the raise phase, and the nodes whose
+** canonical route crossed it are candidates as for a blocked edge (dist
+** only grows there). A lighter edge keeps its old weight through the raise
+** phase, takes the new one after it, and seeds the lower phase like a
+** reopened edge (dist only shrinks). So a batch of blocks, unblocks,
+** increases and decreases is one raise phase then one lower phase, and the
+** result is again the full recompute's, bit for bit. FIFO mode needs every
+** weight to have a class: a new weight takes a free class (a class is
+** never given back: one no edge uses any more costs nothing), and when all
+** FIFO_CLASSES are taken the route switches to heap mode for good. The
+** queues' sizes follow the half-edges per class (class_count), kept as
+** weights change.
+**
 ** Every dist/next overwritten by an update is first saved in an undo log
 ** (once per node per update, by stamp), which makes td_route_try_apply an
 ** exact transaction and tells the caller which nodes changed.
 */
 #include "nav/route.h"
 
+#include <float.h>
 #include <string.h>
 
 #define FIFO_CLASSES 8
@@ -65,6 +80,14 @@ typedef struct flag_undo {
   uint8_t after;
   int32_t id;
 } flag_undo;
+
+/* One edge weight a batch changes: its values before the batch and its net
+** values after it. */
+typedef struct weight_undo {
+  int32_t id;
+  td_cost w_before, w_after;
+  double f_before, f_after;
+} weight_undo;
 
 typedef struct heap_item {
   td_cost key;
@@ -112,6 +135,15 @@ struct td_route {
   uint8_t *reach_before;
   size_t reach_cap;
 
+  /* weights of the current batch (TD_CHANGE_SET_FACTOR), one record per
+  ** edge; weight_touch (per edge, allocated at the first factor change)
+  ** stamps them. The graph's weight_sum and min_factor before the batch. */
+  uint32_t *weight_touch;
+  weight_undo *wundo;
+  size_t wundo_cap, wundo_len;
+  td_cost sum_before, sum_after;
+  double min_factor_before;
+
   /* A mirror of the flags kept by sync_edge(), so that the hot loops read
   ** the adjacency sequentially and never the edge records. Heap mode:
   ** hw[k] is the weight of half-edge k (as laid out by the graph's
@@ -123,6 +155,7 @@ struct td_route {
   /* FIFO classes for the full recompute, or fifo_classes == 0 for heap */
   int fifo_classes;
   td_cost class_w[FIFO_CLASSES];
+  size_t class_count[FIFO_CLASSES];  /* half-edges of each class (blocked too) */
   int32_t *fifo;                     /* one buffer for every queue */
   size_t fifo_base[FIFO_CLASSES + 2];/* queue q is fifo[base[q] .. base[q+1]) */
   size_t fifo_head[FIFO_CLASSES + 1];
@@ -261,12 +294,17 @@ static void next_epoch(td_route *r) {
     memset(r->aff, 0, (size_t)r->n * sizeof *r->aff);
     memset(r->node_touch, 0, (size_t)r->n * sizeof *r->node_touch);
     memset(r->edge_touch, 0, (size_t)r->g->edge_count * sizeof *r->edge_touch);
+    if (r->weight_touch)
+      memset(r->weight_touch, 0, (size_t)r->g->edge_count * sizeof *r->weight_touch);
     r->epoch = 1;
   }
 }
 
 /* ---- the half-edge mirror of the flags ----------------------------------- */
 
+/* The class of weight w, which must have one: every edge's weight has a
+** class in FIFO mode (classify_weights, then prepare_weights before a
+** factor change). */
 static int weight_class(const td_route *r, td_cost w) {
   int c = 0;
   while (r->class_w[c] != w) c++;
@@ -304,6 +342,19 @@ static void sync_all(td_route *r) {
   const td_graph *g = r->g;
   for (int32_t k = 0; k < 2 * g->edge_count; k++)
     set_half(r, k, g->adj_edge[k], td_graph_edge_open(g, g->adj_edge[k]));
+}
+
+/* Gives edge e weight w (its mirror and, in FIFO mode, the class counts
+** follow). */
+static void set_weight(td_route *r, int32_t e, td_cost w) {
+  td_edge *ed = &r->g->edges[e];
+  if (ed->w == w) return;
+  if (r->fifo_classes > 0) {
+    r->class_count[weight_class(r, ed->w)] -= 2;
+    r->class_count[weight_class(r, w)] += 2;
+  }
+  ed->w = w;
+  sync_edge(r, e);
 }
 
 /* Offers v the route through u (edge weight w): a strict improvement
@@ -350,6 +401,14 @@ static int pick_fifo(td_route *r) {
 
 static void full_fifo(td_route *r) {
   const td_graph *g = r->g;
+  /* queue q gets room for one push per half-edge of its class, at most */
+  size_t room = 0;
+  for (int q = 0; q < r->fifo_classes; q++) {
+    r->fifo_base[q] = room;
+    room += r->class_count[q];
+  }
+  r->fifo_base[r->fifo_classes] = room;
+  r->fifo_base[r->fifo_classes + 1] = room + r->goal_count;
   memset(r->settled, 0, (size_t)r->n);
   for (int q = 0; q <= r->fifo_classes; q++) r->fifo_head[q] = r->fifo_tail[q] = 0;
   /* queue fifo_classes holds the sources */
@@ -519,17 +578,9 @@ td_route *td_route_create(td_graph *g, const int32_t *goals, size_t goal_count,
   }
   sync_all(r);
   if (r->fifo_classes > 0) {
-    size_t count[FIFO_CLASSES] = {0};
-    for (int32_t k = 0; k < 2 * g->edge_count; k++)
-      count[weight_class(r, g->edges[g->adj_edge[k]].w)]++; /* one push each, at most */
-    size_t at = 0;
-    for (int q = 0; q < r->fifo_classes; q++) {
-      r->fifo_base[q] = at;
-      at += count[q];
-    }
-    r->fifo_base[r->fifo_classes] = at;
-    at += goal_count;
-    r->fifo_base[r->fifo_classes + 1] = at;
+    for (int32_t e = 0; e < g->edge_count; e++)
+      r->class_count[weight_class(r, g->edges[e].w)] += 2; /* one push each, at most */
+    size_t at = 2 * ne + goal_count;  /* full_fifo lays the queues out */
     r->fifo_total = at ? at : 1;
     r->fifo = td_mem_alloc(r->fifo_total * sizeof *r->fifo);
     if (!r->fifo) goto oom;
@@ -567,6 +618,8 @@ void td_route_destroy(td_route *r) {
   td_mem_free(r->fifo, r->fifo_total * sizeof *r->fifo);
   td_mem_free(r->undo, r->undo_cap * sizeof *r->undo);
   td_mem_free(r->reach_before, r->reach_cap);
+  td_mem_free(r->weight_touch, r->weight_touch ? ne * sizeof *r->weight_touch : 0);
+  td_mem_free(r->wundo, r->wundo_cap * sizeof *r->wundo);
   td_mem_free(r, sizeof *r);
 }
 
@@ -655,6 +708,15 @@ static bool raise_phase(td_route *r, const flag_undo *items, size_t count) {
       if (r->next[b] == a) push_candidate(r, b);
     }
   }
+  /* a heavier edge (already at its new weight): as a block, for the nodes
+  ** whose route crossed it (so it was open) */
+  for (size_t i = 0; i < r->wundo_len; i++) {
+    const weight_undo *u = &r->wundo[i];
+    if (u->w_after <= u->w_before) continue;
+    int32_t a = g->edges[u->id].a, b = g->edges[u->id].b;
+    if (r->next[a] == b) push_candidate(r, a);
+    if (r->next[b] == a) push_candidate(r, b);
+  }
 
   /* Phase 1: decide, in increasing old dist, who is affected (keys are
   ** the old dists, unchanged in this phase: no entry goes stale). */
@@ -733,6 +795,14 @@ static void lower_phase(td_route *r, const flag_undo *items, size_t count) {
       relax(r, e->b, e->a, e->w);
     }
   }
+  /* a lighter edge (at its new weight now): as a reopened one */
+  for (size_t i = 0; i < r->wundo_len; i++) {
+    const weight_undo *u = &r->wundo[i];
+    if (u->w_after >= u->w_before || !td_graph_edge_open(g, u->id)) continue;
+    const td_edge *e = &g->edges[u->id];
+    relax(r, e->a, e->b, e->w);
+    relax(r, e->b, e->a, e->w);
+  }
   int32_t popped = 0;
   for (int32_t u; (u = heap_pop(r)) != TD_NONE;) {
     if (++popped > limit) {
@@ -759,14 +829,136 @@ static int check_batch(const td_route *r, const td_graph_change *c, size_t n,
                        td_err *err) {
   for (size_t i = 0; i < n; i++) {
     bool node = names_node(c[i].kind);
-    if (!node && c[i].kind != TD_CHANGE_BLOCK_EDGE && c[i].kind != TD_CHANGE_UNBLOCK_EDGE)
+    if (!node && c[i].kind != TD_CHANGE_BLOCK_EDGE && c[i].kind != TD_CHANGE_UNBLOCK_EDGE &&
+        c[i].kind != TD_CHANGE_SET_FACTOR)
       return td_err_set(err, "route: change %zu has an unknown kind", i);
     int32_t limit = node ? r->n : r->g->edge_count;
     if (c[i].id < 0 || c[i].id >= limit)
       return td_err_set(err, "route: change %zu names unknown %s %d", i,
                         node ? "node" : "edge", c[i].id);
+    if (c[i].kind == TD_CHANGE_SET_FACTOR && !(c[i].factor > 0.0 && c[i].factor <= DBL_MAX))
+      return td_err_set(err, "route: change %zu: cost factor %g is not a positive number", i,
+                        c[i].factor);
   }
   return 0;
+}
+
+/* Heap mode for good: the weights outgrew the FIFO classes. -1 when out of
+** memory (then nothing changed). */
+static int use_heap(td_route *r) {
+  size_t ne1 = r->g->edge_count ? (size_t)r->g->edge_count : 1;
+  td_cost *hw = td_mem_alloc(2 * ne1 * sizeof *hw);
+  if (!hw) return -1;
+  td_mem_free(r->hp, 2 * ne1 * sizeof *r->hp);
+  td_mem_free(r->fifo, r->fifo_total * sizeof *r->fifo);
+  r->hp = NULL;
+  r->fifo = NULL;
+  r->fifo_total = 0;
+  r->fifo_classes = 0;
+  r->hw = hw;
+  sync_all(r);
+  return 0;
+}
+
+/* The factor changes of a batch, before anything changes: one record per
+** edge in r->wundo (its last change in the batch wins), the weight sum
+** checked, and in FIFO mode a class for every new weight. 0, or -1 with
+** err set (the weights would add up to TD_COST_MAX or more, or out of
+** memory); the graph is untouched either way. */
+static int prepare_weights(td_route *r, const td_graph_change *c, size_t n, size_t nw,
+                           td_err *err) {
+  td_graph *g = r->g;
+  r->wundo_len = 0;
+  r->sum_before = r->sum_after = g->weight_sum;
+  if (nw == 0) return 0;
+  if (!r->weight_touch) {
+    size_t ne1 = g->edge_count ? (size_t)g->edge_count : 1;
+    r->weight_touch = td_mem_calloc(ne1, sizeof *r->weight_touch);
+    if (!r->weight_touch) return td_err_set(err, "route: out of memory");
+  }
+  void *p = td_mem_grow(r->wundo, &r->wundo_cap, nw, sizeof *r->wundo);
+  if (!p) return td_err_set(err, "route: out of memory");
+  r->wundo = p;
+  next_epoch(r);
+  for (size_t i = n; i-- > 0;) { /* backwards: the first seen is the last */
+    if (c[i].kind != TD_CHANGE_SET_FACTOR || r->weight_touch[c[i].id] == r->epoch) continue;
+    r->weight_touch[c[i].id] = r->epoch;
+    const td_edge *e = &g->edges[c[i].id];
+    r->wundo[r->wundo_len++] = (weight_undo){
+        .id = c[i].id, .w_before = e->w, .f_before = e->factor, .f_after = c[i].factor,
+        .w_after = td_graph_cost(td_graph_edge_length(g, c[i].id), c[i].factor)};
+  }
+  /* the new sum: the old weights out (they are part of it), the new in,
+  ** each at most TD_COST_MAX, checked before every add so nothing wraps */
+  td_cost sum = g->weight_sum;
+  for (size_t i = 0; i < r->wundo_len; i++) sum -= r->wundo[i].w_before;
+  for (size_t i = 0; i < r->wundo_len; i++) {
+    if (r->wundo[i].w_after >= TD_COST_MAX - sum) {
+      r->wundo_len = 0;
+      return td_err_set(err, "route: edge %d: cost factor %g makes the edges too long in all "
+                        "(more than %.3g map units of weighted length)", r->wundo[i].id,
+                        r->wundo[i].f_after, td_graph_cost_to_units(TD_COST_MAX));
+    }
+    sum += r->wundo[i].w_after;
+  }
+  r->sum_after = sum;
+  for (size_t i = 0; i < r->wundo_len && r->fifo_classes > 0; i++) {
+    td_cost w = r->wundo[i].w_after;
+    int k = 0;
+    while (k < r->fifo_classes && r->class_w[k] != w) k++;
+    if (k < r->fifo_classes) continue;
+    if (k < FIFO_CLASSES) {
+      r->class_w[k] = w;
+      r->class_count[k] = 0;
+      r->fifo_classes++;
+    } else if (use_heap(r) != 0) {
+      r->wundo_len = 0;
+      return td_err_set(err, "route: out of memory");
+    }
+  }
+  return 0;
+}
+
+/* Sets the new factors, and the weights that grow (the raise phase sees
+** them); the lighter ones wait for lighten(). */
+static bool weigh(td_route *r) {
+  td_graph *g = r->g;
+  bool heavier = false;
+  r->min_factor_before = g->min_factor;
+  g->weight_sum = r->sum_after;
+  for (size_t i = 0; i < r->wundo_len; i++) {
+    const weight_undo *u = &r->wundo[i];
+    g->edges[u->id].factor = u->f_after;
+    if (u->f_after < g->min_factor) g->min_factor = u->f_after;
+    if (u->w_after > u->w_before) {
+      set_weight(r, u->id, u->w_after);
+      heavier = true;
+    }
+  }
+  return heavier;
+}
+
+static bool lighten(td_route *r) {
+  bool lighter = false;
+  for (size_t i = 0; i < r->wundo_len; i++) {
+    const weight_undo *u = &r->wundo[i];
+    if (u->w_after < u->w_before) {
+      set_weight(r, u->id, u->w_after);
+      lighter = true;
+    }
+  }
+  return lighter;
+}
+
+static void restore_weights(td_route *r) {
+  td_graph *g = r->g;
+  for (size_t i = r->wundo_len; i-- > 0;) {
+    const weight_undo *u = &r->wundo[i];
+    g->edges[u->id].factor = u->f_before;
+    set_weight(r, u->id, u->w_before);
+  }
+  g->weight_sum = r->sum_before;
+  g->min_factor = r->min_factor_before;
 }
 
 static uint8_t *flag_of(td_route *r, const flag_undo *u) {
@@ -779,6 +971,7 @@ static size_t set_flags(td_route *r, const td_graph_change *c, size_t n) {
   size_t count = 0;
   next_epoch(r);
   for (size_t i = 0; i < n; i++) {
+    if (c[i].kind == TD_CHANGE_SET_FACTOR) continue;
     bool node = names_node(c[i].kind);
     uint32_t *touch = node ? &r->node_touch[c[i].id] : &r->edge_touch[c[i].id];
     flag_undo u = {.is_node = node, .id = c[i].id};
@@ -797,13 +990,18 @@ static void restore_flags(td_route *r, size_t count) {
   for (size_t i = 0; i < count; i++) sync_item(r, r->undo[i].is_node, r->undo[i].id);
 }
 
-/* Applies the batch; leaves the flag records in r->undo[0 .. *undo_count). */
+/* Applies the batch; leaves the flag records in r->undo[0 .. *undo_count)
+** and the weight records in r->wundo[0 .. wundo_len). */
 static int update(td_route *r, const td_graph_change *c, size_t n, size_t *undo_count,
                   td_err *err) {
+  r->wundo_len = 0;
   if (check_batch(r, c, n, err) != 0) return -1;
   void *p = td_mem_grow(r->undo, &r->undo_cap, n, sizeof *r->undo);
   if (!p && n > 0) return td_err_set(err, "route: out of memory");
   if (p) r->undo = p;
+  size_t nw = 0;
+  for (size_t i = 0; i < n; i++) nw += c[i].kind == TD_CHANGE_SET_FACTOR;
+  if (prepare_weights(r, c, n, nw, err) != 0) return -1;
   log_begin(r);
   r->stats.last_full = false;
   r->stats.last_affected = 0;
@@ -821,15 +1019,18 @@ static int update(td_route *r, const td_graph_change *c, size_t n, size_t *undo_
       *flag_of(r, u) = 1; /* hidden until the raise phase is done */
     }
   }
-  /* dist only grows in the raise phase, which sees the blocks alone; then
-  ** the unblocks open and dist only shrinks */
+  /* dist only grows in the raise phase, which sees the blocks and the
+  ** heavier edges alone; then the unblocks open, the lighter edges take
+  ** their weight, and dist only shrinks */
   for (size_t i = 0; i < count; i++)
     if (!r->undo[i].before && r->undo[i].after) sync_item(r, r->undo[i].is_node, r->undo[i].id);
+  if (weigh(r)) any_block = true;
   bool incremental = !any_block || raise_phase(r, r->undo, count);
   for (size_t i = 0; i < count; i++) {
     *flag_of(r, &r->undo[i]) = r->undo[i].after;
     if (r->undo[i].before && !r->undo[i].after) sync_item(r, r->undo[i].is_node, r->undo[i].id);
   }
+  if (lighten(r)) any_unblock = true;
   if (!incremental) fallback_full(r);
   else if (any_unblock) lower_phase(r, r->undo, count);
   return 0;
@@ -864,6 +1065,7 @@ static int transaction(td_route *r, const td_graph_change *changes, size_t n,
   if (!v.ok || !keep_if_ok) {
     log_rollback(r);
     restore_flags(r, count);
+    restore_weights(r);
   }
   if (verdict) *verdict = v;
   return 0;

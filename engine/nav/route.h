@@ -1,31 +1,38 @@
 /*
 ** route.h: reverse Dijkstra from the goals, kept up to date as towers
-** block and unblock edges (seed 004's nextWayPoint, for every node at once).
+** block and unblock edges and rules change edges' cost factors (seed 004's
+** nextWayPoint, for every node at once).
 **
 ** A route holds, for every node n of a graph, dist[n] (fixed-point cost to
 ** the nearest open goal, TD_COST_INF when unreachable) and next[n] (the
 ** neighbour to walk to; TD_NONE at goals and unreachable nodes). next is
 ** canonical: among the neighbours m with an open edge and
 ** dist[m] + w(m, n) == dist[n], the one with the smallest id. So the state is
-** a pure function of the graph and its blocked flags: any sequence of
-** incremental updates yields exactly what a full recompute would.
+** a pure function of the graph, its blocked flags and its weights: any
+** sequence of incremental updates yields exactly what a full recompute
+** would.
 **
 ** Updates are incremental (Ramalingam-Reps style): blocking only revisits
 ** nodes whose canonical route used a changed edge, and a node with another
 ** neighbour at the same distance is rewired, not recomputed; unblocking
-** propagates improvements outward. When the affected set grows past a
+** propagates improvements outward. A heavier edge is handled like a block
+** (only the nodes whose route crossed it are revisited), a lighter one like
+** an unblock. When the affected set grows past a
 ** fraction of the graph the update falls back to a full recompute, so an
 ** update is never much slower than a full one.
 **
 ** td_route_try_apply is a transaction: it applies a batch, checks that every
 ** node that must keep a route still has one, and rolls back exactly (an undo
-** log of the dist/next it overwrote) when one is cut off.
+** log of the dist/next it overwrote, and the flags, factors and weights
+** it changed) when one is cut off.
 **
 ** Memory: the route borrows the graph (which must outlive it and be
 ** finalized; one route per graph, see graph.h) and owns its arrays, sized
 ** to the graph by td_route_create. An update allocates only when its batch
 ** (or its must_reach list) is longer than any before: room to record the
-** flags it changes.
+** flags it changes; the first factor change allocates a stamp per edge,
+** and a new weight past the FIFO mode's 8 weight classes switches the
+** route to heap mode (a 64-bit weight per half-edge, for good).
 ** Determinism: no clock, no randomness; results depend only on the graph,
 ** the goals and the sequence of changes.
 */
@@ -68,17 +75,23 @@ bool td_route_is_goal(const td_route *r, int32_t node);
 /* Recomputes everything from the goals. */
 void td_route_full(td_route *r);
 
-/* Applies a batch of block/unblock changes to the graph and updates the
-** route. The batch's net effect counts: an item that leaves a flag as it was
-** is ignored. Returns 0, or -1 with err set for a bad kind or id, or when
-** out of memory; then nothing changed. */
+/* Applies a batch of changes to the graph and updates the route: blocks
+** and unblocks, and TD_CHANGE_SET_FACTOR (the edge's factor and weight
+** change, blocked or not; graph.h). The batch's net effect counts: an item
+** that leaves a flag as it was is ignored, and of several factor changes to
+** one edge the last wins. Returns 0, or -1 with err set for a bad kind or
+** id, a factor that is not a positive finite number, factors that would
+** make the weights add up to TD_COST_MAX or more, or when out of memory;
+** then nothing changed. */
 int td_route_apply(td_route *r, const td_graph_change *changes, size_t n,
                    td_err *err);
 
 /* Like td_route_apply, but refuses (rolls back) the batch when it would cut
 ** any node of must_reach off from every goal; verdict says which. A node of
-** must_reach that is unreachable before the batch is ignored. Returns 0
-** (applied or refused: see verdict->ok), or -1 on bad input or OOM. */
+** must_reach that is unreachable before the batch is ignored. Rolling back
+** restores dist, next, the flags, the factors and weights, weight_sum and
+** min_factor exactly. Returns 0 (applied or refused: see verdict->ok), or
+** -1 on bad input or OOM. */
 int td_route_try_apply(td_route *r, const td_graph_change *changes, size_t n,
                        const int32_t *must_reach, size_t m,
                        td_route_verdict *verdict, td_err *err);

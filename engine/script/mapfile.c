@@ -1044,6 +1044,48 @@ static int build_waypoints(build *b) {
   return 0;
 }
 
+/* map->paths: each path object's edges (ascending, each once), found by
+** their nodes in the finished graph. */
+static int place_paths(build *b) {
+  extract *x = b->x;
+  td_map *m = b->m;
+  size_t np = 0;
+  for (size_t oi = 0; oi < x->obj_count; oi++) np += x->objs[oi].cls == CLASS_PATH;
+  m->paths = td_mem_calloc(np, sizeof *m->paths);
+  if (!m->paths) return td_err_set(b->err, "%s: out of memory", b->name);
+  m->path_count = np; /* the ones not made yet are empty (td_map_free) */
+  size_t at = 0;
+  for (size_t oi = 0; oi < x->obj_count; oi++) {
+    const object *ob = &x->objs[oi];
+    if (ob->cls != CLASS_PATH) continue;
+    size_t segs = ob->closed ? ob->vn : ob->vn - 1, n = 0;
+    int32_t *ids = td_mem_alloc(segs * sizeof *ids);
+    if (!ids) return td_err_set(b->err, "%s: out of memory", b->name);
+    for (size_t k = 0; k < segs; k++) {
+      int32_t na = b->node_of[ob->v0 + k], nb = b->node_of[ob->v0 + (k + 1) % ob->vn];
+      if (na != nb) ids[n++] = td_graph_find_edge(m->graph, na, nb); /* build_waypoints made it */
+    }
+    qsort(ids, n, sizeof *ids, cmp_int32);
+    size_t kept = 0;
+    for (size_t k = 0; k < n; k++)
+      if (kept == 0 || ids[k] != ids[kept - 1]) ids[kept++] = ids[k];
+    if (kept < segs) { /* td_map_free frees by count */
+      int32_t *p = td_mem_realloc(ids, segs * sizeof *ids, kept * sizeof *ids);
+      if (!p) {
+        td_mem_free(ids, segs * sizeof *ids);
+        return td_err_set(b->err, "%s: out of memory", b->name);
+      }
+      ids = p;
+    }
+    td_map_path *pa = &m->paths[at++];
+    pa->object_id = ob->id;
+    snprintf(pa->name, sizeof pa->name, "%s", ob->name);
+    pa->edges = ids;
+    pa->edge_count = kept;
+  }
+  return 0;
+}
+
 /* The node of the path vertex nearest to (px, py) within SNAP_DIST (ties:
 ** the vertex drawn first), or TD_NONE. */
 static int32_t snap_to_vertex(build *b, double px, double py) {
@@ -1314,7 +1356,7 @@ static int place_bases(build *b) {
         if (!segment_hits_rect(g->x[ed->a], g->y[ed->a], g->x[ed->b], g->y[ed->b], ob->x,
                                ob->y, ob->w, ob->h))
           continue;
-        if (need < BASE_BATCH) batch[need] = (td_graph_change){TD_CHANGE_BLOCK_EDGE, e};
+        if (need < BASE_BATCH) batch[need] = (td_graph_change){.kind = TD_CHANGE_BLOCK_EDGE, .id = e};
         need++;
       }
       if (need == 0)
@@ -1389,7 +1431,7 @@ static int build_map(build *b) {
   if (!path && !walk)
     return td_err_set(b->err, "%s: no path objects (class 'path') and no tile layer with "
                       "'walkable' tiles: nothing to walk on", b->name);
-  if ((walk ? build_grid(b, walk) : build_waypoints(b)) != 0) return -1;
+  if ((walk ? build_grid(b, walk) : build_waypoints(b) || place_paths(b)) != 0) return -1;
   if (place_points(b) != 0 || place_bases(b) != 0 || check_route(b) != 0) return -1;
   /* the tile layers move into the map */
   m->layers = x->layers;

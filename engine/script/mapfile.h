@@ -13,7 +13,9 @@
 **     `road_width` (> 0, map units) is the road's width along them (the
 **     map's own `road_width` property when the path has none, else one
 **     tile: tilewidth); an edge drawn twice keeps the smaller cost and the
-**     larger width; map->road_width holds one width per edge;
+**     larger width; map->road_width holds one width per edge, and
+**     map->paths each path object with the edges it made (what rules name
+**     to change costs: td.set_cost);
 **   - or a tile layer whose tiles carry the boolean property `walkable` makes
 **     a grid map (td_grid, one node per walkable cell);
 **   - `spawn` and `goal` point objects become nodes; `tower_base`

@@ -17,6 +17,9 @@ void td_map_free(td_map *map) {
     td_mem_free(map->bases[i].block,
                 map->bases[i].block_count * sizeof *map->bases[i].block);
   td_mem_free(map->bases, map->base_count * sizeof *map->bases);
+  for (size_t i = 0; i < map->path_count; i++)
+    td_mem_free(map->paths[i].edges, map->paths[i].edge_count * sizeof *map->paths[i].edges);
+  td_mem_free(map->paths, map->path_count * sizeof *map->paths);
   for (size_t i = 0; i < map->layer_count; i++)
     if (!map->layers[i].shared)
       td_mem_free(map->layers[i].gids, (size_t)map->layers[i].width *
@@ -28,6 +31,12 @@ void td_map_free(td_map *map) {
 const td_tower_base *td_map_find_base(const td_map *map, int64_t object_id) {
   for (size_t i = 0; i < map->base_count; i++)
     if (map->bases[i].object_id == object_id) return &map->bases[i];
+  return NULL;
+}
+
+const td_map_path *td_map_find_path(const td_map *map, int64_t object_id) {
+  for (size_t i = 0; i < map->path_count; i++)
+    if (map->paths[i].object_id == object_id) return &map->paths[i];
   return NULL;
 }
 

@@ -3,11 +3,13 @@
 **
 ** A map is a waypoint graph (or a grid and the graph built from it), the
 ** spawn and goal nodes, and the tower bases with the batch of graph changes a
-** tower on each applies, plus the tile layers as drawn (for the renderer).
+** tower on each applies, the path objects of a waypoint map with the edges
+** each made (what a rule names to change costs: "mud on this path"), plus
+** the tile layers as drawn (for the renderer).
 ** It is plain data, filled by the loader
 ** (script/mapfile.h) or by code (tests, benchmarks), and read by the world.
-** Every spawn, goal and base remembers the Tiled object id it came from so
-** that errors and tools can name it.
+** Every spawn, goal, base and path remembers the Tiled object id it came
+** from so that errors, tools and scripts can name it.
 **
 ** The walkable area. On a waypoint map it is the road: the union of its
 ** edges, each a rectangle road_width[e] wide centred on the edge and
@@ -47,6 +49,16 @@ typedef struct td_tower_base {
   size_t block_count;
 } td_tower_base;
 
+/* A path object of a waypoint map: the graph edges its polyline (or
+** polygon) made, in ascending id order, each once. An edge two paths drew
+** is one edge (the smaller cost, maps.md), listed by both. */
+typedef struct td_map_path {
+  int32_t object_id;
+  char name[64];
+  int32_t *edges;
+  size_t edge_count;            /* >= 1 */
+} td_map_path;
+
 /* A tile layer kept for the renderer: gids as Tiled wrote them, flip flags
 ** (top 4 bits, TD_MAP_GID_FLAGS) included; 0 is an empty cell. */
 #define TD_MAP_GID_FLAGS 0xF0000000u
@@ -77,6 +89,8 @@ typedef struct td_map {
   size_t goal_count;
   td_tower_base *bases;
   size_t base_count;
+  td_map_path *paths;           /* waypoint maps (the loader's; NULL in code) */
+  size_t path_count;
   td_map_layer *layers;         /* tile layers in file order */
   size_t layer_count;
 } td_map;
@@ -86,6 +100,9 @@ void td_map_free(td_map *map);
 /* The tower base made from Tiled object `object_id`, or NULL (the loader
 ** refuses duplicate ids; in a map made in code the first match is the one). */
 const td_tower_base *td_map_find_base(const td_map *map, int64_t object_id);
+
+/* The path made from Tiled object `object_id`, or NULL. */
+const td_map_path *td_map_find_path(const td_map *map, int64_t object_id);
 
 /* Goal node ids into out (goal_count entries), for td_route_create. */
 void td_map_goal_nodes(const td_map *map, int32_t *out);

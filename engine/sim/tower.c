@@ -63,7 +63,7 @@ static int grow_must(td_world *w, size_t need) {
 /* must_reach of a placement: the spawns, then the distinct nodes walking
 ** enemies came from (an enemy that can still reach the node behind it is
 ** never stranded: it may walk back along a blocked segment). */
-static size_t must_reach(td_world *w) {
+size_t route_must_reach(td_world *w) {
   size_t ns = w->map->spawn_count, n = ns;
   if (grow_must(w, ns + w->enemy_used) != 0) return SIZE_MAX;
   memcpy(w->must, w->spawn_nodes, ns * sizeof *w->must);
@@ -95,7 +95,7 @@ td_refusal tower_place(td_world *w, int32_t base, int32_t type, td_place_check *
   int32_t cost = r->levels[root].cost;
   if (w->gold < cost) return TD_REFUSAL_GOLD;
   const td_tower_base *tb = &w->map->bases[base];
-  size_t m = must_reach(w);
+  size_t m = route_must_reach(w);
   if (m == SIZE_MAX) {
     if (apply) world_fail(w, "placement");
     return TD_REFUSAL_COUNT;
@@ -180,21 +180,17 @@ td_refusal tower_sell(td_world *w, int32_t base) {
   if (!t->used) return TD_REFUSAL_NO_TOWER;
   const td_tower_base *tb = &w->map->bases[base];
   const td_graph *mg = w->map->graph;
-  if (tb->block_count > w->batch_cap) {
-    td_graph_change *p = td_mem_grow(w->batch, &w->batch_cap, tb->block_count, sizeof *p);
-    if (!p) {
-      world_fail(w, "sell");
-      return TD_REFUSAL_COUNT;
-    }
-    w->batch = p;
+  if (grow_batch(w, tb->block_count) != 0) {
+    world_fail(w, "sell");
+    return TD_REFUSAL_COUNT;
   }
   size_t n = 0;
   for (size_t k = 0; k < tb->block_count; k++) {
     const td_graph_change *c = &tb->block[k];
     if (c->kind == TD_CHANGE_BLOCK_EDGE && w->blocks_e[c->id] == 1 && !mg->edges[c->id].blocked)
-      w->batch[n++] = (td_graph_change){TD_CHANGE_UNBLOCK_EDGE, c->id};
+      w->batch[n++] = (td_graph_change){.kind = TD_CHANGE_UNBLOCK_EDGE, .id = c->id};
     if (c->kind == TD_CHANGE_BLOCK_NODE && w->blocks_n[c->id] == 1 && !mg->node_blocked[c->id])
-      w->batch[n++] = (td_graph_change){TD_CHANGE_UNBLOCK_NODE, c->id};
+      w->batch[n++] = (td_graph_change){.kind = TD_CHANGE_UNBLOCK_NODE, .id = c->id};
   }
   if (n && td_route_apply(w->route, w->batch, n, NULL) != 0) {
     world_fail(w, "route");
@@ -435,20 +431,16 @@ bool td_world_preview_next(td_world *w, int32_t base, int32_t tower_type, int32_
   if (tower_type < 0 || (size_t)tower_type >= w->rules->tower_count) return false;
   const td_tower_base *tb = &w->map->bases[base];
   const td_graph *g = w->graph;
-  if (tb->block_count > w->batch_cap) {
-    td_graph_change *p = td_mem_grow(w->batch, &w->batch_cap, tb->block_count, sizeof *p);
-    if (!p) return false;
-    w->batch = p;
-  }
+  if (grow_batch(w, tb->block_count) != 0) return false;
   size_t n = 0;
   for (size_t k = 0; k < tb->block_count; k++) {
     const td_graph_change *c = &tb->block[k];
     if (c->kind == TD_CHANGE_BLOCK_EDGE && !g->edges[c->id].blocked)
-      w->batch[n++] = (td_graph_change){TD_CHANGE_UNBLOCK_EDGE, c->id};
+      w->batch[n++] = (td_graph_change){.kind = TD_CHANGE_UNBLOCK_EDGE, .id = c->id};
     if (c->kind == TD_CHANGE_BLOCK_NODE && !g->node_blocked[c->id])
-      w->batch[n++] = (td_graph_change){TD_CHANGE_UNBLOCK_NODE, c->id};
+      w->batch[n++] = (td_graph_change){.kind = TD_CHANGE_UNBLOCK_NODE, .id = c->id};
   }
-  size_t m = must_reach(w);
+  size_t m = route_must_reach(w);
   if (m == SIZE_MAX) return false;
   td_route_verdict v;
   if (td_route_try_apply(w->route, tb->block, tb->block_count, w->must, m, &v, NULL) != 0)

@@ -141,14 +141,18 @@ td_world *td_world_create(const td_map *map, const td_rules *rules, uint64_t see
   w->blocks_e = td_mem_calloc(edges ? edges : 1, sizeof *w->blocks_e);
   w->blocks_n = td_mem_calloc(nodes ? nodes : 1, sizeof *w->blocks_n);
   w->mark = td_mem_calloc(nodes ? nodes : 1, 1);
+  w->edge_cost = td_mem_alloc((edges ? edges : 1) * sizeof *w->edge_cost);
+  w->node_cost = td_mem_alloc((nodes ? nodes : 1) * sizeof *w->node_cost);
   if (map->base_count) {
     w->towers = td_mem_calloc(map->base_count, sizeof *w->towers);
     w->rects = td_mem_alloc(map->base_count * 4 * sizeof *w->rects);
   }
-  if (!w->blocks_e || !w->blocks_n || !w->mark ||
+  if (!w->blocks_e || !w->blocks_n || !w->mark || !w->edge_cost || !w->node_cost ||
       (map->base_count && (!w->towers || !w->rects)))
     goto oom;
   if (grid_build(w) != 0) goto oom; /* the bucket grid's layout */
+  for (size_t e = 0; e < edges; e++) w->edge_cost[e] = mg->edges[e].factor;
+  for (size_t n = 0; n < nodes; n++) w->node_cost[n] = 1.0;
   towers_positions(w);
   for (size_t i = 0; i < rules->enemy_count; i++)
     if (rules->enemies[i].radius * w->tile > w->max_radius)
@@ -185,6 +189,8 @@ void td_world_destroy(td_world *w) {
   td_mem_free(w->blocks_e, (edges ? edges : 1) * sizeof *w->blocks_e);
   td_mem_free(w->blocks_n, (nodes ? nodes : 1) * sizeof *w->blocks_n);
   td_mem_free(w->mark, nodes ? nodes : 1);
+  td_mem_free(w->edge_cost, (edges ? edges : 1) * sizeof *w->edge_cost);
+  td_mem_free(w->node_cost, (nodes ? nodes : 1) * sizeof *w->node_cost);
   td_mem_free(w->group_refs, w->group_cap * sizeof *w->group_refs);
   td_mem_free(w->events, w->ev_cap * sizeof *w->events);
   td_mem_free(w->g_start, w->g_start ? ((size_t)w->gw * (size_t)w->gh + 1) * sizeof(int32_t) : 0);

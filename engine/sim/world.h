@@ -105,6 +105,16 @@
 ** unblocks what no other tower still blocks (blocks are counted per edge
 ** and node). Flyers avoid the rectangles of the bases that have a tower.
 **
+** Costs. Rules may change what the ground costs (mud, bridges): every edge
+** has its own factor (the map's `cost` until a rule sets it) and every node
+** one (1 until set: on a grid map a node is a tile), and an edge weighs its
+** length x its own factor x the mean of its two nodes' factors (so a tile's
+** factor is the cost of crossing it: half of each step that enters or
+** leaves it). A change goes through the route like a placement (one
+** td_route_try_apply with the same must_reach; a factor never cuts a route)
+** and the enemies re-steer. The factors are state: saved, loaded and
+** checksummed (a game that never changes one keeps the checksums it had).
+**
 ** Memory: the world borrows the map and the rules (both must outlive it and
 ** not change) and owns everything else; all allocation goes through td_mem.
 ** A failed allocation inside a step makes td_world_step return -1: the
@@ -134,7 +144,8 @@
 #define TD_WORLD_HOOK_EVENTS 65536    /* events handed to the event hook per step, at most */
 #define TD_WORLD_PIERCE_MEMORY 16     /* enemies a pierce shot remembers having hit */
 #define TD_WORLD_MAX_ENEMIES (1u << 20)
-#define TD_WORLD_SAVE_VERSION 1
+#define TD_WORLD_SAVE_VERSION 2       /* 2: the costs rules set */
+#define TD_WORLD_MAX_COST 1000.0      /* a cost factor is in (0, this], as a path's `cost` */
 
 typedef struct td_world td_world;
 
@@ -284,6 +295,23 @@ int td_world_set_scripted_waves(td_world *w, const int32_t *waves, size_t n, td_
 ** part of the wave's record (saved). false when wave n is not running or
 ** not held (nothing changes). */
 bool td_world_wave_hold(td_world *w, int32_t wave, int delta);
+/* What td_world_set_cost names: edges of the graph (a path's, say:
+** map.h), or nodes (a grid map's tiles: td_grid_node_at). */
+typedef enum td_cost_target { TD_COST_EDGE = 0, TD_COST_NODE } td_cost_target;
+
+/* Sets the cost factor of n edges or nodes (ids; repeats are fine) to
+** factor, in (0, TD_WORLD_MAX_COST], through one route update (see Costs
+** at the top), from a hook or between steps. 0, or -1 with err set and
+** nothing changed: a factor out of range or not a number, an unknown id,
+** a broken world, out of memory (the world is not broken by it), or
+** factors that would make the graph's weights too long in all (graph.h). */
+int td_world_set_cost(td_world *w, td_cost_target t, const int32_t *ids, size_t n,
+                      double factor, td_err *err);
+/* The factor last set for an edge (the map's when no rule set one) or a
+** node (1 when none did); -1 for an unknown id. An edge's weight uses
+** the product described at the top: td_route_graph(td_world_route(w))->
+** edges[e].factor. */
+double td_world_cost(const td_world *w, td_cost_target t, int32_t id);
 
 /* The world's RNG (PCG32): 32 random bits; a float in [0, 1) (24 bits); an
 ** integer in [lo, hi] without bias (hi < lo: lo). */

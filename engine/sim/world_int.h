@@ -16,6 +16,8 @@
 ** - group_refs[g] counts the non-free enemies in crowd group g; a new
 **   formation takes the lowest group with none.
 ** - blocks_e[e] / blocks_n[n] count the towers that block edge e / node n.
+** - The graph's edge e has factor edge_cost[e] * (node_cost[a] +
+**   node_cost[b]) / 2 (cost.c), and its weight follows (route.h).
 ** - Each wave_rec counts its pending spawn batches and its enemies not yet
 **   removed; it ends (and is dropped) when both reach zero.
 */
@@ -119,6 +121,8 @@ struct td_world {
   uint8_t game;           /* td_game_state */
   bool paused, endless;
   pcg32 rng;
+  double *edge_cost;      /* per edge: its own factor (the map's until set) */
+  double *node_cost;      /* per node: 1 until set */
 
   enemy_rec *enemies;
   size_t enemy_cap, enemy_used, enemy_live; /* live: not FREE */
@@ -221,6 +225,19 @@ void towers_update(td_world *w);
 int obstacles_update(td_world *w);
 uint32_t tower_handle(const td_world *w, size_t base);
 int64_t tower_slot(const td_world *w, uint32_t handle);
+
+/* The nodes a change of the route must leave routed: the spawns, then the
+** nodes walking enemies came from (in w->must); SIZE_MAX when out of
+** memory. */
+size_t route_must_reach(td_world *w);
+
+/* cost.c */
+double cost_edge_factor(const td_world *w, int32_t e);
+/* Room for need changes in w->batch (the scratch batch of sales, previews
+** and costs): 0, or -1 when out of memory. */
+int grow_batch(td_world *w, size_t need);
+/* After a load: the graph's factors from edge_cost and node_cost. */
+int costs_reapply(td_world *w, td_err *err);
 
 /* shot.c */
 void tower_fire(td_world *w, size_t base, size_t target);

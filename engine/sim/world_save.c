@@ -7,7 +7,9 @@
 ** little-endian bytes in every mode, so a checksum is the same on every
 ** host, and so is a save. Derived data (the route, the blocks' counts, the
 ** crowd groups' counts, the buffs, the grid, the free-slot hints) is not
-** state: a load rebuilds it.
+** state: a load rebuilds it. The route is derived too: a load puts the
+** towers' blocks and the rules' cost factors back on the graph, and the
+** route, a function of them, is as it was.
 **
 ** A save: "TDWS" (u32), version (u32), the rules' hash (u64), the map's
 ** hash (u64), then state_io's fields, then the crowd (td_crowd_save).
@@ -75,6 +77,13 @@ static void io_f32(io *o, float *v) {
   memcpy(&u, v, 4);
   io_u32(o, &u);
   memcpy(v, &u, 4);
+}
+
+static void io_f64(io *o, double *v) {
+  uint64_t u;
+  memcpy(&u, v, 8);
+  io_u64(o, &u);
+  memcpy(v, &u, 8);
 }
 
 static void io_bool(io *o, bool *v) {
@@ -271,6 +280,56 @@ static int load_array(io *o, void **p, size_t *cap, size_t n, size_t elem, const
   return 0;
 }
 
+/* The costs rules set (cost.c): the edges whose own factor is not the
+** map's, then the nodes whose factor is not 1, each as (id, factor) in
+** ascending id order. Hashed only when there is one, so that a game that
+** never changes a cost keeps the checksums it always had. */
+static int costs_io(io *o, td_world *w) {
+  const td_graph *mg = w->map->graph;
+  size_t ne = 0, nn = 0;
+  if (o->mode != IO_LOAD) {
+    for (int32_t e = 0; e < mg->edge_count; e++) ne += w->edge_cost[e] != mg->edges[e].factor;
+    for (int32_t v = 0; v < mg->node_count; v++) nn += w->node_cost[v] != 1.0;
+    if (o->mode == IO_HASH && ne == 0 && nn == 0) return 0;
+  }
+  for (int k = 0; k < 2; k++) {
+    bool edges = k == 0;
+    int32_t lim = edges ? mg->edge_count : mg->node_count;
+    double *arr = edges ? w->edge_cost : w->node_cost;
+    size_t n = edges ? ne : nn;
+    io_size(o, &n);
+    if (!room(o, n, 12) || n > (size_t)lim)
+      return bad(o, "bad count of %s costs %zu", edges ? "edge" : "node", n);
+    if (o->mode != IO_LOAD) {
+      for (int32_t id = 0; id < lim; id++) {
+        double dflt = edges ? mg->edges[id].factor : 1.0;
+        if (arr[id] == dflt) continue;
+        int32_t i = id;
+        io_i32(o, &i);
+        io_f64(o, &arr[id]);
+      }
+      continue;
+    }
+    int32_t prev = -1;
+    for (size_t i = 0; i < n; i++) {
+      int32_t id = 0;
+      double f = 0.0;
+      io_i32(o, &id);
+      io_f64(o, &f);
+      if (o->r->failed) return bad(o, "(truncated)");
+      if (id <= prev || id >= lim)
+        return bad(o, "bad %s cost %zu: %s %d (ascending, below %d)", edges ? "edge" : "node", i,
+                   edges ? "edge" : "node", (int)id, (int)lim);
+      if (!(f > 0.0 && f <= TD_WORLD_MAX_COST))
+        return bad(o, "bad %s cost %zu: factor %g, not in (0, %g]", edges ? "edge" : "node", i,
+                   f, TD_WORLD_MAX_COST);
+      arr[id] = f;
+      prev = id;
+    }
+  }
+  return 0;
+}
+
 static int state_io(io *o, td_world *w) {
   const td_rules *r = w->rules;
   const td_map *m = w->map;
@@ -369,6 +428,7 @@ static int state_io(io *o, td_world *w) {
     c->kind = (td_command_kind)(kind < TD_COMMAND_KIND_COUNT ? kind : TD_COMMAND_KIND_COUNT);
     c->mode = (td_target_mode)(mode < TD_TARGET_MODE_COUNT ? mode : TD_TARGET_MODE_COUNT);
   }
+  if (costs_io(o, w) != 0) return -1;
   if (o->mode == IO_LOAD && o->r->failed) return bad(o, "(truncated)");
   return 0;
 }
@@ -571,6 +631,11 @@ static int rebuild(td_world *w, td_err *err) {
   /* the bases' batches were checked at creation: only memory can fail */
   if (tower_reapply_blocks(w, NULL) != 0)
     return td_err_set(err, "save: re-applying the towers' blocks: out of memory");
+  /* the factors were checked as they were read: as above, or weights too
+  ** long in all (a map near the bound, a save made elsewhere) */
+  td_err cerr;
+  if (costs_reapply(w, &cerr) != 0)
+    return td_err_set(err, "save: re-applying the cost factors: %s", cerr.msg);
   return 0;
 }
 

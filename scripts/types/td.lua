@@ -292,6 +292,15 @@ function td.burn(h, dps, seconds, damage_type) end
 ---@return integer?
 function td.spawn(enemy_type, at) end
 
+---Mud and bridges: sets the cost factor of a stretch of ground, as a path's `cost` property does in the map (an edge costs its length times its factor: enemies take the cheapest way, so `factor = 3` is mud, `0.5` a bridge or a road). `factor` is > 0 and <= 1000. Name the ground with one of: `path`, a Tiled path object's id (waypoint maps: every edge that path drew, shared ones too); `tile = {col, row}`, a tile (grid maps; 0-based, as Tiled shows them: a tile's factor is what crossing it costs, half of each step in or out); `at = {x, y}`, a point in map units (an event's x and y: the tile under it on a grid map, the nearest edge on a waypoint map). The route changes as it does for a tower, at once, and the enemies re-route (one in the middle of a segment may turn back). Costs are part of the game: saves, loads and replays keep them. A factor never cuts a route. All handlers together may change costs 64 times a step: the call past stops the handler with an error.
+---@param where { path?: integer, tile?: integer[], at?: number[], factor: number }
+function td.set_cost(where) end
+
+---The cost factor td.set_cost gave the ground named as for td.set_cost (the map's until a rule set one; for a path, its first edge's: all of them unless a later change named part of it).
+---@param where { path?: integer, tile?: integer[], at?: number[] }
+---@return number
+function td.cost(where) end
+
 ---The mod's API version; must equal td.api_version.
 ---@type integer
 api_version = 0
