@@ -12,6 +12,7 @@
 ** does not have.
 */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -394,6 +395,20 @@ static const char *num(lua_State *L, double v) {
   return lua_pushstring(L, buf);
 }
 
+/* luaL_error (the position of the caller, then the message; Lua's format:
+** %s %d %I %f %p %c %U %%) that the compiler and the analyzer know does not
+** return. */
+static _Noreturn void raise_error(lua_State *L, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  luaL_where(L, 1);
+  lua_pushvfstring(L, fmt, ap);
+  va_end(ap);
+  lua_concat(L, 2);
+  lua_error(L);
+  abort(); /* not reached: lua_error raises */
+}
+
 /* Field k of the table at index t as a number: a whole one when integer
 ** (3 or 3.0, not 3.5). */
 static double table_num(lua_State *L, int t, lua_Integer k, const char *fn, const char *field,
@@ -401,12 +416,12 @@ static double table_num(lua_State *L, int t, lua_Integer k, const char *fn, cons
   int type = lua_geti(L, t, k), whole = 0;
   if (type == LUA_TNUMBER && integer) lua_tointegerx(L, -1, &whole);
   if (type != LUA_TNUMBER || (integer && !whole))
-    luaL_error(L, "td.%s: %s: expected {%s, %s} (%s), item %d is %s", fn, field,
+    raise_error(L, "td.%s: %s: expected {%s, %s} (%s), item %d is %s", fn, field,
                integer ? "col" : "x", integer ? "row" : "y", integer ? "integers" : "numbers",
                (int)k, type == LUA_TNUMBER ? "not an integer" : lua_typename(L, type));
   double v = lua_tonumber(L, -1);
   lua_pop(L, 1);
-  if (!isfinite(v)) luaL_error(L, "td.%s: %s: item %d is not a finite number", fn, field, (int)k);
+  if (!isfinite(v)) raise_error(L, "td.%s: %s: item %d is not a finite number", fn, field, (int)k);
   return v;
 }
 
@@ -426,7 +441,7 @@ static void cost_place(lua_State *L, const char *fn, td_world *w, cost_where *ou
   const td_map *m = td_world_map(w);
   const td_graph *g = td_route_graph(td_world_route(w));
   if (!lua_istable(L, 1))
-    luaL_error(L, "td.%s: expected a table {path = id | tile = {col, row} | at = {x, y}%s}, "
+    raise_error(L, "td.%s: expected a table {path = id | tile = {col, row} | at = {x, y}%s}, "
                "got %s", fn, fn[0] == 's' ? ", factor = number" : "", luaL_typename(L, 1));
   static const char *const keys[3] = {"path", "tile", "at"};
   int which = -1;
@@ -437,21 +452,21 @@ static void cost_place(lua_State *L, const char *fn, td_world *w, cost_where *ou
     }
     lua_pop(L, 1);
     if (which >= 0)
-      luaL_error(L, "td.%s: give one of path, tile and at, not both %s and %s", fn, keys[which],
+      raise_error(L, "td.%s: give one of path, tile and at, not both %s and %s", fn, keys[which],
                  keys[k]);
     which = k;
   }
-  if (which < 0) luaL_error(L, "td.%s: give one of path (a path object's id), tile = {col, "
+  if (which < 0) raise_error(L, "td.%s: give one of path (a path object's id), tile = {col, "
                             "row} or at = {x, y}", fn);
   lua_getfield(L, 1, keys[which]);
   int v = lua_gettop(L);
   *out = (cost_where){.t = TD_COST_EDGE, .ids = &out->one, .n = 1};
   if (which == 0) { /* a Tiled path object */
     if (m->grid)
-      luaL_error(L, "td.%s: path: this is a grid map: name a tile (tile = {col, row}) or a "
+      raise_error(L, "td.%s: path: this is a grid map: name a tile (tile = {col, row}) or a "
                  "point (at = {x, y})", fn);
     if (!lua_isinteger(L, v))
-      luaL_error(L, "td.%s: path: expected a path object's id (an integer), got %s", fn,
+      raise_error(L, "td.%s: path: expected a path object's id (an integer), got %s", fn,
                  lua_isnumber(L, v) ? "a fraction" : luaL_typename(L, v));
     lua_Integer id = lua_tointeger(L, v);
     const td_map_path *p = td_map_find_path(m, id);
@@ -462,38 +477,38 @@ static void cost_place(lua_State *L, const char *fn, td_world *w, cost_where *ou
         at += (size_t)snprintf(ids + at, sizeof ids - at, "%s%d", i ? ", " : "",
                                (int)m->paths[i].object_id);
       if (m->path_count > 0 && at + 16 >= sizeof ids) snprintf(ids + at, sizeof ids - at, ", ...");
-      luaL_error(L, "td.%s: no path object %I on this map (its paths are objects %s)", fn, id,
+      raise_error(L, "td.%s: no path object %I on this map (its paths are objects %s)", fn, id,
                  ids);
     }
     out->ids = p->edges;
     out->n = p->edge_count;
   } else if (which == 1) { /* a grid map's tile */
     if (!m->grid)
-      luaL_error(L, "td.%s: tile: this is a waypoint map: name a path (path = object id) or a "
+      raise_error(L, "td.%s: tile: this is a waypoint map: name a path (path = object id) or a "
                  "point (at = {x, y})", fn);
     if (!lua_istable(L, v))
-      luaL_error(L, "td.%s: tile: expected {col, row}, got %s", fn, luaL_typename(L, v));
+      raise_error(L, "td.%s: tile: expected {col, row}, got %s", fn, luaL_typename(L, v));
     double cx = table_num(L, v, 1, fn, "tile", true), cy = table_num(L, v, 2, fn, "tile", true);
     if (cx < 0 || cy < 0 || cx >= m->grid->width || cy >= m->grid->height)
-      luaL_error(L, "td.%s: tile {%d, %d} is outside the map (columns 0 .. %d, rows 0 .. %d)",
+      raise_error(L, "td.%s: tile {%d, %d} is outside the map (columns 0 .. %d, rows 0 .. %d)",
                  fn, (int)fmax(fmin(cx, 1e9), -1e9), (int)fmax(fmin(cy, 1e9), -1e9),
                  (int)m->grid->width - 1, (int)m->grid->height - 1);
     out->one = td_grid_node_at(m->grid, (int32_t)cx, (int32_t)cy);
     if (out->one == TD_NONE)
-      luaL_error(L, "td.%s: tile {%d, %d} is not walkable", fn, (int)cx, (int)cy);
+      raise_error(L, "td.%s: tile {%d, %d} is not walkable", fn, (int)cx, (int)cy);
     out->t = TD_COST_NODE;
   } else { /* a point: the tile under it, or the nearest edge */
     if (!lua_istable(L, v))
-      luaL_error(L, "td.%s: at: expected {x, y}, got %s", fn, luaL_typename(L, v));
+      raise_error(L, "td.%s: at: expected {x, y}, got %s", fn, luaL_typename(L, v));
     double x = table_num(L, v, 1, fn, "at", false), y = table_num(L, v, 2, fn, "at", false);
     if (m->grid) {
       const td_grid *gr = m->grid;
       double fx = floor((x - gr->origin_x) / gr->cell), fy = floor((y - gr->origin_y) / gr->cell);
       if (!(fx >= 0 && fy >= 0 && fx < gr->width && fy < gr->height))
-        luaL_error(L, "td.%s: at {%s, %s} is outside the map", fn, num(L, x), num(L, y));
+        raise_error(L, "td.%s: at {%s, %s} is outside the map", fn, num(L, x), num(L, y));
       out->one = td_grid_node_at(gr, (int32_t)fx, (int32_t)fy);
       if (out->one == TD_NONE)
-        luaL_error(L, "td.%s: at {%s, %s}: tile {%d, %d} is not walkable", fn, num(L, x),
+        raise_error(L, "td.%s: at {%s, %s}: tile {%d, %d} is not walkable", fn, num(L, x),
                    num(L, y), (int)fx, (int)fy);
       out->t = TD_COST_NODE;
     } else {
@@ -503,7 +518,7 @@ static void cost_place(lua_State *L, const char *fn, td_world *w, cost_where *ou
         double d = seg_dist2(g, e, x, y);
         if (out->one == TD_NONE || d < bd) out->one = e, bd = d;
       }
-      if (out->one == TD_NONE) luaL_error(L, "td.%s: the map has no edge", fn);
+      if (out->one == TD_NONE) raise_error(L, "td.%s: the map has no edge", fn);
     }
   }
   lua_settop(L, 1);

@@ -138,8 +138,8 @@ td_game *td_game_load(const td_game_options *o, const char *path, td_err *err) {
   }
   uint64_t map_hash = td_blob_get_u64(&r);
   uint32_t nmods = td_blob_get_u32(&r);
-  char names[TD_MOD_MAX_MODS][64];
-  uint64_t hashes[TD_MOD_MAX_MODS];
+  char names[TD_MOD_MAX_MODS][64] = {{0}};
+  uint64_t hashes[TD_MOD_MAX_MODS] = {0};
   if (!r.failed && (nmods == 0 || nmods > TD_MOD_MAX_MODS)) {
     td_err_set(err, "%s: %u mods in the header (1 to %d)", path, (unsigned)nmods,
                TD_MOD_MAX_MODS);
