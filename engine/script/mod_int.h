@@ -6,6 +6,7 @@
 **   mod_doc.c   docs/lua-api.md and the LuaLS stubs from the same tables
 **   mod_state.c td.state: the mod's plain data, written to and read from saves
 **   mod_wave.c  wave scripts: coroutines driven by the ticks, their tapes
+**   mod_hint.c  "did you mean" for names nil at run time
 ** Memory: a version owns its sandbox, rules, handlers and file list; its
 ** build (declarations) lives only while it loads. Everything goes through
 ** td_mem. Stack effects are noted as in the Lua manual.
@@ -224,8 +225,15 @@ void mod_key_push(lua_State *L, const mod_key *k);
 /* mod.c: pushes handler h's function [-0, +1]; records handler hi's
 ** failure (rep) and disables it. */
 void mod_push_handler(lua_State *L, size_t h);
-/* mod.c: makes mod k's environment the global table (handlers run in it). */
+/* mod.c: makes mod k's environment the global table (handlers run in it);
+** pushes it [-0, +1] and returns its type (LUA_TNIL: none). */
 void mod_use_env(lua_State *L, int k);
+int mod_push_env(lua_State *L, int k);
+
+/* mod_hint.c: " (did you mean 'td.spawn'?)", " (os is not available to
+** mods)" or "" for a handler's error report; allocates nothing. */
+void mod_hint_names(const mod_version *v, const td_lsandbox_report *rep, char *hint,
+                    size_t size);
 void mod_stop_handler(mod_version *v, size_t hi, const td_lsandbox_report *rep);
 
 /* mod_state.c: one value (nil too, and tables of plain data) in td.state's
