@@ -250,12 +250,18 @@ int mod_wave_taped(lua_State *L, mod_version *v, const char *name, lua_CFunction
   if (!c) return fn(L);
   if (v->replaying) {
     td_blob_reader *r = &v->tape_in;
+    size_t at = r->pos;
     uint32_t len = td_blob_get_u32(r);
     const char *got = r->failed || len > r->len - r->pos ? NULL : (const char *)r->data + r->pos;
-    if (!got || len != strlen(name) || memcmp(got, name, len) != 0)
+    if (!got || len != strlen(name) || memcmp(got, name, len) != 0) {
+      /* a call that raised before the save left no entry: it raises again
+      ** here, the tape where it was (a pcall around it goes on the same way) */
+      r->pos = at;
+      r->failed = false;
       return luaL_error(L, "wave %d's script called %s where it had called %.*s before the "
                         "save: it reads something the tape does not hold", (int)c->wave, name,
                         got ? (int)len : 4, got ? got : "none");
+    }
     r->pos += len;
     uint32_t n = td_blob_get_u32(r);
     if (r->failed || n > 64) return luaL_error(L, "wave %d's tape: corrupt", (int)c->wave);
