@@ -30,6 +30,25 @@ expect() {
   fi
 }
 
+# same_game NAME FULL.json LOADED.json [MIN]: a loaded game's td sim --json
+# against the uninterrupted one's: every checksum both have agrees (at least
+# MIN of them, 1 by default), and so do the ends.
+same_game() {
+  python3 - "$2" "$3" "${4:-1}" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+ca = {c["tick"]: c["checksum"] for c in a["checksums"]}
+cb = {c["tick"]: c["checksum"] for c in b["checksums"]}
+common = sorted(t for t in cb if t in ca)
+bad = [t for t in common if ca[t] != cb[t]]
+assert len(common) >= int(sys.argv[3]), "too few checksums in common"
+assert not bad, "parted at tick %d" % bad[0]
+for k in ("checksum", "ticks", "result", "kills", "leaks", "lives", "gold", "built"):
+    assert a[k] == b[k], "%s: %r, loaded %r" % (k, a[k], b[k])
+PY
+  check $? "$1: the loaded game parts from the uninterrupted one"
+}
+
 # The closing line, and the script's status.
 finish() {
   echo "$pass passed, $fails failed"

@@ -9,24 +9,6 @@
 set -u
 source "$(dirname "$0")/harness.bash"
 
-# same_game NAME FULL.json LOADED.json: every checksum both have agrees,
-# and so do the ends
-same_game() {
-  python3 - "$2" "$3" <<'PY'
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
-ca = {c["tick"]: c["checksum"] for c in a["checksums"]}
-cb = {c["tick"]: c["checksum"] for c in b["checksums"]}
-common = sorted(t for t in cb if t in ca)
-bad = [t for t in common if ca[t] != cb[t]]
-assert common, "no checksum in common"
-assert not bad, "parted at tick %d" % bad[0]
-for k in ("checksum", "ticks", "result", "kills", "leaks", "lives", "gold", "built"):
-    assert a[k] == b[k], "%s: %r, loaded %r" % (k, a[k], b[k])
-PY
-  check $? "$1: the loaded game parts from the uninterrupted one"
-}
-
 # game NAME MAP MOD TICKS SAVE-POINTS... (the player: $player, --auto)
 player=--auto
 game() {
