@@ -179,16 +179,6 @@ static const char *result_name(td_game_state s) {
   return s == TD_GAME_WON ? "won" : s == TD_GAME_LOST ? "lost" : "playing";
 }
 
-static void json_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    if (*s == '"' || *s == '\\') fprintf(f, "\\%c", *s);
-    else if ((unsigned char)*s < 0x20) fprintf(f, "\\u%04x", (unsigned)*s);
-    else fputc(*s, f);
-  }
-  fputc('"', f);
-}
-
 static void report(const opts *o, td_game *g, const stats *st, const td_replay *rec,
                    const td_auto *au) {
   const td_world *w = td_game_world(g);
@@ -201,13 +191,13 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
   const char *who = o->who == P_AUTO ? "auto" : o->who == P_REPLAY ? "replay" : "idle";
   if (o->json) {
     printf("{\"map\":");
-    json_str(stdout, td_game_map_path(g));
+    td_modout_json_str(stdout, td_game_map_path(g));
     printf(",\"mod\":");
-    json_str(stdout, td_game_mod_dir(g));
+    td_modout_json_str(stdout, td_game_mod_dir(g));
     printf(",\"mods\":[");
     for (size_t i = 0; i < td_game_mod_count(g); i++) {
       if (i) putchar(',');
-      json_str(stdout, td_game_mod_dir_at(g, i));
+      td_modout_json_str(stdout, td_game_mod_dir_at(g, i));
     }
     putchar(']');
     printf(",\"seed\":%" PRIu64 ",\"difficulty\":\"%s\",\"player\":\"%s\",\"endless\":%s,"
