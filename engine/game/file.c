@@ -50,6 +50,10 @@ static void unique_part(char *dst, unsigned attempt, const void *where) {
   for (int i = 0; i < 6; i++, z /= 62) dst[i] = alphabet[z % 62];
 }
 
+/* strerror, but td_mem's refusal (ENOMEM) reads as td's other
+** out-of-memory errors do. */
+static const char *reason(int e) { return e == ENOMEM ? "out of memory" : strerror(e); }
+
 /* A temporary beside o->target, created here and now (never an existing
 ** name, never through a link). The descriptor, or -1 with errno. */
 static int create_temporary(td_file_out *o) {
@@ -105,9 +109,7 @@ int td_file_begin(td_file_out *o, const char *path, td_err *err) {
     if (fd < 0) {
       int e = errno;
       release(o);
-      /* td_mem's refusal reads as the other out-of-memory errors do */
-      return td_err_set(err, "%s: cannot write: %s", path,
-                        e == ENOMEM ? "out of memory" : strerror(e));
+      return td_err_set(err, "%s: cannot write: %s", path, reason(e));
     }
   }
   o->f = fdopen(fd, "wb");
@@ -127,14 +129,17 @@ void td_file_abort(td_file_out *o) {
   release(o);
 }
 
-/* fsync of the directory that holds target: the rename is on disk. 0, -1
-** with errno, or -2 when out of memory. A file system that cannot sync a directory (EINVAL) and a
+/* fsync of the directory that holds target: the rename is on disk. 0, or
+** -1 with errno. A file system that cannot sync a directory (EINVAL) and a
 ** directory td may not read are let be. */
 static int sync_dir(const char *target) {
   const char *slash = strrchr(target, '/');
   size_t n = slash ? (slash == target ? 1 : (size_t)(slash - target)) : 1, cap = n + 1;
   char *dir = td_mem_alloc(cap);
-  if (!dir) return -2;
+  if (!dir) {
+    errno = ENOMEM;
+    return -1;
+  }
   memcpy(dir, slash ? target : ".", n);
   dir[n] = '\0';
   int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -165,12 +170,11 @@ int td_file_commit(td_file_out *o, td_err *err) {
     release(o);
     return td_err_set(err, "%s: cannot replace: %s", o->name, strerror(e));
   }
-  int synced = o->tmp ? sync_dir(o->target) : 0;
-  if (synced != 0) {
+  if (o->tmp && sync_dir(o->target) != 0) {
     e = errno;
     release(o);
     return td_err_set(err, "%s: written, but its directory cannot be synced: %s", o->name,
-                      synced == -2 ? "out of memory" : strerror(e));
+                      reason(e));
   }
   release(o);
   return 0;
