@@ -320,8 +320,25 @@ static void make_command(soak *s, td_world *w, td_command *c) {
     c->kind = TD_COMMAND_CALL_WAVE;
   } else if (k < 860) {
     c->kind = TD_COMMAND_PAUSE;
-  } else if (k < 910) {
+  } else if (k < 900) {
     c->kind = TD_COMMAND_RESUME;
+  } else if (k < 940) {
+    /* a rally point: on the map, or far off it (a replay takes finite numbers only) */
+    c->kind = TD_COMMAND_RALLY;
+    c->base = rng_below(&s->rng, 6) == 0 ? nonsense_index(&s->rng, m->base_count)
+                                         : pick_base(s, used, bases_where(w, true, used, 256),
+                                                     m->base_count);
+    float span = (float)(m->width * m->tile_w);
+    c->x = (float)rng_below(&s->rng, 10000) / 10000.0f * span;
+    c->y = (float)rng_below(&s->rng, 10000) / 10000.0f * (float)(m->height * m->tile_h);
+    uint32_t odd = rng_below(&s->rng, 20);
+    if (odd == 0) c->x = -3e7f;
+    else if (odd == 1) c->y = 1e30f;
+  } else if (k < 960) {
+    c->kind = TD_COMMAND_REPAIR;
+    c->base = rng_below(&s->rng, 6) == 0 ? nonsense_index(&s->rng, m->base_count)
+                                         : pick_base(s, used, bases_where(w, true, used, 256),
+                                                     m->base_count);
   } else {
     /* no kind at all, with whatever else in it */
     c->kind = (td_command_kind)(TD_COMMAND_KIND_COUNT + rng_below(&s->rng, 1000));
@@ -526,13 +543,14 @@ static void close_game(soak *s) {
 static const char *refusal_key(td_refusal r) {
   static const char *const keys[TD_REFUSAL_COUNT] = {
     "none", "no_base", "occupied", "no_tower", "gold", "cuts_route", "no_upgrade", "no_wave",
-    "game_over", "bad_command"};
+    "game_over", "bad_command", "no_soldiers", "rally_range", "rally_ground", "not_damaged"};
   return (unsigned)r < TD_REFUSAL_COUNT ? keys[r] : "?";
 }
 
 static const char *kind_key(size_t k) {
   static const char *const keys[SOAK_NONSENSE + 1] = {
-    "place", "upgrade", "sell", "target", "call_wave", "pause", "resume", "no_kind"};
+    "place", "upgrade", "sell", "target", "call_wave", "pause", "resume", "rally", "repair",
+    "no_kind"};
   return keys[k];
 }
 

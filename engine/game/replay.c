@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,12 @@
 #include "nav/blob.h"
 
 static const char *const kind_names[TD_COMMAND_KIND_COUNT] = {
-    "place", "upgrade", "sell", "target", "call_wave", "pause", "resume"};
+    "place", "upgrade", "sell", "target", "call_wave", "pause", "resume", "rally", "repair"};
+
+/* Commands that name a tower base. */
+static bool names_base(td_command_kind k) {
+  return k <= TD_COMMAND_TARGET || k == TD_COMMAND_RALLY || k == TD_COMMAND_REPAIR;
+}
 static const char *const mode_names[TD_TARGET_MODE_COUNT] = {"first", "last", "strongest",
                                                              "closest", "script"};
 static const char *const result_names[] = {"playing", "won", "lost"};
@@ -65,8 +71,7 @@ int td_replay_add_command(td_replay *r, const td_game *g, const td_command *c, t
   td_replay_cmd rc = {.tick = c->tick, .kind = c->kind};
   if ((unsigned)c->kind >= TD_COMMAND_KIND_COUNT)
     return td_err_set(err, "replay: command kind %d", (int)c->kind);
-  bool has_base = c->kind <= TD_COMMAND_TARGET;
-  if (has_base) {
+  if (names_base(c->kind)) {
     if (c->base < 0 || (size_t)c->base >= m->base_count)
       return td_err_set(err, "replay: the map has no tower base %d", (int)c->base);
     rc.object = m->bases[c->base].object_id;
@@ -84,6 +89,11 @@ int td_replay_add_command(td_replay *r, const td_game *g, const td_command *c, t
     if ((unsigned)c->mode >= TD_TARGET_MODE_COUNT)
       return td_err_set(err, "replay: targeting mode %d", (int)c->mode);
     rc.arg = (int32_t)c->mode;
+  } else if (c->kind == TD_COMMAND_RALLY) {
+    if (!isfinite(c->x) || !isfinite(c->y))
+      return td_err_set(err, "replay: a rally point that is not a number");
+    rc.x = c->x;
+    rc.y = c->y;
   }
   return push_cmd(r, &rc, err);
 }
@@ -123,6 +133,12 @@ uint64_t td_replay_records_hash(const td_replay *r) {
     h = fnv_u64(h, (uint64_t)(uint32_t)c->arg);
     h = fnv_u64(h, n);
     h = td_blob_fnv(h, c->name, n);
+    if (c->kind == TD_COMMAND_RALLY) {
+      uint32_t xb, yb;
+      memcpy(&xb, &c->x, 4);
+      memcpy(&yb, &c->y, 4);
+      h = fnv_u64(h, ((uint64_t)xb << 32) | yb);
+    }
   }
   h = fnv_u64(h, r->ncheck);
   for (size_t i = 0; i < r->ncheck; i++) {
@@ -241,10 +257,11 @@ int td_replay_write(const td_replay *r, const char *path, td_err *err) {
     if (i == r->ncmd) break;
     const td_replay_cmd *c = &r->cmds[i];
     put(&o, "cmd %" PRIu64 " %s", c->tick, kind_names[c->kind]);
-    if (c->kind <= TD_COMMAND_TARGET) put(&o, " %" PRId64, c->object);
+    if (names_base(c->kind)) put(&o, " %" PRId64, c->object);
     if (c->kind == TD_COMMAND_PLACE) put_word(&o, c->name);
     if (c->kind == TD_COMMAND_UPGRADE) put(&o, " %d", (int)c->arg);
     if (c->kind == TD_COMMAND_TARGET) put(&o, " %s", mode_names[c->arg]);
+    if (c->kind == TD_COMMAND_RALLY) put(&o, " %.9g %.9g", (double)c->x, (double)c->y);
     put(&o, "\n");
   }
   put(&o, "end %" PRIu64 " %s %d %d %016" PRIx64 " %016" PRIx64 "\n", r->end_ticks,
@@ -331,6 +348,17 @@ static int need(reader *rd, int n, const char *usage) {
   return 0;
 }
 
+/* A finite float, all of the token. */
+static int parse_f32(reader *rd, const char *s, float *out, const char *what) {
+  char *end;
+  errno = 0;
+  float v = strtof(s, &end);
+  if (end == s || *end || errno == ERANGE || !isfinite(v))
+    return bad(rd, "%s '%s' is not a finite number", what, s);
+  *out = v;
+  return 0;
+}
+
 static int parse_cmd(reader *rd, td_replay *r) {
   td_replay_cmd c = {.line = rd->line};
   if (rd->ntok < 3) return bad(rd, "expected 'cmd TICK KIND ...'");
@@ -341,14 +369,15 @@ static int parse_cmd(reader *rd, td_replay *r) {
   int k = find(kind_names, TD_COMMAND_KIND_COUNT, rd->tok[2]);
   if (k < 0)
     return bad(rd, "unknown command '%s' (place, upgrade, sell, target, call_wave, pause, "
-               "resume)", rd->tok[2]);
+               "resume, rally, repair)", rd->tok[2]);
   c.kind = (td_command_kind)k;
   static const char *const usage[TD_COMMAND_KIND_COUNT] = {
       "cmd TICK place BASE TOWER", "cmd TICK upgrade BASE CHILD", "cmd TICK sell BASE",
-      "cmd TICK target BASE MODE", "cmd TICK call_wave", "cmd TICK pause", "cmd TICK resume"};
-  static const int ntok[TD_COMMAND_KIND_COUNT] = {5, 5, 4, 5, 3, 3, 3};
+      "cmd TICK target BASE MODE", "cmd TICK call_wave", "cmd TICK pause", "cmd TICK resume",
+      "cmd TICK rally BASE X Y", "cmd TICK repair BASE"};
+  static const int ntok[TD_COMMAND_KIND_COUNT] = {5, 5, 4, 5, 3, 3, 3, 6, 4};
   if (need(rd, ntok[k], usage[k]) != 0) return -1;
-  if (c.kind <= TD_COMMAND_TARGET &&
+  if (names_base(c.kind) &&
       parse_i64(rd, rd->tok[3], INT32_MIN, INT32_MAX, &c.object, "base object id") != 0)
     return -1;
   if (c.kind == TD_COMMAND_PLACE) {
@@ -363,6 +392,10 @@ static int parse_cmd(reader *rd, td_replay *r) {
     if (m < 0) return bad(rd, "unknown targeting mode '%s' (first, last, strongest, closest, script)",
                           rd->tok[4]);
     c.arg = m;
+  } else if (c.kind == TD_COMMAND_RALLY) {
+    if (parse_f32(rd, rd->tok[4], &c.x, "rally x") != 0 ||
+        parse_f32(rd, rd->tok[5], &c.y, "rally y") != 0)
+      return -1;
   }
   return push_cmd(r, &c, rd->err);
 }
@@ -578,7 +611,7 @@ int td_replay_command(const td_replay *r, size_t i, const td_game *g, td_command
   out->kind = c->kind;
   out->base = -1;
   out->tower_type = -1;
-  if (c->kind <= TD_COMMAND_TARGET) {
+  if (names_base(c->kind)) {
     const td_tower_base *b = td_map_find_base(m, c->object);
     if (!b)
       return td_err_set(err, "%s:%d: %s has no tower base with object id %" PRId64, file,
@@ -594,6 +627,10 @@ int td_replay_command(const td_replay *r, size_t i, const td_game *g, td_command
   }
   if (c->kind == TD_COMMAND_UPGRADE) out->upgrade = c->arg - 1;
   if (c->kind == TD_COMMAND_TARGET) out->mode = (td_target_mode)c->arg;
+  if (c->kind == TD_COMMAND_RALLY) {
+    out->x = c->x;
+    out->y = c->y;
+  }
   return 0;
 }
 

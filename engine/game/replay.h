@@ -73,9 +73,10 @@
 typedef struct td_replay_cmd {
   uint64_t tick;
   td_command_kind kind;
-  int64_t object;        /* base object id (place, upgrade, sell, target) */
+  int64_t object;        /* base object id (place, upgrade, sell, target, rally, repair) */
   char name[32];         /* place: tower type */
   int32_t arg;           /* upgrade: 1-based child; target: td_target_mode */
+  float x, y;            /* rally: the point, map units (written with 9 digits: exact) */
   int line;              /* in the file read, 0 when recorded */
 } td_replay_cmd;
 

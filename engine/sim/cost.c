@@ -84,6 +84,7 @@ int td_world_set_cost(td_world *w, td_cost_target t, const int32_t *ids, size_t 
   td_mem_free(old, n * sizeof *old);
   bool all;
   if (td_route_changed(w->route, NULL, &all) > 0 || all) td_crowd_route_changed(w->crowd);
+  soldiers_route_changed(w);
   return 0;
 }
 

@@ -18,7 +18,36 @@
 #define FAR 3.0e38f /* route_left of an enemy with no route */
 
 bool enemy_active(const enemy_rec *e) {
-  return e->state == TD_ENEMY_WALK || e->state == TD_ENEMY_STUNNED;
+  return e->state == TD_ENEMY_WALK || e->state == TD_ENEMY_STUNNED ||
+         e->state == TD_ENEMY_BLOCKED || e->state == TD_ENEMY_ATTACK;
+}
+
+/* ---- the state machine (unit.h) ------------------------------------------ */
+
+static bool stands(uint8_t s) {
+  return s == TD_ENEMY_STUNNED || s == TD_ENEMY_BLOCKED || s == TD_ENEMY_ATTACK;
+}
+
+void enemy_go(td_world *w, size_t i, td_enemy_state to) {
+  enemy_rec *e = &w->enemies[i];
+  uint8_t from = e->state;
+  w->arrows[TD_UNIT_ENEMY][from][to]++;
+  e->state = (uint8_t)to;
+  /* the crowd: an agent stands while stunned or fighting (a freed or dying
+  ** one has left it) */
+  if (enemy_active(e) && stands(from) != stands(to))
+    td_crowd_set_stunned(w->crowd, e->agent, stands(to));
+}
+
+void enemy_settle(td_world *w, size_t i) {
+  enemy_rec *e = &w->enemies[i];
+  if (!enemy_active(e)) return;
+  td_enemy_state want = e->stun_ticks > 0                 ? TD_ENEMY_STUNNED
+                        : e->holder && e->at_hand          ? TD_ENEMY_ATTACK
+                        : e->holder                        ? TD_ENEMY_BLOCKED
+                        : e->siege >= 0                    ? TD_ENEMY_ATTACK
+                                                           : TD_ENEMY_WALK;
+  if (want != e->state) enemy_go(w, i, want);
 }
 
 bool can_hit(const td_tower_level *l, const td_enemy_type *t) {
@@ -94,7 +123,8 @@ int64_t enemy_add(td_world *w, int32_t type, int32_t node, float health, float s
   uint32_t gen = e->gen;
   memset(e, 0, sizeof *e);
   e->gen = gen;
-  e->state = TD_ENEMY_WALK;
+  e->siege = -1;
+  enemy_go(w, (size_t)i, TD_ENEMY_WALK);
   e->type = type;
   e->wave = wave;
   e->group = group;
@@ -201,7 +231,11 @@ static void split(td_world *w, size_t i) {
 static void kill(td_world *w, size_t i, uint32_t tower) {
   enemy_rec *e = &w->enemies[i];
   const td_enemy_type *t = &w->rules->enemies[e->type];
-  e->state = TD_ENEMY_DYING;
+  if (e->holder) soldiers_enemy_gone(w, i);
+  enemy_go(w, i, TD_ENEMY_DYING);
+  e->holder = 0;
+  e->at_hand = 0;
+  e->siege = -1;
   e->health = 0.0f;
   td_crowd_remove(w->crowd, e->agent);
   w->enemy_alive--;
@@ -229,11 +263,7 @@ static void push_motion(td_world *w, enemy_rec *e) {
     td_crowd_set_speed_scale(w->crowd, e->agent, s);
     e->applied_scale = s;
   }
-  bool stun = e->stun_ticks > 0;
-  if (stun != (e->state == TD_ENEMY_STUNNED)) {
-    td_crowd_set_stunned(w->crowd, e->agent, stun);
-    e->state = stun ? TD_ENEMY_STUNNED : TD_ENEMY_WALK;
-  }
+  enemy_settle(w, (size_t)(e - w->enemies));
 }
 
 static int32_t ticks_of(float seconds) {
@@ -283,8 +313,9 @@ int td_world_apply_effect(td_world *w, uint32_t enemy_h, const td_effect *fx, in
   return 0;
 }
 
-float enemy_hit(td_world *w, size_t i, float raw, int32_t dtype, uint32_t tower,
-                const td_tower_level *l) {
+/* A hit: the health it takes, the HIT event, a kill or the effect. */
+static float hit(td_world *w, size_t i, float raw, int32_t dtype, uint32_t tower,
+                 const td_tower_level *l, td_hit_source src, uint32_t soldier) {
   enemy_rec *e = &w->enemies[i];
   if (!enemy_active(e)) return 0.0f;
   const td_enemy_type *t = &w->rules->enemies[e->type];
@@ -294,8 +325,9 @@ float enemy_hit(td_world *w, size_t i, float raw, int32_t dtype, uint32_t tower,
   td_event ev = world_event(w, TD_EVENT_HIT);
   ev.enemy = make_handle(e->gen, i);
   ev.tower = tower;
+  ev.soldier = soldier;
   ev.type = e->type;
-  ev.source = l ? TD_HIT_TOWER : TD_HIT_SCRIPT;
+  ev.source = src;
   if (l) {
     ev.level = (int32_t)(l - w->rules->levels);
   } else {
@@ -309,6 +341,16 @@ float enemy_hit(td_world *w, size_t i, float raw, int32_t dtype, uint32_t tower,
   if (e->health <= 0.0f) kill(w, i, tower);
   else if (l && l->effect.kind != TD_EFFECT_NONE) enemy_effect(w, i, &l->effect, dtype, tower);
   return taken;
+}
+
+float enemy_hit(td_world *w, size_t i, float raw, int32_t dtype, uint32_t tower,
+                const td_tower_level *l) {
+  return hit(w, i, raw, dtype, tower, l, l ? TD_HIT_TOWER : TD_HIT_SCRIPT, 0);
+}
+
+float enemy_hit_by_soldier(td_world *w, size_t i, float raw, int32_t dtype, uint32_t soldier,
+                           uint32_t tower) {
+  return hit(w, i, raw, dtype, tower, NULL, TD_HIT_SOLDIER, soldier);
 }
 
 float td_world_damage(td_world *w, uint32_t enemy_h, float amount, int32_t damage_type,
@@ -348,7 +390,12 @@ void enemies_sync(td_world *w) {
     }
     const td_enemy_type *t = &w->rules->enemies[e->type];
     if (gone || v.state == TD_AGENT_LEAKED) {
-      e->state = TD_ENEMY_LEAKED;
+      if (e->holder) soldiers_enemy_gone(w, i);
+      e = &w->enemies[i];
+      enemy_go(w, i, TD_ENEMY_LEAKED);
+      e->holder = 0;
+      e->at_hand = 0;
+      e->siege = -1;
       w->enemy_alive--;
       w->lives -= t->lives;
       if (w->lives < 0) w->lives = 0;
@@ -441,7 +488,7 @@ void enemies_reap(td_world *w) {
   for (size_t i = 0; i < w->enemy_used; i++) {
     enemy_rec *e = &w->enemies[i];
     if (e->state != TD_ENEMY_DYING && e->state != TD_ENEMY_LEAKED) continue;
-    e->state = TD_ENEMY_FREE;
+    enemy_go(w, i, TD_ENEMY_FREE);
     e->gen++;
     w->group_refs[e->group]--;
     w->enemy_live--;

@@ -9,6 +9,7 @@
 void td_rules_free(td_rules *r) {
   td_mem_free(r->enemies, r->enemy_count * sizeof *r->enemies);
   td_mem_free(r->towers, r->tower_count * sizeof *r->towers);
+  td_mem_free(r->soldier_types, r->soldier_type_count * sizeof *r->soldier_types);
   td_mem_free(r->levels, r->level_count * sizeof *r->levels);
   td_mem_free(r->groups, r->group_count * sizeof *r->groups);
   memset(r, 0, sizeof *r);
@@ -55,6 +56,32 @@ static int check_enemy(const td_rules *r, size_t i, td_err *err) {
     return BAD("split_into names no enemy type", n);
   if (e->split_into >= 0 && (e->split_count < 1 || e->split_count > 64))
     return BAD("split_count must be in 1 .. 64", n);
+  if (!in(e->melee_damage, 0, 1e9f) || !in(e->melee_rate, 0, 1e3f))
+    return BAD("melee damage and rate must be >= 0", n);
+  if (!in(e->siege_damage, 0, 1e9f) || !in(e->siege_range, 0, 1e3f) ||
+      !in(e->siege_rate, 0, 1e3f))
+    return BAD("siege damage, rate and range must be >= 0", n);
+  if (e->siege_damage > 0 && !(e->siege_rate > 0))
+    return BAD("a siege attack needs a rate > 0", n);
+#undef BAD
+  return 0;
+}
+
+static int check_soldier(const td_rules *r, size_t i, td_err *err) {
+  const td_soldier_type *s = &r->soldier_types[i];
+  const char *n = s->name;
+#define BAD(...) td_err_set(err, "soldier '%s': " __VA_ARGS__)
+  if (!in(s->health, 1e-6f, 1e9f)) return BAD("health must be > 0", n);
+  if (!in(s->armour, 0, 1e9f)) return BAD("armour must be >= 0", n);
+  if (!in(s->damage, 0, 1e9f)) return BAD("damage must be >= 0", n);
+  if (s->damage_type < 0 || s->damage_type >= r->damage_type_count)
+    return BAD("unknown damage type", n);
+  if (!in(s->rate, 1e-3f, 1e3f)) return BAD("rate must be > 0", n);
+  if (!in(s->speed, 1e-3f, 1e3f)) return BAD("speed must be > 0", n);
+  if (!in(s->radius, 1e-3f, 10)) return BAD("radius must be > 0", n);
+  if (!in(s->respawn, 0, 1e4f)) return BAD("respawn must be >= 0", n);
+  if (!in(s->sight, 1e-3f, 1e3f)) return BAD("sight must be > 0", n);
+  if (!in(s->regen, 0, 1e9f)) return BAD("regen must be >= 0", n);
 #undef BAD
   return 0;
 }
@@ -91,6 +118,11 @@ static int check_level(const td_rules *r, size_t i, td_err *err) {
     return BAD("aim_time and turn_rate must be >= 0", n);
   if (!in(l->buff_damage, 0, 100) || !in(l->buff_rate, 0, 100))
     return BAD("buffs must be >= 0", n);
+  if (!in(l->health, 0, 1e9f)) return BAD("health must be >= 0", n);
+  if (l->soldiers < 0 || l->soldiers > TD_RULES_MAX_SOLDIERS)
+    return BAD("soldiers must be in 0 .. %d", n, TD_RULES_MAX_SOLDIERS);
+  if (l->soldiers > 0 && (l->soldier < 0 || l->soldier >= (int32_t)r->soldier_type_count))
+    return BAD("names no soldier type", n);
   for (int k = 0; k < TD_RULES_MAX_CHILDREN; k++) {
     int32_t ch = l->children[k];
     if (ch == -1) continue;
@@ -153,6 +185,14 @@ int td_rules_validate(const td_rules *r, td_err *err) {
         return td_err_set(err, "enemy '%s': declared twice", r->enemies[i].name);
     if (check_enemy(r, i, err)) return -1;
   }
+  for (size_t i = 0; i < r->soldier_type_count; i++) {
+    const char *bad = name_fault(r->soldier_types[i].name);
+    if (bad) return td_err_set(err, "soldier %zu: %s", i + 1, bad);
+    for (size_t j = 0; j < i; j++)
+      if (strcmp(r->soldier_types[i].name, r->soldier_types[j].name) == 0)
+        return td_err_set(err, "soldier '%s': declared twice", r->soldier_types[i].name);
+    if (check_soldier(r, i, err)) return -1;
+  }
   for (size_t i = 0; i < r->tower_count; i++) {
     const td_tower_type *t = &r->towers[i];
     const char *bad = name_fault(t->name);
@@ -185,6 +225,7 @@ int td_rules_validate(const td_rules *r, td_err *err) {
   if (!in(r->sell_refund, 0, 1)) return td_err_set(err, "rules: sell_refund must be in 0 .. 1");
   if (!in(r->early_bonus, 0, 1e6f) || !in(r->endless_health_growth, 0, 1e3f))
     return td_err_set(err, "rules: early_bonus and endless_health_growth must be >= 0");
+  if (!in(r->repair_cost, 0, 10)) return td_err_set(err, "rules: repair_cost must be in 0 .. 10");
   return 0;
 }
 
@@ -213,6 +254,12 @@ float td_rules_group_health(const td_rules *r, const td_spawn_group *g, int32_t 
 
 float td_rules_damage(const td_enemy_type *e, float damage, int32_t damage_type) {
   float d = damage * (1.0f - e->resist[damage_type]) - e->armour;
+  float floor_d = damage * TD_RULES_MIN_DAMAGE;
+  return d > floor_d ? d : floor_d;
+}
+
+float td_rules_soldier_damage(const td_soldier_type *s, float damage) {
+  float d = damage - s->armour;
   float floor_d = damage * TD_RULES_MIN_DAMAGE;
   return d > floor_d ? d : floor_d;
 }

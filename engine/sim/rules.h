@@ -22,6 +22,12 @@
 ** every enemy's health further multiplied by
 ** (1 + endless_health_growth * (n - wave_count)).
 **
+** Soldiers and sappers (sim/unit.h has their state machines). A tower level
+** with soldiers > 0 is a barracks: it keeps that many soldiers of its
+** soldier type near a rally point within its range. An enemy type may fight
+** back (melee) against a soldier holding it, and may be a sapper (siege)
+** that attacks towers with health > 0; at 0 health a tower is destroyed.
+**
 ** Upgrades. A tower type is a tree of levels in td_rules.levels: its root is
 ** what is built, every other level names its parent and is bought from it.
 ** A level is complete (it lists every stat, not a change).
@@ -44,6 +50,7 @@
 #define TD_RULES_MAX_DAMAGE_TYPES 8
 #define TD_RULES_MAX_CHILDREN 4     /* upgrades offered by one level */
 #define TD_RULES_MIN_DAMAGE 0.1f    /* a hit always does this share of its damage */
+#define TD_RULES_MAX_SOLDIERS 8     /* soldiers one barracks keeps */
 
 typedef enum td_effect_kind {
   TD_EFFECT_NONE = 0,
@@ -91,7 +98,29 @@ typedef struct td_enemy_type {
   float heal_rate;       /* their health per second */
   int32_t split_into;    /* enemy type spawned on death, -1: none */
   int32_t split_count;   /* how many */
+  /* fighting (unit.h): against the soldier that holds it, and a sapper's
+  ** siege against towers (0 damage: none; ranges from its body's edge) */
+  float melee_damage;    /* per hit on the soldier at hand, >= 0 */
+  float melee_rate;      /* hits per second, >= 0 (0: it does not fight back) */
+  float siege_damage;    /* per hit on a tower, >= 0 (0: not a sapper) */
+  float siege_rate;      /* hits per second, > 0 when siege_damage > 0 */
+  float siege_range;     /* tiles from its body to the tower's footprint, >= 0 */
 } td_enemy_type;
+
+/* A soldier (unit.h), kept by a barracks: a tower level with soldiers > 0. */
+typedef struct td_soldier_type {
+  char name[TD_RULES_NAME_MAX];
+  float health;          /* > 0 */
+  float armour;          /* flat reduction per enemy hit, >= 0 (never below the minimum) */
+  float damage;          /* per hit, >= 0 */
+  int32_t damage_type;   /* index into td_rules.damage_types */
+  float rate;            /* hits per second, > 0 */
+  float speed;           /* tiles per second, > 0 */
+  float radius;          /* tiles, > 0 */
+  float respawn;         /* seconds from its fall to the next soldier walking out, >= 0 */
+  float sight;           /* tiles: it engages ground enemies this near its post, > 0 */
+  float regen;           /* health per second while IDLE, >= 0 */
+} td_soldier_type;
 
 typedef struct td_tower_level {
   char name[TD_RULES_NAME_MAX];
@@ -115,6 +144,10 @@ typedef struct td_tower_level {
   float turn_rate;       /* turret, radians per second (0: instant) */
   float buff_damage;     /* support: damage multiplier - 1 for towers in range */
   float buff_rate;       /* support: rate multiplier - 1 for towers in range */
+  float health;          /* hit points against sappers, >= 0 (0: cannot be damaged) */
+  int32_t soldier;       /* barracks: its soldier type (read only when soldiers > 0) */
+  int32_t soldiers;      /* barracks: soldiers kept, 0 .. TD_RULES_MAX_SOLDIERS (0: none);
+                            range is then how far from the tower its rally point may be */
   int32_t children[TD_RULES_MAX_CHILDREN]; /* upgrades, -1 past the last */
 } td_tower_level;
 
@@ -149,6 +182,8 @@ typedef struct td_rules {
   size_t enemy_count;
   td_tower_type *towers;
   size_t tower_count;
+  td_soldier_type *soldier_types;
+  size_t soldier_type_count;
   td_tower_level *levels;
   size_t level_count;
   td_spawn_group *groups;
@@ -161,6 +196,8 @@ typedef struct td_rules {
   float sell_refund;         /* share of the gold spent on a tower given back, 0 .. 1 */
   float early_bonus;         /* gold per second of the interval skipped by calling early */
   float endless_health_growth;
+  float repair_cost;         /* a full repair of a tower at 0 health costs this share of the
+                                gold spent on it (less damage: less, rounded up), 0 .. 10 */
 } td_rules;
 
 void td_rules_free(td_rules *r);
@@ -188,5 +225,7 @@ float td_rules_group_health(const td_rules *r, const td_spawn_group *g, int32_t 
 
 /* Damage after resistance and armour (the formula above). */
 float td_rules_damage(const td_enemy_type *e, float damage, int32_t damage_type);
+/* An enemy's hit on a soldier: max(damage - armour, damage * TD_RULES_MIN_DAMAGE). */
+float td_rules_soldier_damage(const td_soldier_type *s, float damage);
 
 #endif

@@ -130,12 +130,16 @@ td_refusal tower_place(td_world *w, int32_t base, int32_t type, td_place_check *
   t->aim = 0;
   t->cool = 0.0f;
   t->spent = cost;
+  t->health = r->levels[root].health;
+  t->rally_x = t->x;
+  t->rally_y = t->y;
   w->gold -= cost;
   w->tower_live++;
   w->buffs_dirty = true;
   /* the footprints first: the crowd's turn-backs look where they stand */
   if (obstacles_update(w) != 0) world_fail(w, "obstacles");
   td_crowd_route_changed(w->crowd);
+  soldiers_route_changed(w);
   td_event e = world_event(w, TD_EVENT_PLACED);
   e.tower = tower_handle(w, (size_t)base);
   e.type = root;
@@ -144,6 +148,7 @@ td_refusal tower_place(td_world *w, int32_t base, int32_t type, td_place_check *
   e.x = t->x;
   e.y = t->y;
   world_emit(w, &e);
+  soldiers_tower_changed(w, base);
   return TD_REFUSAL_NONE;
 }
 
@@ -158,6 +163,9 @@ td_refusal tower_upgrade(td_world *w, int32_t base, int32_t child) {
   int32_t cost = r->levels[next].cost;
   if (w->gold < cost) return TD_REFUSAL_GOLD;
   w->gold -= cost;
+  /* health: the share the tower had, of the new level's */
+  float old_max = r->levels[t->level].health, new_max = r->levels[next].health;
+  t->health = old_max > 0.0f ? new_max * (t->health / old_max) : new_max;
   t->level = next;
   t->spent += cost;
   w->buffs_dirty = true;
@@ -169,6 +177,7 @@ td_refusal tower_upgrade(td_world *w, int32_t base, int32_t child) {
   e.x = t->x;
   e.y = t->y;
   world_emit(w, &e);
+  soldiers_tower_changed(w, base);
   return TD_REFUSAL_NONE;
 }
 
@@ -217,6 +226,8 @@ td_refusal tower_sell(td_world *w, int32_t base) {
   w->buffs_dirty = true;
   if (obstacles_update(w) != 0) world_fail(w, "obstacles");
   if (n) td_crowd_route_changed(w->crowd);
+  soldiers_tower_changed(w, base);
+  soldiers_route_changed(w);
   world_emit(w, &e);
   return TD_REFUSAL_NONE;
 }

@@ -151,6 +151,7 @@ td_world *td_world_create(const td_map *map, const td_rules *rules, uint64_t see
       (map->base_count && (!w->towers || !w->rects)))
     goto oom;
   if (grid_build(w) != 0) goto oom; /* the bucket grid's layout */
+  if (soldiers_init(w) != 0) goto oom;
   for (size_t e = 0; e < edges; e++) w->edge_cost[e] = mg->edges[e].factor;
   for (size_t n = 0; n < nodes; n++) w->node_cost[n] = 1.0;
   towers_positions(w);
@@ -174,6 +175,7 @@ void td_world_destroy(td_world *w) {
   if (!w) return;
   const td_map *map = w->map;
   size_t nodes = (size_t)map->graph->node_count, edges = (size_t)map->graph->edge_count;
+  soldiers_free(w);
   td_crowd_destroy(w->crowd);
   td_walk_destroy(w->walk);
   td_route_destroy(w->route);
@@ -314,6 +316,8 @@ static void apply_command(td_world *w, const td_command *c) {
     case TD_COMMAND_CALL_WAVE: why = wave_call(w); break;
     case TD_COMMAND_PAUSE: w->paused = true; break;
     case TD_COMMAND_RESUME: w->paused = false; break;
+    case TD_COMMAND_RALLY: why = soldiers_rally(w, c->base, c->x, c->y); break;
+    case TD_COMMAND_REPAIR: why = tower_repair(w, c->base); break;
     case TD_COMMAND_KIND_COUNT: why = TD_REFUSAL_BAD_COMMAND; break;
     }
   }
@@ -391,6 +395,8 @@ int td_world_step(td_world *w, td_err *err) {
     enemies_sync(w);
     if (grid_build(w) != 0) world_fail(w, "enemy grid");
     enemies_update(w);
+    soldiers_update(w);
+    sieges_update(w);
     if (w->buffs_dirty) towers_buffs(w);
     towers_update(w);
     shots_update(w);
@@ -465,7 +471,9 @@ bool td_world_enemy(const td_world *w, size_t slot, td_enemy_view *out) {
                          .slow_time = (float)e->slow_ticks * DT,
                          .stun_time = (float)e->stun_ticks * DT, .dots = dots,
                          .route_left = e->route_left,
-                         .flying = t->flying, .boss = t->boss, .waiting = e->waiting != 0};
+                         .flying = t->flying, .boss = t->boss, .waiting = e->waiting != 0,
+                         .holder = e->holder, .siege = e->siege,
+                         .attack_cooldown = e->attack_cool > 0 ? e->attack_cool : 0};
   return true;
 }
 
@@ -491,7 +499,10 @@ bool td_world_tower(const td_world *w, size_t base, td_tower_view *out) {
                          .state = (td_tower_state)t->state, .target = t->target, .x = t->x,
                          .y = t->y, .facing = t->facing, .cooldown = t->cool > 0 ? t->cool : 0,
                          .buff_damage = t->buff_damage, .buff_rate = t->buff_rate,
-                         .spent = t->spent};
+                         .spent = t->spent, .health = t->health,
+                         .max_health = w->rules->levels[t->level].health,
+                         .soldiers = w->rules->levels[t->level].soldiers,
+                         .rally_x = t->rally_x, .rally_y = t->rally_y};
   return true;
 }
 
@@ -501,6 +512,11 @@ bool td_world_tower_get(const td_world *w, uint32_t handle, td_tower_view *out) 
 }
 
 size_t td_world_tower_count(const td_world *w) { return w->tower_live; }
+
+uint64_t td_world_arrows(const td_world *w, td_unit_kind k, int from, int to) {
+  if ((unsigned)k >= TD_UNIT_KIND_COUNT || from < 0 || to < 0 || from >= 8 || to >= 8) return 0;
+  return w->arrows[k][from][to];
+}
 
 size_t td_world_shot_capacity(const td_world *w) { return w->shot_used; }
 

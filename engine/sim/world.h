@@ -99,6 +99,34 @@
 ** is left; it is lost when lives reach 0. Endless mode never wins: waves go
 ** on past wave_count.
 **
+** Soldiers (unit.h has the state machine). A barracks (a level with
+** soldiers > 0) keeps that many soldiers on posts around its rally point
+** (its centre when built; moved by RALLY within its range, on ground a
+** soldier may stand on). A soldier that dies falls, then waits `respawn`
+** seconds at the barracks and walks out again. Soldiers walk: on grid maps
+** along A* paths from the path queue (nav/pathq.h, TD_WORLD_PATH_BUDGET
+** expansions per tick, in request order; paths simplified by line of
+** sight; a path that a new tower crosses is asked for again); on waypoint
+** maps along the graph by the same queue, then straight across the open
+** ground, steering round tower footprints with a fan of rays (seed 003).
+** No soldier stands in a closed cell or a tower's footprint. A soldier
+** engages a ground enemy within its sight of its post that no soldier holds
+** (the nearest; ties: lower enemy slot), which stops (BLOCKED) and waits
+** for it; at hand both fight (ATTACK): the soldier hits at its rate, the
+** enemy back with its melee. Enemies behind queue in their lanes and pass
+** where the road is wide enough. Flyers are never engaged. A soldier's hit
+** is a hit (resistances, armour, effects none; credited to the barracks).
+**
+** Towers under fire. A tower level may have health (> 0). A sapper (an
+** enemy with siege damage) that comes within siege_range of the footprint
+** of a tower with health stops and hits it at its siege rate (ATTACK) until
+** the tower falls: TOWER_DESTROYED, the base is free again, what the tower
+** blocked is unblocked through the route's incremental update (as a sale),
+** enemies re-route, its soldiers are gone; no refund. Health is per level:
+** an upgrade keeps the share of health the tower had. REPAIR restores full
+** health for ceil(repair_cost x spent x missing / max) gold (refused:
+** NOT_DAMAGED, GOLD).
+**
 ** Placement. A tower applies its base's block batch through
 ** td_route_try_apply; it is refused (CUTS_ROUTE) when a spawn, or a node a
 ** walking enemy is heading to, would be cut off from every goal. Selling
@@ -135,16 +163,19 @@
 
 #include "crowd/crowd.h"
 #include "nav/blob.h"
+#include "nav/pathq.h"
 #include "nav/route.h"
 #include "sim/event.h"
 #include "sim/map.h"
 #include "sim/rules.h"
+#include "sim/unit.h"
 
 #define TD_WORLD_TICK_HZ 60
 #define TD_WORLD_HOOK_EVENTS 65536    /* events handed to the event hook per step, at most */
 #define TD_WORLD_PIERCE_MEMORY 16     /* enemies a pierce shot remembers having hit */
 #define TD_WORLD_MAX_ENEMIES (1u << 20)
-#define TD_WORLD_SAVE_VERSION 2       /* 2: the costs rules set */
+#define TD_WORLD_SAVE_VERSION 3       /* 2: the costs rules set; 3: soldiers, tower health */
+#define TD_WORLD_PATH_BUDGET 2048     /* node expansions the path queue spends per tick */
 #define TD_WORLD_MAX_COST 1000.0      /* a cost factor is in (0, this], as a path's `cost` */
 
 typedef struct td_world td_world;
@@ -183,6 +214,8 @@ typedef enum td_command_kind {
   TD_COMMAND_CALL_WAVE,  /* start the next wave now, for the early bonus */
   TD_COMMAND_PAUSE,
   TD_COMMAND_RESUME,
+  TD_COMMAND_RALLY,      /* base (a barracks), x, y: its soldiers' new rally point */
+  TD_COMMAND_REPAIR,     /* base: full health for gold (see Towers under fire) */
   TD_COMMAND_KIND_COUNT
 } td_command_kind;
 
@@ -193,6 +226,7 @@ typedef struct td_command {
   int32_t tower_type;    /* index into rules->towers */
   int32_t upgrade;       /* child index, 0 .. TD_RULES_MAX_CHILDREN - 1 */
   td_target_mode mode;
+  float x, y;            /* RALLY: the point, map units */
 } td_command;
 
 /* Queues a copy. 0, or -1 with err set when out of memory. A command that
@@ -350,13 +384,7 @@ typedef struct td_wave_entry {
 } td_wave_entry;
 size_t td_world_preview(const td_world *w, int32_t n, td_wave_entry *out, size_t cap);
 
-typedef enum td_enemy_state {
-  TD_ENEMY_FREE = 0,     /* slot unused */
-  TD_ENEMY_WALK,         /* walking or flying */
-  TD_ENEMY_STUNNED,
-  TD_ENEMY_DYING,        /* killed this step; removed at its end */
-  TD_ENEMY_LEAKED        /* reached a goal this step; removed at its end */
-} td_enemy_state;
+/* td_enemy_state: sim/unit.h (the state machine's table). */
 
 typedef struct td_enemy_view {
   uint32_t handle;
@@ -372,6 +400,9 @@ typedef struct td_enemy_view {
   float route_left;      /* map units to a goal (the FIRST key) */
   bool flying, boss;
   bool waiting;          /* at its spawn's gate, not on the map yet: not drawn, no target */
+  uint32_t holder;       /* the soldier that holds it (BLOCKED, ATTACK), 0: none */
+  int32_t siege;         /* the base whose tower it attacks (ATTACK), -1: none */
+  float attack_cooldown; /* seconds to its next hit (melee or siege) */
 } td_enemy_view;
 
 /* Enemies by slot, 0 .. td_world_enemy_capacity - 1; false for a free slot. */
@@ -402,7 +433,69 @@ typedef struct td_tower_view {
   float cooldown;        /* seconds until it may fire */
   float buff_damage, buff_rate; /* applied (the strongest support's) */
   int32_t spent;         /* gold spent on it */
+  float health, max_health; /* max_health 0: it cannot be damaged */
+  int32_t soldiers;      /* a barracks: soldiers it keeps (its level's), 0: not one */
+  float rally_x, rally_y;/* a barracks: its rally point */
 } td_tower_view;
+
+/* What a repair of the tower on base costs now (see Towers under fire), or
+** -1 when there is nothing to repair (no tower, full health, cannot be
+** damaged). */
+int32_t td_world_repair_cost(const td_world *w, int32_t base);
+
+/* A hit of amount on a tower (a script's; sappers hit through the same
+** path): emits TOWER_DAMAGED, and TOWER_DESTROYED at 0 health. Returns the
+** health taken; 0 for a dead handle, a tower that cannot be damaged, or an
+** amount that is not finite and >= 0. enemy: the sapper credited, 0. */
+float td_world_damage_tower(td_world *w, uint32_t tower, float amount, uint32_t enemy);
+
+/* ---- soldiers (unit.h) ---------------------------------------------------- */
+
+typedef struct td_soldier_view {
+  uint32_t handle;
+  td_soldier_state state;
+  int32_t type;          /* soldier type */
+  int32_t base;          /* its barracks' base */
+  uint32_t tower;        /* its barracks */
+  uint32_t enemy;        /* the enemy it holds (ENGAGE, ATTACK), 0: none */
+  float x, y, radius;    /* map units */
+  float facing;          /* radians */
+  float health, max_health;
+  float post_x, post_y;  /* where it stands when IDLE */
+  float cooldown;        /* seconds to its next hit */
+  float timer;           /* DIE, RESPAWN: seconds left */
+  uint32_t request;      /* its path request in the queue, 0: none */
+} td_soldier_view;
+
+/* Soldiers by slot, 0 .. td_world_soldier_capacity - 1; false for a free
+** slot. */
+size_t td_world_soldier_capacity(const td_world *w);
+size_t td_world_soldier_count(const td_world *w);    /* not FREE */
+bool td_world_soldier(const td_world *w, size_t slot, td_soldier_view *out);
+bool td_world_soldier_get(const td_world *w, uint32_t handle, td_soldier_view *out);
+/* The way a soldier still has to walk: its position, then every corner of
+** its path (map units, x then y), writing at most cap points to xy;
+** returns how many there are (0 for a dead handle). */
+size_t td_world_soldier_path(const td_world *w, uint32_t handle, float *xy, size_t cap);
+
+/* Where the soldiers of a barracks of tower_type on base would stand with
+** their rally point at (x, y): the posts, at most cap (x then y, map
+** units). Returns how many (the level's soldiers), or 0 with *why set when a
+** RALLY there would be refused (NO_SOLDIERS, RALLY_RANGE, RALLY_GROUND,
+** NO_BASE). For the ghost's preview of a rally flag; the tower need not be
+** built (its root level is read). */
+size_t td_world_rally_posts(const td_world *w, int32_t base, int32_t tower_type, float x,
+                            float y, float *xy, size_t cap, td_refusal *why);
+
+/* The path queue the soldiers use (nav/pathq.h): its counters (last tick's
+** expansions among them) and the requests not answered yet. */
+const td_pathq_stats *td_world_pathq_stats(const td_world *w);
+size_t td_world_pathq_pending(const td_world *w);
+
+/* How many times the arrow from -> to of a unit kind's state machine was
+** taken since the world was created or loaded (unit.h; not state: not
+** saved, not checksummed). For tests of the tables. */
+uint64_t td_world_arrows(const td_world *w, td_unit_kind k, int from, int to);
 
 /* Towers by base index, 0 .. map->base_count - 1; false where no tower. */
 bool td_world_tower(const td_world *w, size_t base, td_tower_view *out);

@@ -25,6 +25,7 @@
 #define TD_WORLD_INT_H
 
 #include "nav/walk.h"
+#include "sim/unit.h"
 #include "sim/world.h"
 
 #define HANDLE_BITS 20
@@ -50,6 +51,11 @@ typedef struct enemy_rec {
   int32_t dot_ticks[TD_RULES_MAX_DAMAGE_TYPES];
   uint32_t dot_tower[TD_RULES_MAX_DAMAGE_TYPES];
   float applied_scale;    /* speed scale last given to the crowd */
+  /* fighting (unit.h; saved in world_save.c's units section) */
+  uint32_t holder;        /* the soldier that holds it, 0: none */
+  uint8_t at_hand;        /* its holder touches it: they fight */
+  int32_t siege;          /* the base whose tower it attacks, -1: none */
+  float attack_cool;      /* seconds to its next hit (melee or siege) */
 } enemy_rec;
 
 typedef struct tower_rec {
@@ -63,6 +69,8 @@ typedef struct tower_rec {
   int32_t aim;            /* ticks of aiming left */
   float cool;             /* seconds until it may fire (<= 0: ready) */
   int32_t spent;
+  float health;           /* 0 for a level that cannot be damaged */
+  float rally_x, rally_y; /* a barracks' rally point (its centre until RALLY) */
   /* derived (not saved: recomputed from the towers) */
   float x, y;
   float buff_damage, buff_rate;
@@ -142,8 +150,14 @@ struct td_world {
   td_command *cmds;
   size_t cmd_len, cmd_cap;
 
+  /* soldiers (soldier.c) */
+  struct soldier_rec *soldiers;
+  size_t soldier_cap, soldier_used, soldier_live;
+  td_pathq *pathq;        /* the soldiers' path requests (state: saved) */
+
   /* derived */
   uint16_t *blocks_e, *blocks_n;
+  uint64_t arrows[TD_UNIT_KIND_COUNT][8][8]; /* arrows taken (td_world_arrows; not state) */
   int32_t *group_refs;
   size_t group_cap;
   bool buffs_dirty;
@@ -212,6 +226,39 @@ int grid_build(td_world *w);
 typedef void (*grid_visit)(void *ctx, td_world *w, size_t slot);
 void grid_query(td_world *w, float x, float y, float r, grid_visit f, void *ctx);
 bool can_hit(const td_tower_level *l, const td_enemy_type *t);
+/* Every change of an enemy's state goes through here: it counts the arrow
+** (unit.h) and tells the crowd whether the agent stands (STUNNED, BLOCKED,
+** ATTACK) or moves. */
+void enemy_go(td_world *w, size_t slot, td_enemy_state to);
+/* The state an active enemy should be in, from its stun, its holder (and
+** whether at hand) and its siege; applied through enemy_go when it differs.
+** Call after changing stun_ticks, holder, at_hand or siege. */
+void enemy_settle(td_world *w, size_t slot);
+/* A hit of raw damage from a soldier (source SOLDIER; credited to its
+** barracks). */
+float enemy_hit_by_soldier(td_world *w, size_t slot, float raw, int32_t dtype, uint32_t soldier,
+                           uint32_t tower);
+
+/* soldier.c (unit.h's soldier machine; the path queue's client) */
+int soldiers_init(td_world *w);           /* the path queue: 0, or -1 (OOM) */
+void soldiers_free(td_world *w);
+void soldiers_update(td_world *w);        /* path queue tick, then every soldier */
+/* A barracks on base was built, upgraded, sold or destroyed: musters,
+** retypes or frees its soldiers. */
+void soldiers_tower_changed(td_world *w, int32_t base);
+/* The graph's blocked flags changed (a tower came or went): paths are
+** checked, the queue restarted. */
+void soldiers_route_changed(td_world *w);
+/* An enemy held by a soldier died, leaked or stopped being held: its
+** soldier lets go. */
+void soldiers_enemy_gone(td_world *w, size_t enemy_slot);
+td_refusal soldiers_rally(td_world *w, int32_t base, float x, float y);
+
+/* siege.c (sappers, tower health, repair) */
+void sieges_update(td_world *w);          /* sappers pick towers and hit them */
+td_refusal tower_repair(td_world *w, int32_t base);
+/* A tower at 0 health falls: the base reopens (as a sale, no refund). */
+void tower_destroy(td_world *w, int32_t base, uint32_t enemy);
 
 /* tower.c */
 td_refusal tower_place(td_world *w, int32_t base, int32_t type, td_place_check *info,

@@ -159,7 +159,8 @@ static int io_enemy(io *o, td_world *w, size_t i, enemy_rec *e) {
   io_f32(o, &e->applied_scale);
   if (o->mode != IO_LOAD) return 0;
   int32_t nodes = w->graph->node_count;
-  if (e->state != TD_ENEMY_WALK && e->state != TD_ENEMY_STUNNED)
+  if (e->state != TD_ENEMY_WALK && e->state != TD_ENEMY_STUNNED &&
+      e->state != TD_ENEMY_BLOCKED && e->state != TD_ENEMY_ATTACK)
     return bad(o, "bad enemy %zu: state %u", i, e->state);
   if (e->type < 0 || (size_t)e->type >= r->enemy_count)
     return bad(o, "bad enemy %zu: type %d", i, (int)e->type);
@@ -330,6 +331,59 @@ static int costs_io(io *o, td_world *w) {
   return 0;
 }
 
+/* Soldiers and sappers (unit.h): what a world without them keeps at its
+** defaults. */
+static bool units_default(const td_world *w) {
+  for (size_t i = 0; i < w->enemy_used; i++) {
+    const enemy_rec *e = &w->enemies[i];
+    if (e->state != TD_ENEMY_FREE &&
+        (e->holder || e->at_hand || e->siege != -1 || e->attack_cool != 0.0f))
+      return false;
+  }
+  for (size_t b = 0; b < w->map->base_count; b++) {
+    const tower_rec *t = &w->towers[b];
+    if (t->used && (t->health != w->rules->levels[t->level].health || t->rally_x != t->x ||
+                    t->rally_y != t->y))
+      return false;
+  }
+  return w->soldier_used == 0 && td_pathq_pending(w->pathq) == 0;
+}
+
+/* The units section: every enemy's fight, every tower's health and rally
+** point, then the soldiers (soldier.c). Hashed only when something is not
+** at its default (units_default), so that a game without soldiers and
+** sappers keeps the checksums it always had. */
+static int units_io(io *o, td_world *w) {
+  if (o->mode == IO_HASH && units_default(w)) return 0;
+  for (size_t i = 0; i < w->enemy_used; i++) {
+    enemy_rec *e = &w->enemies[i];
+    if (e->state == TD_ENEMY_FREE) continue;
+    io_u32(o, &e->holder);
+    io_u8(o, &e->at_hand);
+    io_i32(o, &e->siege);
+    io_f32(o, &e->attack_cool);
+    if (o->mode != IO_LOAD) continue;
+    if (e->siege < -1 || e->siege >= (int32_t)w->map->base_count || e->at_hand > 1 ||
+        (e->at_hand && !e->holder) || !(e->attack_cool >= -1.0f && e->attack_cool <= 1e4f))
+      return bad(o, "bad enemy %zu: holder %u, at hand %u, siege %d, attack cooldown %g", i,
+                 e->holder, e->at_hand, (int)e->siege, (double)e->attack_cool);
+  }
+  for (size_t b = 0; b < w->map->base_count; b++) {
+    tower_rec *t = &w->towers[b];
+    if (!t->used) continue;
+    io_f32(o, &t->health);
+    io_f32(o, &t->rally_x);
+    io_f32(o, &t->rally_y);
+    if (o->mode != IO_LOAD) continue;
+    float max = w->rules->levels[t->level].health;
+    if (!(t->health >= 0.0f && t->health <= max) || (max > 0.0f && !(t->health > 0.0f)) ||
+        !(fabsf(t->rally_x) <= MAX_COORD && fabsf(t->rally_y) <= MAX_COORD))
+      return bad(o, "bad tower %zu: health %g of %g, rally point (%g, %g)", b,
+                 (double)t->health, (double)max, (double)t->rally_x, (double)t->rally_y);
+  }
+  return 0;
+}
+
 static int state_io(io *o, td_world *w) {
   const td_rules *r = w->rules;
   const td_map *m = w->map;
@@ -424,10 +478,15 @@ static int state_io(io *o, td_world *w) {
     io_i32(o, &c->tower_type);
     io_i32(o, &c->upgrade);
     io_u32(o, &mode);
+    if (kind == TD_COMMAND_RALLY) { /* (only there: other games keep their checksums) */
+      io_f32(o, &c->x);
+      io_f32(o, &c->y);
+    }
     /* any value is kept: a bad command is refused when its tick comes */
     c->kind = (td_command_kind)(kind < TD_COMMAND_KIND_COUNT ? kind : TD_COMMAND_KIND_COUNT);
     c->mode = (td_target_mode)(mode < TD_TARGET_MODE_COUNT ? mode : TD_TARGET_MODE_COUNT);
   }
+  if (units_io(o, w) != 0) return -1;
   if (costs_io(o, w) != 0) return -1;
   if (o->mode == IO_LOAD && o->r->failed) return bad(o, "(truncated)");
   return 0;
@@ -475,6 +534,25 @@ uint64_t td_world_rules_hash(const td_rules *rc) {
     io_f32(&o, &e->heal_rate);
     io_i32(&o, &e->split_into);
     io_i32(&o, &e->split_count);
+    io_f32(&o, &e->melee_damage);
+    io_f32(&o, &e->melee_rate);
+    io_f32(&o, &e->siege_damage);
+    io_f32(&o, &e->siege_rate);
+    io_f32(&o, &e->siege_range);
+  }
+  for (size_t i = 0; i < r->soldier_type_count; i++) {
+    td_soldier_type *s = &r->soldier_types[i];
+    hash_name(&o, s->name);
+    io_f32(&o, &s->health);
+    io_f32(&o, &s->armour);
+    io_f32(&o, &s->damage);
+    io_i32(&o, &s->damage_type);
+    io_f32(&o, &s->rate);
+    io_f32(&o, &s->speed);
+    io_f32(&o, &s->radius);
+    io_f32(&o, &s->respawn);
+    io_f32(&o, &s->sight);
+    io_f32(&o, &s->regen);
   }
   for (size_t i = 0; i < r->tower_count; i++) {
     td_tower_type *t = &r->towers[i];
@@ -511,6 +589,9 @@ uint64_t td_world_rules_hash(const td_rules *rc) {
     io_f32(&o, &l->turn_rate);
     io_f32(&o, &l->buff_damage);
     io_f32(&o, &l->buff_rate);
+    io_f32(&o, &l->health);
+    io_i32(&o, &l->soldier);
+    io_i32(&o, &l->soldiers);
     for (int k = 0; k < TD_RULES_MAX_CHILDREN; k++) io_i32(&o, &l->children[k]);
   }
   for (size_t i = 0; i < r->group_count; i++) {
@@ -538,6 +619,7 @@ uint64_t td_world_rules_hash(const td_rules *rc) {
   io_f32(&o, &r->sell_refund);
   io_f32(&o, &r->early_bonus);
   io_f32(&o, &r->endless_health_growth);
+  io_f32(&o, &r->repair_cost);
   return o.h;
 }
 
