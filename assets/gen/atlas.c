@@ -16,7 +16,9 @@
 **                                                  bosses 48x48, see BOSS;
 **                                                  any margin: the body is
 **                                                  scaled to the disc)
-**   shot_<arrow|ball|orb|spark|bolt>, fx_puff, fx_star, fx_ring
+**   soldier_<soldier type>                        (32x32, facing +x)
+**   shot_<arrow|ball|orb|spark|bolt>, fx_puff, fx_star, fx_ring,
+**   fx_rubble (a fallen tower), fx_flag (a rally flag, its foot at 10, 28)
 **   icon_<coin|heart|wave|clock|play|pause|fast|up|sell|target|skull|gear|warn>
 **   white (a 4x4 opaque block for shapes), glyph_<code> (6x8 font cells)
 ** Determinism: pure drawing, no randomness but a fixed hash (same binary,
@@ -375,6 +377,102 @@ static void p_wing(float sx, float sy, const float *pts, int n, int side, td_rgb
   for (int i = 0; i + 1 < n; i++)
     p_line(sx, 16 + m * (sy - 16), pts[2 * i], 16 + m * (pts[2 * i + 1] - 16), i ? bw * 0.6f : bw,
            bone);
+}
+
+/* ---- barracks, soldiers, sappers, rubble, the rally flag --------------- */
+
+/* barracks: a keep seen from above, roof ridge along x; 0 a timber hall,
+** 1 a stone keep with a banner, 2 a fortress with four corner towers. */
+static void turret_barracks(const char *name, int ox, int oy, int kind) {
+  pen_at(ox, oy, 32);
+  td_rgba wall = kind ? rgb(150, 146, 156) : rgb(150, 104, 60);
+  td_rgba roof = kind == 2 ? rgb(60, 84, 150) : kind ? rgb(70, 100, 180) : rgb(176, 64, 44);
+  if (kind == 2)
+    for (int k = 0; k < 4; k++) {
+      float x = k & 1 ? 25.0f : 7.0f, y = k & 2 ? 25.0f : 7.0f;
+      p_ball(x, y, 5.0f, rgb(70, 66, 76), rgb(160, 156, 168));
+      p_disc(x, y, 2.4f, roof);
+    }
+  p_rect(7, 8, 18, 16, shade(wall, 0.55f));
+  p_rect(8, 9, 16, 14, wall);
+  float left[8] = {8, 9, 24, 9, 24, 16, 8, 16}, right[8] = {8, 16, 24, 16, 24, 23, 8, 23};
+  p_poly(left, 4, shade(roof, 1.15f));
+  p_poly(right, 4, shade(roof, 0.8f));
+  p_line(8, 16, 24, 16, 1.2f, shade(roof, 0.5f));
+  for (int k = 0; k < 4; k++) p_line(10 + 4.0f * (float)k, 9.5f, 10 + 4.0f * (float)k, 22.5f, 0.5f,
+                                     shade(roof, 0.65f));
+  if (kind >= 1) { /* a banner on the ridge */
+    p_line(22, 16, 22, 6, 1.0f, rgb(60, 50, 40));
+    p_tri(22, 6, 29, 8, 22, 10, rgb(240, 210, 80));
+  }
+  turret_entry(name, ox, oy);
+}
+
+/* A soldier from above, facing +x: a shield on the left arm (-y), a blade
+** in the right hand (+y), a helmet; blue, the player's colour. */
+static void soldier(const char *name, int ox, int oy, bool knight) {
+  pen_at(ox, oy, 32);
+  td_rgba cloth = knight ? rgb(40, 70, 170) : rgb(60, 120, 210);
+  td_rgba steel = rgb(200, 204, 214), dark = rgb(40, 44, 60);
+  p_disc(16, 16, 10.5f, rgba(0, 0, 0, 60));
+  p_ball(15, 16, 8.0f, shade(cloth, 0.5f), cloth); /* shoulders */
+  /* the blade, forward from the right hand */
+  p_line(18, 22, 29, 22, 2.6f, dark);
+  p_line(18, 22, 29, 22, 1.5f, steel);
+  p_line(18, 19.5f, 18, 24.5f, 1.6f, rgb(200, 160, 60)); /* the guard */
+  /* the shield, on the left arm */
+  p_ball(19, 9, knight ? 5.6f : 4.8f, rgb(70, 50, 30), knight ? rgb(230, 200, 80) : rgb(170, 120, 70));
+  p_disc(19, 9, 1.4f, dark);
+  if (knight) p_line(15.5f, 9, 22.5f, 9, 1.0f, rgb(180, 40, 40));
+  /* the helmet */
+  p_ball(15.5f, 16, 5.2f, dark, steel);
+  if (knight) p_tri(10, 16, 14, 14, 14, 18, rgb(200, 40, 40)); /* a plume, behind */
+  p_line(19.5f, 14, 19.5f, 18, 1.0f, dark); /* the visor */
+  char n[64];
+  snprintf(n, sizeof n, "soldier_%s", name);
+  entry(n, ox, oy, 32, 32);
+}
+
+/* sapper: a hunched goblin with a lit powder keg on its back. */
+static void enemy_sapper(int ox, int oy) {
+  pen_at(ox, oy, 32);
+  p_ball(10, 16, 7.0f, rgb(60, 40, 24), rgb(120, 82, 44)); /* the keg */
+  p_ring(10, 16, 4.6f, 0.9f, rgb(70, 70, 76));
+  p_line(4, 16, 1.5f, 12, 1.0f, rgb(90, 80, 70));            /* the fuse */
+  p_disc(1.8f, 11.6f, 1.8f, rgba(255, 200, 60, 200));
+  p_disc(1.8f, 11.6f, 0.9f, rgb(255, 255, 200));
+  p_ball(19, 16, 6.5f, rgb(40, 70, 30), rgb(110, 160, 70)); /* the body */
+  p_tri(21, 9.5f, 26, 6, 23, 11.5f, rgb(110, 160, 70));      /* ears */
+  p_tri(21, 22.5f, 26, 26, 23, 20.5f, rgb(110, 160, 70));
+  p_disc(25, 12, 2.2f, rgb(80, 80, 86)); /* a pick */
+  p_line(22, 12, 29, 12, 1.4f, rgb(100, 70, 40));
+  p_eyes(23, 16, 1, 0, 2.2f, 1.4f);
+  enemy_entry("sapper", ox, oy);
+}
+
+/* fx_rubble: what is left of a tower; fx_flag: a rally flag on its pole,
+** the pole's foot at (10, 28). */
+static void rubble_and_flag(int ox, int oy) {
+  pen_at(ox, oy, 32);
+  p_disc(16, 17, 13, rgba(30, 26, 24, 120));
+  static const float stones[][3] = {{9, 12, 4.5f}, {19, 10, 3.8f}, {23, 19, 4.8f}, {12, 21, 5.2f},
+                                    {17, 16, 3.0f}, {26, 12, 2.4f}, {7, 18, 2.6f}, {18, 25, 3.0f}};
+  for (size_t k = 0; k < sizeof stones / sizeof stones[0]; k++) {
+    float x = stones[k][0], y = stones[k][1], r = stones[k][2];
+    float q[8] = {x - r, y, x, y - r * 0.8f, x + r, y - r * 0.2f, x + r * 0.3f, y + r * 0.8f};
+    p_poly_grown(q, 4, 0.8f, rgb(54, 50, 56));
+    p_poly(q, 4, k & 1 ? rgb(130, 126, 132) : rgb(106, 100, 110));
+  }
+  p_line(8, 24, 14, 20, 1.6f, rgb(90, 60, 30)); /* a broken beam */
+  entry("fx_rubble", ox, oy, 32, 32);
+  pen_at(ox + 32, oy, 32);
+  p_disc(10, 28, 3, rgba(0, 0, 0, 70));
+  p_line(10, 28, 10, 4, 1.8f, rgb(70, 50, 30));
+  float flag[8] = {10.5f, 4, 26, 7.5f, 20, 10.5f, 10.5f, 13};
+  p_poly_grown(flag, 4, 0.7f, rgb(20, 40, 100));
+  p_poly(flag, 4, rgb(60, 120, 230));
+  p_disc(10, 4, 1.6f, rgb(240, 210, 80));
+  entry("fx_flag", ox + 32, oy, 32, 32);
 }
 
 /* ---- enemies of the newer content (32 units, facing +x) ----------------- */
@@ -1333,6 +1431,15 @@ int main(int argc, char **argv) {
   turret_banner("banner_2", 352, 208, 1);
   turret_banner("warhorn", 384, 208, 2);
   turret_banner("drums", 416, 208, 3);
+  /* soldiers and sappers: the barracks at y 32, the units at y 64 */
+  platform("barracks", 416, 32, rgb(90, 140, 220));
+  turret_barracks("barracks", 448, 32, 0);
+  turret_barracks("barracks_2", 480, 32, 1);
+  turret_barracks("fortress", 448, 208, 2);
+  soldier("footman", 320, 64, false);
+  soldier("knight", 352, 64, true);
+  enemy_sapper(384, 64);
+  rubble_and_flag(416, 64);
   if (td_file_commit(&idx_out, &err) != 0) {
     fprintf(stderr, "td_assetgen: %s\n", err.msg);
     SDL_FreeSurface(s);

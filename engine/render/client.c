@@ -26,7 +26,7 @@ enum action {
   A_NONE, A_MAP, A_START, A_SETTINGS, A_QUIT, A_BACK, A_WINSIZE, A_FULLSCREEN, A_VSYNC,
   A_DIFFICULTY, A_VOLUME, A_VOLUME_SET, A_MUTE,
   A_BUILD, A_CALL, A_SPEED, A_PAUSE, A_MENU, A_RESUME, A_RESTART, A_MAINMENU, A_UPGRADE,
-  A_SELL, A_TARGET, A_CLOSE_PANEL, A_ERR_CLOSE, A_ERR_COPY
+  A_SELL, A_TARGET, A_CLOSE_PANEL, A_ERR_CLOSE, A_ERR_COPY, A_RALLY, A_REPAIR
 };
 
 typedef struct stats {
@@ -64,6 +64,7 @@ struct td_client {
   bool keys_pan[4];
   /* building */
   int32_t build_type, selected, hover;
+  bool rallying;         /* placing the selected barracks' rally flag */
   int32_t *pnext;
   size_t pnext_cap;
   int32_t p_base, p_type;
@@ -574,6 +575,42 @@ static void cycle_target(td_client *c) {
 
 static void call_wave(td_client *c) { command(c, (td_command){.kind = TD_COMMAND_CALL_WAVE}); }
 
+/* R: the selected barracks' rally flag follows the pointer until a click
+** puts it (or Esc, a right click, R again drop it). */
+static void toggle_rally(td_client *c) {
+  td_tower_view tv;
+  if (c->selected < 0 || !td_world_tower(world(c), (size_t)c->selected, &tv) || tv.soldiers <= 0) {
+    c->rallying = false;
+    return;
+  }
+  c->rallying = !c->rallying;
+  if (c->rallying) toast(c, false, "click where the soldiers should stand (within the ring)");
+}
+
+static void repair(td_client *c) {
+  if (c->selected < 0) return;
+  if (td_world_repair_cost(world(c), c->selected) < 0) {
+    toast(c, false, "the tower is not damaged");
+    return;
+  }
+  command(c, (td_command){.kind = TD_COMMAND_REPAIR, .base = c->selected});
+}
+
+static void place_rally(td_client *c, int x, int y) {
+  float wx = td_camera_wx(&c->cam, (float)x), wy = td_camera_wy(&c->cam, (float)y);
+  td_tower_view tv;
+  c->rallying = false;
+  if (c->selected < 0 || !td_world_tower(world(c), (size_t)c->selected, &tv)) return;
+  td_refusal why = TD_REFUSAL_NONE;
+  float xy[2 * TD_RULES_MAX_SOLDIERS];
+  if (td_world_rally_posts(world(c), c->selected, tv.type, wx, wy, xy, TD_RULES_MAX_SOLDIERS, &why) == 0) {
+    toast(c, true, "Cannot rally there: %s", td_refusal_text(why));
+    sound(c, TD_SOUND_REFUSED, 1);
+    return;
+  }
+  command(c, (td_command){.kind = TD_COMMAND_RALLY, .base = c->selected, .x = wx, .y = wy});
+}
+
 static void copy_error(td_client *c) {
   td_mod *m = td_game_mod(c->game);
   size_t n = td_mod_error_count(m);
@@ -596,6 +633,10 @@ static void reload(td_client *c) {
 }
 
 static void click_world(td_client *c, int x, int y) {
+  if (c->rallying) {
+    place_rally(c, x, y);
+    return;
+  }
   int32_t b = base_at(c, x, y);
   if (b < 0) {
     c->selected = -1;
@@ -680,7 +721,9 @@ static void do_action(td_client *c, const td_ui_button *b) {
     if (c->selected >= 0)
       command(c, (td_command){.kind = TD_COMMAND_TARGET, .base = c->selected, .mode = (td_target_mode)b->arg});
     break;
-  case A_CLOSE_PANEL: c->selected = -1; break;
+  case A_CLOSE_PANEL: c->selected = -1; c->rallying = false; break;
+  case A_RALLY: toggle_rally(c); break;
+  case A_REPAIR: repair(c); break;
   case A_ERR_CLOSE: c->show_errors = false; break;
   case A_ERR_COPY: copy_error(c); break;
   default: break;
@@ -754,7 +797,8 @@ static void key_down(td_client *c, const SDL_KeyboardEvent *k) {
   }
   switch (sym) {
   case SDLK_ESCAPE:
-    if (c->build_type >= 0 || c->selected >= 0) c->build_type = c->selected = -1;
+    if (c->rallying) c->rallying = false;
+    else if (c->build_type >= 0 || c->selected >= 0) c->build_type = c->selected = -1;
     else c->pause_menu = true;
     break;
   case SDLK_SPACE:
@@ -766,6 +810,8 @@ static void key_down(td_client *c, const SDL_KeyboardEvent *k) {
   case SDLK_DELETE:
   case SDLK_BACKSPACE: sell(c); break;
   case SDLK_t: cycle_target(c); break;
+  case SDLK_r: toggle_rally(c); break;
+  case SDLK_e: repair(c); break;
   case SDLK_LEFT: case SDLK_a: c->keys_pan[0] = true; break;
   case SDLK_RIGHT: case SDLK_d: c->keys_pan[1] = true; break;
   case SDLK_UP: case SDLK_w: c->keys_pan[2] = true; break;
@@ -781,6 +827,7 @@ static void key_down(td_client *c, const SDL_KeyboardEvent *k) {
   case SDLK_F8: c->overlay[TD_OVERLAY_RANGES] ^= 1; break;
   case SDLK_F9: c->overlay[TD_OVERLAY_STATS] ^= 1; break;
   case SDLK_F10: c->show_errors = !c->show_errors; break;
+  case SDLK_F11: c->overlay[TD_OVERLAY_UNITS] ^= 1; break;
   case SDLK_PAGEUP: if (c->err_index > 0) c->err_index--; break;
   case SDLK_PAGEDOWN: c->err_index++; break;
   default: break;
@@ -842,7 +889,8 @@ void td_client_event(td_client *c, const SDL_Event *e) {
       if (c->game && c->screen == SCREEN_GAME && !c->pause_menu && !in_hud(c, c->mx, c->my))
         click_world(c, c->mx, c->my);
     } else if (e->button.button == SDL_BUTTON_RIGHT && c->screen == SCREEN_GAME) {
-      c->build_type = c->selected = -1;
+      if (c->rallying) c->rallying = false;
+      else c->build_type = c->selected = -1;
     }
     break;
   }
@@ -971,9 +1019,14 @@ static void layout_game(td_client *c) {
   /* bottom bar: one button per tower type */
   int by = c->h - BOTTOM_H + 6;
   int bx = 8;
-  for (size_t t = 0; t < r->tower_count && t < 9; t++) {
+  size_t nt_bar = r->tower_count < 9 ? r->tower_count : 9;
+  /* as wide as 190, narrower when the types would not fit the window */
+  int bw = nt_bar ? (c->w - 16) / (int)nt_bar - 6 : 190;
+  if (bw > 190) bw = 190;
+  if (bw < 90) bw = 90;
+  for (size_t t = 0; t < nt_bar; t++) {
     const td_tower_level *root = &r->levels[r->towers[t].root];
-    b = add_button(c, bx, by, 190, BOTTOM_H - 12, A_BUILD, (int)t, r->towers[t].name);
+    b = add_button(c, bx, by, bw, BOTTOM_H - 12, A_BUILD, (int)t, r->towers[t].name);
     if (!b) break;
     snprintf(b->sub, sizeof b->sub, "%d gold", root->cost);
     snprintf(b->key, sizeof b->key, "%zu", t + 1);
@@ -982,7 +1035,7 @@ static void layout_game(td_client *c) {
     b->enabled = td_world_gold(w) >= root->cost;
     b->active = c->build_type == (int32_t)t;
     if (!b->enabled && b->active) b->enabled = true;
-    bx += 196;
+    bx += bw + 6;
   }
   /* the selected tower's panel */
   c->panel_shown = false;
@@ -992,19 +1045,30 @@ static void layout_game(td_client *c) {
     int px = c->w - PANEL_W - 8, py = TOP_H + 8;
     int nch = 0;
     while (nch < TD_RULES_MAX_CHILDREN && lv->children[nch] >= 0) nch++;
-    int ph = 150 + 40 + nch * 46 + 50;
+    bool damaged = td_world_repair_cost(w, c->selected) >= 0;
+    int ph = 150 + 40 + nch * 46 + 50 + (damaged ? 44 : 0);
     c->r_panel = (SDL_Rect){px, py, PANEL_W, ph};
     c->panel_shown = true;
     b = add_button(c, px + PANEL_W - 28, py + 4, 24, 22, A_CLOSE_PANEL, 0, "X");
     if (b) b->scale = 1;
     int ty = py + 146;
-    int nmode = r->towers[tv.type].script_target ? TD_TARGET_MODE_COUNT : TD_TARGET_SCRIPT;
-    int mw = (PANEL_W - 16) / nmode;
-    for (int m = 0; m < nmode; m++) {
-      b = add_button(c, px + 8 + m * mw, ty, mw - 4, 30, A_TARGET, m, mode_names[m]);
+    if (tv.soldiers > 0) { /* a barracks: where its soldiers stand */
+      b = add_button(c, px + 8, ty, PANEL_W - 16, 30, A_RALLY, 0,
+                     c->rallying ? "Click the map..." : "Set rally point");
       if (b) {
         b->scale = 1;
-        b->active = (int)tv.mode == m;
+        b->active = c->rallying;
+        snprintf(b->key, sizeof b->key, "R");
+      }
+    } else {
+      int nmode = r->towers[tv.type].script_target ? TD_TARGET_MODE_COUNT : TD_TARGET_SCRIPT;
+      int mw = (PANEL_W - 16) / nmode;
+      for (int m = 0; m < nmode; m++) {
+        b = add_button(c, px + 8 + m * mw, ty, mw - 4, 30, A_TARGET, m, mode_names[m]);
+        if (b) {
+          b->scale = 1;
+          b->active = (int)tv.mode == m;
+        }
       }
     }
     ty += 40;
@@ -1025,6 +1089,16 @@ static void layout_game(td_client *c) {
       ty += 46;
     }
     char lab[64];
+    if (damaged) {
+      int32_t cost = td_world_repair_cost(w, c->selected);
+      snprintf(lab, sizeof lab, "Repair  -%d gold", (int)cost);
+      b = add_button(c, px + 8, ty, PANEL_W - 16, 38, A_REPAIR, 0, lab);
+      if (b) {
+        b->enabled = td_world_gold(w) >= cost;
+        snprintf(b->key, sizeof b->key, "E");
+      }
+      ty += 44;
+    }
     snprintf(lab, sizeof lab, "Sell  +%d gold", refund_of(c, &tv));
     b = add_button(c, px + 8, ty, PANEL_W - 16, 38, A_SELL, 0, lab);
     if (b) {
@@ -1159,19 +1233,31 @@ static void draw_hud(td_client *c) {
     td_batch_text(b, (float)p.x + 60, (float)p.y + 12, 2, lv->name, WHITE, true);
     snprintf(s, sizeof s, "%s, level %d", r->towers[tv.type].name, tv.depth + 1);
     td_batch_text(b, (float)p.x + 60, (float)p.y + 34, 1, s, td_color(190, 190, 210, 255), true);
-    char st[256];
-    float dmg = lv->damage * (1 + tv.buff_damage), rate = lv->rate * (1 + tv.buff_rate);
-    snprintf(st, sizeof st,
-             "Damage %.0f (%s)\nRate   %.2f/s   DPS %.0f\nRange  %.1f tiles\nShot   %s%s\nSpent  %d gold",
-             (double)dmg, r->damage_types[lv->damage_type], (double)rate, (double)(dmg * rate),
-             (double)lv->range,
-             lv->shot == TD_SHOT_HOMING ? "homing" : lv->shot == TD_SHOT_BALLISTIC ? "ballistic"
-             : lv->shot == TD_SHOT_CHAIN ? "chain" : lv->shot == TD_SHOT_PIERCE ? "pierce" : "instant",
-             lv->effect.kind == TD_EFFECT_SLOW ? " + slow" : lv->effect.kind == TD_EFFECT_STUN ? " + stun"
-             : lv->effect.kind == TD_EFFECT_DOT ? " + burn" : "",
-             tv.spent);
+    char st[256], hp[48] = "";
+    if (tv.max_health > 0)
+      snprintf(hp, sizeof hp, "\nHealth %.0f/%.0f", (double)tv.health, (double)tv.max_health);
+    if (tv.soldiers > 0 && lv->soldier >= 0 && (size_t)lv->soldier < r->soldier_type_count) {
+      const td_soldier_type *so = &r->soldier_types[lv->soldier];
+      snprintf(st, sizeof st,
+               "Soldiers %d x %s\nEach   %.0f hp, %.0f dmg x %.2f/s\nRally  within %.1f tiles\n"
+               "Respawn %.0f s   Spent %d gold%s",
+               (int)tv.soldiers, so->name, (double)so->health, (double)so->damage, (double)so->rate,
+               (double)lv->range, (double)so->respawn, tv.spent, hp);
+    } else {
+      float dmg = lv->damage * (1 + tv.buff_damage), rate = lv->rate * (1 + tv.buff_rate);
+      snprintf(st, sizeof st,
+               "Damage %.0f (%s)\nRate   %.2f/s   DPS %.0f\nRange  %.1f tiles\nShot   %s%s\nSpent  %d gold%s",
+               (double)dmg, r->damage_types[lv->damage_type], (double)rate, (double)(dmg * rate),
+               (double)lv->range,
+               lv->shot == TD_SHOT_HOMING ? "homing" : lv->shot == TD_SHOT_BALLISTIC ? "ballistic"
+               : lv->shot == TD_SHOT_CHAIN ? "chain" : lv->shot == TD_SHOT_PIERCE ? "pierce" : "instant",
+               lv->effect.kind == TD_EFFECT_SLOW ? " + slow" : lv->effect.kind == TD_EFFECT_STUN ? " + stun"
+               : lv->effect.kind == TD_EFFECT_DOT ? " + burn" : "",
+               tv.spent, hp);
+    }
     td_batch_text(b, (float)p.x + 10, (float)p.y + 62, 1, st, td_color(220, 220, 230, 255), true);
-    td_batch_text(b, (float)p.x + 10, (float)p.y + 130, 1, "Target (T):", td_color(190, 190, 210, 255), true);
+    td_batch_text(b, (float)p.x + 10, (float)p.y + 134, 1, tv.soldiers > 0 ? "Rally point:" : "Target (T):",
+                  td_color(190, 190, 210, 255), true);
   }
 }
 
@@ -1248,6 +1334,17 @@ static void draw_game(td_client *c) {
   memcpy(p.overlay, c->overlay, sizeof p.overlay);
   p.selected_base = c->selected;
   p.hover_base = c->hover;
+  p.rally.base = -1;
+  if (c->rallying) {
+    td_tower_view tv;
+    if (c->selected >= 0 && td_world_tower(w, (size_t)c->selected, &tv)) {
+      p.rally.base = c->selected;
+      p.rally.x = td_camera_wx(&c->cam, (float)c->mx);
+      p.rally.y = td_camera_wy(&c->cam, (float)c->my);
+    } else {
+      c->rallying = false;
+    }
+  }
   p.building = c->build_type >= 0;
   p.ghost.base = c->p_base;
   p.ghost.tower_type = c->p_type;

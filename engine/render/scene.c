@@ -61,6 +61,7 @@ typedef struct astar_way {
 
 struct td_scene {
   const td_atlas *atlas;
+  td_units *units;       /* soldiers, fights, rubble, flags (units.h) */
   prev_enemy *pe;
   size_t pe_cap;
   prev_shot *ps;
@@ -108,7 +109,7 @@ struct td_scene {
 };
 
 static const char *const overlay_names[TD_OVERLAY_COUNT] = {
-  "graph", "lanes", "separation", "hash", "grid", "flyers", "ranges", "stats"};
+  "graph", "lanes", "separation", "hash", "grid", "flyers", "ranges", "stats", "units"};
 
 const char *td_overlay_name(td_overlay o) {
   return (unsigned)o < TD_OVERLAY_COUNT ? overlay_names[o] : NULL;
@@ -131,6 +132,11 @@ td_scene *td_scene_create(const td_atlas *atlas) {
   td_scene *s = calloc(1, sizeof *s);
   if (!s) return NULL;
   s->atlas = atlas;
+  s->units = td_units_create(atlas);
+  if (!s->units) {
+    free(s);
+    return NULL;
+  }
   static const char *shots[5] = {"shot_arrow", "shot_orb", "shot_ball", "shot_spark", "shot_bolt"};
   for (int i = 0; i < 5; i++) s->shot_spr[i] = td_atlas_find(atlas, shots[i]);
   s->puff = td_atlas_find(atlas, "fx_puff");
@@ -154,6 +160,7 @@ static void free_sprites(td_scene *s) {
 void td_scene_destroy(td_scene *s) {
   if (!s) return;
   free_sprites(s);
+  td_units_destroy(s->units);
   free(s->pe);
   free(s->ps);
   free(s->pt);
@@ -172,6 +179,7 @@ void td_scene_destroy(td_scene *s) {
 
 void td_scene_reset(td_scene *s) {
   s->nfx = 0;
+  td_units_reset(s->units);
   s->ov_valid = false; /* another world: the A* cache's pointers mean nothing */
   s->ov_nways = 0;
   s->road_map = NULL; /* another map may sit at the same address */
@@ -234,6 +242,7 @@ static bool grow(void **p, size_t *cap, size_t need, size_t elem) {
 }
 
 void td_scene_before_step(td_scene *s, const td_world *w) {
+  td_units_before_step(s->units, w);
   size_t ne = td_world_enemy_capacity(w);
   if (grow((void **)&s->pe, &s->pe_cap, ne, sizeof *s->pe)) {
     td_enemy_view v;
@@ -285,6 +294,7 @@ static SDL_Color damage_color(const td_rules *r, int32_t level) {
 }
 
 void td_scene_after_step(td_scene *s, const td_world *w) {
+  td_units_after_step(s->units, w);
   const float dt = 1.0f / (float)TD_WORLD_TICK_HZ;
   size_t k = 0;
   for (size_t i = 0; i < s->nfx; i++) {
@@ -1192,6 +1202,7 @@ static void draw_overlays_over(td_scene *s, td_batch *b, const td_world *w, cons
       }
     }
   }
+  if (p->overlay[TD_OVERLAY_UNITS]) td_units_draw_overlay(s->units, b, w, cam);
   if (p->overlay[TD_OVERLAY_FLYERS]) {
     for (size_t i = 0; i < m->base_count; i++) {
       td_tower_view tv;
@@ -1258,6 +1269,9 @@ void td_scene_draw(td_scene *s, td_batch *b, const td_world *w, const td_camera 
     if ((int32_t)i == p->hover_base && p->ghost.base < 0)
       td_batch_rect_outline(b, x, y, bw, bh, 2, td_color(255, 255, 255, 200));
   }
+
+  /* rubble, the selected barracks' flag, a flag being placed */
+  td_units_draw_ground(s->units, b, w, cam, p->selected_base, &p->rally, p->time);
 
   /* ranges under everything that moves */
   for (size_t i = 0; i < m->base_count; i++) {
@@ -1334,6 +1348,8 @@ void td_scene_draw(td_scene *s, td_batch *b, const td_world *w, const td_camera 
           td_batch_rect_outline(b, sx - size * 0.5f - 2, sy - size * 0.5f - 2, size + 4, size + 4, 2,
                                 td_color(255, 255, 255, 230));
       }
+      /* soldiers walk on the ground, between the towers and the flyers */
+      td_units_draw(s->units, b, w, cam, a, p->time);
     }
   }
 

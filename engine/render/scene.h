@@ -20,6 +20,9 @@
 ** a name not there is drawn as a shape in a colour made from the name, with
 ** its initial, so modded content still shows.
 **
+** Soldiers, fights, tower health bars, rubble and rally flags are drawn by
+** the scene's td_units (units.h).
+**
 ** The grid overlay's A*. On grid maps the "grid" overlay also shows, per
 ** spawn, A* (nav/astar.h) from the spawn to its nearest goal over the
 ** current graph: the path, the cells it expanded, and where the route's way
@@ -41,6 +44,7 @@
 
 #include "render/atlas.h"
 #include "render/batch.h"
+#include "render/units.h"
 #include "sim/world.h"
 
 typedef struct td_camera {
@@ -72,6 +76,7 @@ typedef enum td_overlay {
   TD_OVERLAY_FLYERS,     /* flyers' ray fans and hits, the obstacles they avoid */
   TD_OVERLAY_RANGES,     /* every tower's range */
   TD_OVERLAY_STATS,      /* frame time, tick, counts */
+  TD_OVERLAY_UNITS,      /* each unit's state, soldiers' paths, the path queue (units.h) */
   TD_OVERLAY_COUNT
 } td_overlay;
 
@@ -97,6 +102,7 @@ typedef struct td_scene_params {
   int32_t hover_base;    /* -1: none */
   bool building;         /* a tower type is picked: free bases glow */
   td_scene_ghost ghost;
+  td_units_rally rally;  /* a rally flag being placed (base -1: none) */
 } td_scene_params;
 
 td_scene *td_scene_create(const td_atlas *atlas);     /* NULL: out of memory */
