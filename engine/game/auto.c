@@ -224,8 +224,14 @@ static float aura(const td_world *w, const td_tower_level *l, float x, float y) 
 ** firing one the air points and the ground points [g0, g1). */
 static float level_cover(const td_auto *a, const td_world *w, const td_tower_level *l, float x,
                          float y, size_t g0, size_t g1, float air_weight) {
-  if (l->rate <= 0) return aura(w, l, x, y);
   float tile = (float)td_world_map(w)->tile_w;
+  if (l->soldiers > 0) { /* a barracks: the ground its soldiers can hold */
+    td_tower_level ground = *l;
+    ground.hits_ground = true;
+    ground.hits_air = false;
+    return cover(a, g0, g1, &ground, tile, x, y, air_weight);
+  }
+  if (l->rate <= 0) return aura(w, l, x, y);
   return cover(a, g0, g1, l, tile, x, y, air_weight) +
          cover(a, a->ground_end, a->air_end, l, tile, x, y, air_weight);
 }
@@ -294,6 +300,9 @@ static int32_t best_base(const td_auto *a, const td_world *w, int32_t t, float *
   return best;
 }
 
+/* A support tower: no shots, no soldiers (built once two towers stand). */
+static bool is_support(const td_tower_level *l) { return l->rate <= 0 && l->soldiers <= 0; }
+
 /* ---- decisions ----------------------------------------------------------- */
 
 static int command(td_game *g, td_command *c, td_err *err) {
@@ -352,6 +361,73 @@ static int upgrade(td_auto *a, td_game *g, float air_weight, td_err *err) {
   return 1;
 }
 
+/* Soldiers hold best where the towers shoot: a barracks whose rally point
+** is off the ground path (a new one's stands on its pad) gets the path
+** point within its range that the most firing towers cover (ties: the
+** nearest to it, then the first along the path) where its soldiers can
+** stand. 1 a command, 0 none, -1 error. */
+static int rally(td_auto *a, td_game *g, td_err *err) {
+  td_world *w = td_game_world(g);
+  const td_map *m = td_world_map(w);
+  const td_rules *r = td_world_rules(w);
+  float tile = (float)m->tile_w;
+  for (size_t b = 0; b < m->base_count; b++) {
+    td_tower_view t;
+    if (!td_world_tower(w, b, &t) || t.soldiers <= 0) continue;
+    bool on_path = false;
+    for (size_t i = 0; i < a->ground_end && !on_path; i++) {
+      float dx = a->px[i] - t.rally_x, dy = a->py[i] - t.rally_y;
+      on_path = dx * dx + dy * dy <= 0.75f * tile * 0.75f * tile;
+    }
+    if (on_path) continue;
+    float reach = r->levels[t.level].range * tile * 0.9f;
+    int64_t best = -1;
+    float best_c = -1, best_d = 0;
+    for (size_t i = 0; i < a->ground_end; i++) {
+      float dx = a->px[i] - t.x, dy = a->py[i] - t.y, d = dx * dx + dy * dy;
+      if (d > reach * reach) continue;
+      float c = 0;
+      for (size_t o = 0; o < m->base_count; o++) {
+        td_tower_view u;
+        if (!td_world_tower(w, o, &u) || r->levels[u.level].rate <= 0) continue;
+        float rr = r->levels[u.level].range * tile, ex = a->px[i] - u.x, ey = a->py[i] - u.y;
+        if (ex * ex + ey * ey <= rr * rr) c += 1;
+      }
+      if (c < best_c || (c == best_c && d >= best_d)) continue;
+      td_refusal why;
+      float xy[2 * TD_RULES_MAX_SOLDIERS];
+      if (td_world_rally_posts(w, (int32_t)b, t.type, a->px[i], a->py[i], xy, TD_RULES_MAX_SOLDIERS,
+                               &why) == 0)
+        continue;
+      best = (int64_t)i, best_c = c, best_d = d;
+    }
+    if (best < 0) continue;
+    td_command cmd = {.kind = TD_COMMAND_RALLY, .base = (int32_t)b, .x = a->px[best],
+                      .y = a->py[best]};
+    return command(g, &cmd, err) != 0 ? -1 : 1;
+  }
+  return 0;
+}
+
+/* The most damaged tower below half health, when its repair costs at most
+** half the gold in hand. 1 a command, 0 none, -1 error. */
+static int repair(td_game *g, td_err *err) {
+  td_world *w = td_game_world(g);
+  const td_map *m = td_world_map(w);
+  int32_t gold = td_world_gold(w), best = -1;
+  float worst = 0.5f;
+  for (size_t b = 0; b < m->base_count; b++) {
+    td_tower_view t;
+    if (!td_world_tower(w, b, &t) || t.max_health <= 0) continue;
+    float f = t.health / t.max_health;
+    int32_t cost = td_world_repair_cost(w, (int32_t)b);
+    if (f < worst && cost >= 0 && cost * 2 <= gold) worst = f, best = (int32_t)b;
+  }
+  if (best < 0) return 0;
+  td_command cmd = {.kind = TD_COMMAND_REPAIR, .base = best};
+  return command(g, &cmd, err) != 0 ? -1 : 1;
+}
+
 int td_auto_play(td_auto *a, td_game *g, td_err *err) {
   td_world *w = td_game_world(g);
   uint64_t tick = td_world_tick(w);
@@ -397,13 +473,16 @@ int td_auto_play(td_auto *a, td_game *g, td_err *err) {
   a->air_end = a->np;
   float air_weight = flyers_coming(w) ? 1.0f : AIR_IDLE_WEIGHT;
   if (score_bases(a, w, air_weight) != 0) return td_err_set(err, "auto: out of memory");
+  int rc = rally(a, g, err);
+  if (rc == 0) rc = repair(g, err);
+  if (rc != 0) return rc < 0 ? -1 : 0;
   int32_t gold = td_world_gold(w);
 
   /* the type built least that covers something somewhere */
   int32_t want = -1;
   for (size_t t = 0; t < r->tower_count; t++) {
     const td_tower_level *l = &r->levels[r->towers[t].root];
-    if (l->rate <= 0 && a->built < 2) continue;
+    if (is_support(l) && a->built < 2) continue;
     float c;
     if (best_base(a, w, (int32_t)t, &c) < 0) continue;
     if (want < 0 || a->built_of[t] < a->built_of[want]) want = (int32_t)t;
@@ -423,12 +502,12 @@ int td_auto_play(td_auto *a, td_game *g, td_err *err) {
   float alt_c = 0;
   for (size_t t = 0; t < r->tower_count; t++) {
     const td_tower_level *l = &r->levels[r->towers[t].root];
-    if (l->cost > gold || (l->rate <= 0 && a->built < 2)) continue;
+    if (l->cost > gold || (is_support(l) && a->built < 2)) continue;
     float c;
     if (best_base(a, w, (int32_t)t, &c) >= 0 && c > alt_c) alt = (int32_t)t, alt_c = c;
   }
   if (alt >= 0) {
-    int rc = place(a, g, alt, err);
+    rc = place(a, g, alt, err);
     if (rc != 0) return rc < 0 ? -1 : 0;
   }
   return upgrade(a, g, air_weight, err) < 0 ? -1 : 0;

@@ -3,6 +3,12 @@
 ** a map can be won and to prove the bundled content's balance headlessly.
 **
 ** The strategy, every TD_AUTO_PERIOD ticks while the game is on:
+**   0. Soldiers and repairs, before anything else (one command a
+**      decision): a barracks whose rally point is off the ground path (a
+**      new one's stands on its pad) gets the path point within its range
+**      that the most firing towers cover (ties: the nearest to it) where
+**      its soldiers can stand; else the most damaged tower below half
+**      health is repaired when that costs at most half the gold in hand.
 **   1. Where enemies go: points every half tile along the route from each
 **      spawn (following each node's next) and along the straight line from
 **      each spawn to its nearest goal (the flyers' way). A tower's cover
@@ -13,7 +19,9 @@
 **   2. Build: the tower type built least so far (ties: the rules' order)
 **      that covers something from some free base, at the free base where
 **      its cover is largest (ties: the lower base index) and the world
-**      would accept it (td_world_check_place). Support towers (rate 0) go
+**      would accept it (td_world_check_place). A barracks covers the
+**      ground points within its range (where its soldiers can stand).
+**      Support towers (rate 0, no soldiers) go
 **      where their aura covers the most towers, and only once two towers
 **      stand. When that type is not affordable the player saves for it,
 **      for at most TD_AUTO_PATIENCE seconds, then builds what it can.
