@@ -29,7 +29,8 @@
 static const char *const key_names[TD_SCENARIO_KEY_COUNT] = {
   "result", "lives", "gold", "wave", "ticks", "spawned", "kills", "leaks", "refused",
   "script_errors", "min_gap", "lane_error", "lane_swaps", "group_spread", "jitter", "orbits",
-  "off_road", "off_road_depth",
+  "off_road", "off_road_depth", "first_leak", "held", "engaged", "soldier_deaths",
+  "towers_destroyed", "route_updates",
 };
 static const char *const op_names[] = {"<", "<=", ">", ">=", "==", "~="};
 static const char *const state_names[] = {"playing", "won", "lost"};
@@ -37,7 +38,7 @@ static const char *const mode_names[TD_TARGET_MODE_COUNT] = {"first", "last", "s
                                                              "closest", "script"};
 
 #define SCENARIO_FIELDS "name|map|mod|seed|ticks|stop|endless|towers|call_wave|expect"
-#define ACTION_FIELDS "tick|base|tower|sell|upgrade|to|target|mode"
+#define ACTION_FIELDS "tick|base|tower|sell|upgrade|to|target|mode|rally|x|y|repair"
 
 const char *td_scenario_key_name(td_scenario_key key) {
   return (unsigned)key < TD_SCENARIO_KEY_COUNT ? key_names[key] : "?";
@@ -412,14 +413,26 @@ static int mode_of(const char *name) {
   return -1;
 }
 
+/* A rally point's coordinate (map units): a finite number. */
+static double get_coord(reader *r, const char *name) {
+  lua_State *L = r->L;
+  int t = get(r, -1, name);
+  if (t == LUA_TNIL) fail(r, "field '%s' is missing (rally = ID needs x and y, map units)", name);
+  if (!lua_isnumber(L, -1)) fail(r, "%s: expected a number, got %s", name, luaL_typename(L, -1));
+  double v = lua_tonumber(L, -1);
+  lua_pop(L, 1);
+  if (!isfinite(v) || fabs(v) > 1e7) fail(r, "%s: %g is not a point on a map", name, v);
+  return v;
+}
+
 /* towers[i] (on top of the stack) into a. */
 static void read_tower_action(reader *r, td_scenario_action *a) {
   lua_State *L = r->L;
   if (!lua_istable(L, -1)) fail(r, "expected a table, got %s", luaL_typename(L, -1));
   check_fields(r, -1, ACTION_FIELDS);
-  static const char *const verbs[] = {"tower", "sell", "upgrade", "target"};
+  static const char *const verbs[] = {"tower", "sell", "upgrade", "target", "rally", "repair"};
   int verb = -1;
-  for (int i = 0; i < 4; i++) {
+  for (int i = 0; i < 6; i++) {
     int t = get(r, -1, verbs[i]);
     lua_pop(L, 1);
     if (t == LUA_TNIL) continue;
@@ -428,7 +441,7 @@ static void read_tower_action(reader *r, td_scenario_action *a) {
   }
   if (verb < 0)
     fail(r, "no command: give one of tower = \"TYPE\" (with base = ID), sell = ID, "
-            "upgrade = ID, target = ID (with mode)");
+            "upgrade = ID, target = ID (with mode), rally = ID (with x, y), repair = ID");
   uint64_t v = 0;
   a->tick = get_uint(r, -1, "tick", 0, TD_SCENARIO_MAX_TICKS, &v) ? v : 0;
   bool has_base = get(r, -1, "base") != LUA_TNIL;
@@ -437,6 +450,11 @@ static void read_tower_action(reader *r, td_scenario_action *a) {
   lua_pop(L, 1);
   bool has_mode = get(r, -1, "mode") != LUA_TNIL;
   lua_pop(L, 1);
+  bool has_xy = get(r, -1, "x") != LUA_TNIL;
+  lua_pop(L, 1);
+  has_xy |= get(r, -1, "y") != LUA_TNIL;
+  lua_pop(L, 1);
+  if (has_xy && verb != 4) fail(r, "'x' and 'y' go with rally = ID");
   if (has_base && verb != 0) fail(r, "'base' goes with tower = \"TYPE\"; %s takes the base id itself", verbs[verb]);
   if (has_to && verb != 2) fail(r, "'to' goes with upgrade = ID");
   if (has_mode && verb != 3) fail(r, "'mode' goes with target = ID");
@@ -457,6 +475,18 @@ static void read_tower_action(reader *r, td_scenario_action *a) {
     get_uint(r, -1, "upgrade", 0, INT32_MAX, &v);
     a->base_id = (int64_t)v;
     get_string(r, -1, "to", a->name, sizeof a->name, false);
+    break;
+  case 4:
+    a->kind = TD_SCENARIO_RALLY;
+    get_uint(r, -1, "rally", 0, INT32_MAX, &v);
+    a->base_id = (int64_t)v;
+    a->x = (float)get_coord(r, "x");
+    a->y = (float)get_coord(r, "y");
+    break;
+  case 5:
+    a->kind = TD_SCENARIO_REPAIR;
+    get_uint(r, -1, "repair", 0, INT32_MAX, &v);
+    a->base_id = (int64_t)v;
     break;
   default: {
     a->kind = TD_SCENARIO_TARGET;
@@ -804,6 +834,12 @@ static int issue(td_game *g, const td_scenario_action *a, const resolved *r, uin
   case TD_SCENARIO_SELL: c.kind = TD_COMMAND_SELL; break;
   case TD_SCENARIO_TARGET: c.kind = TD_COMMAND_TARGET; c.mode = (td_target_mode)r->type; break;
   case TD_SCENARIO_CALL_WAVE: c.kind = TD_COMMAND_CALL_WAVE; break;
+  case TD_SCENARIO_RALLY:
+    c.kind = TD_COMMAND_RALLY;
+    c.x = a->x;
+    c.y = a->y;
+    break;
+  case TD_SCENARIO_REPAIR: c.kind = TD_COMMAND_REPAIR; break;
   }
   return td_game_command(g, &c, err);
 }
@@ -815,7 +851,12 @@ static void count_events(const td_world *w, const td_map *map, td_scenario_measu
     switch (ev[i].kind) {
     case TD_EVENT_SPAWNED: m->spawned++; break;
     case TD_EVENT_KILLED: m->kills++; break;
-    case TD_EVENT_LEAKED: m->leaks++; break;
+    case TD_EVENT_LEAKED:
+      if (m->leaks++ == 0) m->first_leak = (double)ev[i].tick / TD_WORLD_TICK_HZ;
+      break;
+    case TD_EVENT_ENGAGED: m->engaged++; break;
+    case TD_EVENT_SOLDIER_DIED: m->soldier_deaths++; break;
+    case TD_EVENT_TOWER_DESTROYED: m->towers_destroyed++; break;
     case TD_EVENT_REFUSED:
       if (m->refused++ == 0) {
         char why[160];
@@ -831,15 +872,27 @@ static void count_events(const td_world *w, const td_map *map, td_scenario_measu
     default: break;
     }
   }
+  size_t cap = td_world_enemy_capacity(w);
+  for (size_t i = 0; i < cap; i++) {
+    td_enemy_view v;
+    if (td_world_enemy(w, i, &v) && v.holder) m->held_ticks++;
+  }
+}
+
+static uint64_t route_updates(const td_world *w) {
+  const td_route_stats *st = td_route_get_stats(td_world_route(w));
+  return st->full_count + st->incremental_count;
 }
 
 int td_scenario_run(const td_scenario_file *f, const td_scenario *s, td_scenario_measure *m,
                     FILE *mod_out, td_err *err) {
   memset(m, 0, sizeof *m);
+  m->first_leak = INFINITY;
   resolved *r = NULL;
   td_game *g = start(f, s, &r, err);
   if (!g) return -1;
   td_world *w = td_game_world(g);
+  uint64_t updates0 = route_updates(w);
   /* The world keeps its crowd's metrics off (they cost a neighbour pass a
   ** tick) and hands the crowd out read-only; turning them on changes no
   ** movement, only what is measured. */
@@ -873,6 +926,7 @@ int td_scenario_run(const td_scenario_file *f, const td_scenario *s, td_scenario
   m->script_errors = (int64_t)(td_mod_error_count(td_game_mod(g)) +
                                td_mod_errors_dropped(td_game_mod(g)));
   m->crowd = *td_crowd_get_metrics(td_world_crowd(w));
+  m->route_updates = (int64_t)(route_updates(w) - updates0);
   td_mem_free(r, s->action_count * sizeof *r);
   td_game_destroy(g);
   return rc;
@@ -900,6 +954,12 @@ double td_scenario_value(const td_scenario_measure *m, td_scenario_key key) {
   case TD_SCENARIO_ORBITS: return (double)m->crowd.orbits;
   case TD_SCENARIO_OFF_ROAD: return (double)m->crowd.off_road;
   case TD_SCENARIO_OFF_ROAD_DEPTH: return m->crowd.off_road_depth;
+  case TD_SCENARIO_FIRST_LEAK: return m->first_leak;
+  case TD_SCENARIO_HELD: return (double)m->held_ticks / TD_WORLD_TICK_HZ;
+  case TD_SCENARIO_ENGAGED: return (double)m->engaged;
+  case TD_SCENARIO_SOLDIER_DEATHS: return (double)m->soldier_deaths;
+  case TD_SCENARIO_TOWERS_DESTROYED: return (double)m->towers_destroyed;
+  case TD_SCENARIO_ROUTE_UPDATES: return (double)m->route_updates;
   case TD_SCENARIO_KEY_COUNT: break;
   }
   return NAN;
@@ -922,6 +982,7 @@ void td_scenario_format(const td_scenario_measure *m, td_scenario_key key, char 
                         size_t cap) {
   double v = td_scenario_value(m, key);
   if (key == TD_SCENARIO_RESULT) snprintf(buf, cap, "%s", state_names[m->result]);
+  else if (isinf(v) && key == TD_SCENARIO_FIRST_LEAK) snprintf(buf, cap, "inf (none leaked)");
   else if (isinf(v)) snprintf(buf, cap, "%s", v > 0 ? "inf (no two enemies met)" : "-inf");
   else snprintf(buf, cap, "%.6g", v);
 }

@@ -79,6 +79,14 @@ typedef enum td_scenario_key {
   TD_SCENARIO_ORBITS,
   TD_SCENARIO_OFF_ROAD,      /* ground agent-ticks off the walkable area */
   TD_SCENARIO_OFF_ROAD_DEPTH,
+  /* soldiers and sappers (sim/unit.h) */
+  TD_SCENARIO_FIRST_LEAK,    /* seconds of game to the first leak (inf: none) */
+  TD_SCENARIO_HELD,          /* enemy-seconds held by soldiers (blocked or fighting one) */
+  TD_SCENARIO_ENGAGED,       /* ENGAGED events */
+  TD_SCENARIO_SOLDIER_DEATHS,/* SOLDIER_DIED events */
+  TD_SCENARIO_TOWERS_DESTROYED, /* TOWER_DESTROYED events */
+  TD_SCENARIO_ROUTE_UPDATES, /* route updates applied during the run (placements, sales,
+                                fallen towers, cost changes) */
   TD_SCENARIO_KEY_COUNT
 } td_scenario_key;
 
@@ -99,7 +107,9 @@ typedef enum td_scenario_action_kind {
   TD_SCENARIO_UPGRADE,   /* base, name: the level to upgrade into ("": the first upgrade) */
   TD_SCENARIO_SELL,      /* base */
   TD_SCENARIO_TARGET,    /* base, name: targeting mode */
-  TD_SCENARIO_CALL_WAVE
+  TD_SCENARIO_CALL_WAVE,
+  TD_SCENARIO_RALLY,     /* base, x, y: a barracks' rally point (map units) */
+  TD_SCENARIO_REPAIR     /* base */
 } td_scenario_action_kind;
 
 typedef struct td_scenario_action {
@@ -107,6 +117,7 @@ typedef struct td_scenario_action {
   uint64_t tick;
   int64_t base_id;       /* Tiled object id of the tower base */
   char name[TD_RULES_NAME_MAX];
+  float x, y;            /* rally */
   char field[32];        /* "towers[3]", "call_wave[1]": for messages */
 } td_scenario_action;
 
@@ -144,6 +155,8 @@ typedef struct td_scenario_measure {
   int32_t lives, gold, wave;
   uint64_t ticks;
   int64_t spawned, kills, leaks, refused, script_errors;
+  double first_leak;     /* seconds, INFINITY: none */
+  int64_t held_ticks, engaged, soldier_deaths, towers_destroyed, route_updates;
   td_crowd_metrics crowd;
   char first_refusal[192]; /* "tick 0: base 12: ..." for the first REFUSED, "" none */
 } td_scenario_measure;
