@@ -627,6 +627,47 @@ static void test_upgrade_keeps_share(void **state) {
   fixture_free(&f);
 }
 
+/* A reload: towers keep their share of health; an enemy no longer a
+** sapper leaves its tower. */
+static void test_reload_keeps_share(void **state) {
+  (void)state;
+  fixture f;
+  line_map(&f.map);
+  rules_make(&f.rules);
+  td_rules next;
+  rules_make(&next);
+  next.levels[L_WALL].health = 100;
+  next.enemies[E_LONG].siege_damage = 0;
+  td_world *w = world_new(&f, 1);
+  place(w, 0, T_WALL);
+  place(w, 3, T_WALL);
+  uint32_t l = spawn_at(w, E_LONG, 0);
+  until_attacking(w, l, 60 * 20);
+  assert_true(tower_of(w, 0).health == 40);
+  td_err err = {{0}};
+  assert_int_equal(td_world_set_rules(w, &next, &err), 0);
+  assert_true(tower_of(w, 0).health == 80 && tower_of(w, 0).max_health == 100);
+  assert_true(tower_of(w, 3).health == 100);
+  assert_int_equal(view_of(w, l).state, TD_ENEMY_WALK);
+  assert_int_equal(view_of(w, l).siege, -1);
+  steps(w, 60);
+  assert_true(tower_of(w, 0).health == 80);
+  assert_int_equal(view_of(w, l).state, TD_ENEMY_WALK);
+  /* a save after the reload loads (health within the new maximum) */
+  td_blob blob = {0};
+  td_world_save(w, &blob);
+  td_blob_reader r = td_blob_read(blob.data, blob.len);
+  td_world *b = td_world_load(&f.map, &next, &r, &err);
+  if (!b) fail_msg("%s", err.msg);
+  assert_int_equal(td_world_checksum(b), td_world_checksum(w));
+  td_world_destroy(b);
+  td_blob_free(&blob);
+  assert_arrows_in_table(w);
+  td_world_destroy(w);
+  td_rules_free(&next);
+  fixture_free(&f);
+}
+
 static td_refusal repair(td_world *w, int32_t base) {
   return command_now(w, (td_command){.kind = TD_COMMAND_REPAIR, .base = base});
 }
@@ -860,6 +901,7 @@ int main(void) {
     cmocka_unit_test(test_stunned_sapper_resumes),
     cmocka_unit_test(test_sell_while_sieged),
     cmocka_unit_test(test_upgrade_keeps_share),
+    cmocka_unit_test(test_reload_keeps_share),
     cmocka_unit_test(test_repair),
     cmocka_unit_test(test_damage_tower_edges),
     cmocka_unit_test(test_save_mid_siege_continues),

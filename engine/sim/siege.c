@@ -19,6 +19,7 @@
 */
 #include "sim/world_int.h"
 
+#include <float.h>
 #include <math.h>
 
 /* The level of the tower on base has health: a sapper may attack it. */
@@ -122,6 +123,24 @@ void sieges_tower_gone(td_world *w, int32_t base) {
     enemy_rec *e = &w->enemies[i];
     if (!enemy_active(e) || e->siege != base) continue;
     e->siege = -1;
+    enemy_settle(w, i);
+  }
+}
+
+void tower_rescale_health(td_world *w, int32_t base, float old_max) {
+  tower_rec *t = &w->towers[base];
+  float new_max = w->rules->levels[t->level].health;
+  t->health = old_max > 0.0f ? new_max * (t->health / old_max) : new_max;
+  if (new_max > 0.0f && !(t->health > 0.0f)) t->health = FLT_MIN; /* a share that underflowed */
+}
+
+void sieges_rules_changed(td_world *w, const td_rules *old) {
+  for (size_t b = 0; b < w->map->base_count; b++)
+    if (w->towers[b].used) tower_rescale_health(w, (int32_t)b, old->levels[w->towers[b].level].health);
+  for (size_t i = 0; i < w->enemy_used; i++) {
+    enemy_rec *e = &w->enemies[i];
+    if (!enemy_active(e) || e->siege < 0 || w->rules->enemies[e->type].siege_damage > 0.0f) continue;
+    e->siege = -1; /* no longer a sapper */
     enemy_settle(w, i);
   }
 }

@@ -163,10 +163,9 @@ td_refusal tower_upgrade(td_world *w, int32_t base, int32_t child) {
   int32_t cost = r->levels[next].cost;
   if (w->gold < cost) return TD_REFUSAL_GOLD;
   w->gold -= cost;
-  /* health: the share the tower had, of the new level's */
-  float old_max = r->levels[t->level].health, new_max = r->levels[next].health;
-  t->health = old_max > 0.0f ? new_max * (t->health / old_max) : new_max;
+  float old_max = r->levels[t->level].health;
   t->level = next;
+  tower_rescale_health(w, base, old_max); /* the share it had, of the new level's */
   t->spent += cost;
   w->buffs_dirty = true;
   td_event e = world_event(w, TD_EVENT_UPGRADED);

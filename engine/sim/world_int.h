@@ -267,6 +267,13 @@ void tower_destroy(td_world *w, int32_t base, uint32_t enemy);
 /* The tower on base is gone (sold or fallen): every sapper attacking it
 ** forgets it (siege -1) and walks on (a stunned one when its stun ends). */
 void sieges_tower_gone(td_world *w, int32_t base);
+/* The tower on base changed level (an upgrade, a reload) from one whose
+** maximum health was old_max: it keeps the share of health it had. */
+void tower_rescale_health(td_world *w, int32_t base, float old_max);
+/* After td_world_set_rules swapped in new rules (old: the previous ones):
+** towers keep their share of health, and an enemy whose type is no longer
+** a sapper leaves its tower. */
+void sieges_rules_changed(td_world *w, const td_rules *old);
 
 /* tower.c */
 td_refusal tower_place(td_world *w, int32_t base, int32_t type, td_place_check *info,
