@@ -163,10 +163,9 @@ td_refusal tower_upgrade(td_world *w, int32_t base, int32_t child) {
   int32_t cost = r->levels[next].cost;
   if (w->gold < cost) return TD_REFUSAL_GOLD;
   w->gold -= cost;
-  /* health: the share the tower had, of the new level's */
-  float old_max = r->levels[t->level].health, new_max = r->levels[next].health;
-  t->health = old_max > 0.0f ? new_max * (t->health / old_max) : new_max;
+  float old_max = r->levels[t->level].health;
   t->level = next;
+  tower_rescale_health(w, base, old_max); /* the share it had, of the new level's */
   t->spent += cost;
   w->buffs_dirty = true;
   td_event e = world_event(w, TD_EVENT_UPGRADED);
@@ -181,17 +180,19 @@ td_refusal tower_upgrade(td_world *w, int32_t base, int32_t child) {
   return TD_REFUSAL_NONE;
 }
 
-/* Unblocks what this base blocked and no other tower still blocks (nor the
-** map itself). */
-td_refusal tower_sell(td_world *w, int32_t base) {
-  if (base < 0 || (size_t)base >= w->map->base_count) return TD_REFUSAL_NO_BASE;
+/* The tower on base leaves (a sale or a fall): what it alone blocked (and
+** the map itself does not) is unblocked through the route's incremental
+** update, its handle dies, the obstacles follow, the sappers attacking it
+** walk on, its soldiers go. The caller builds its event first (the handle
+** dies here) and emits it after. 0, or -1 when out of memory (the world is
+** then broken; what: the operation named). */
+int tower_clear(td_world *w, int32_t base, const char *what) {
   tower_rec *t = &w->towers[base];
-  if (!t->used) return TD_REFUSAL_NO_TOWER;
   const td_tower_base *tb = &w->map->bases[base];
   const td_graph *mg = w->map->graph;
   if (grow_batch(w, tb->block_count) != 0) {
-    world_fail(w, "sell");
-    return TD_REFUSAL_COUNT;
+    world_fail(w, what);
+    return -1;
   }
   size_t n = 0;
   for (size_t k = 0; k < tb->block_count; k++) {
@@ -203,13 +204,30 @@ td_refusal tower_sell(td_world *w, int32_t base) {
   }
   if (n && td_route_apply(w->route, w->batch, n, NULL) != 0) {
     world_fail(w, "route");
-    return TD_REFUSAL_COUNT;
+    return -1;
   }
   for (size_t k = 0; k < tb->block_count; k++) {
     const td_graph_change *c = &tb->block[k];
     if (c->kind == TD_CHANGE_BLOCK_EDGE) w->blocks_e[c->id]--;
     if (c->kind == TD_CHANGE_BLOCK_NODE) w->blocks_n[c->id]--;
   }
+  t->used = false;
+  t->gen++;
+  t->target = 0;
+  w->tower_live--;
+  w->buffs_dirty = true;
+  sieges_tower_gone(w, base);
+  if (obstacles_update(w) != 0) world_fail(w, "obstacles");
+  if (n) td_crowd_route_changed(w->crowd);
+  soldiers_tower_changed(w, base);
+  soldiers_route_changed(w);
+  return 0;
+}
+
+td_refusal tower_sell(td_world *w, int32_t base) {
+  if (base < 0 || (size_t)base >= w->map->base_count) return TD_REFUSAL_NO_BASE;
+  tower_rec *t = &w->towers[base];
+  if (!t->used) return TD_REFUSAL_NO_TOWER;
   int32_t refund = (int32_t)floor((double)w->rules->sell_refund * t->spent);
   td_event e = world_event(w, TD_EVENT_SOLD);
   e.tower = tower_handle(w, (size_t)base);
@@ -218,16 +236,8 @@ td_refusal tower_sell(td_world *w, int32_t base) {
   e.amount = (float)refund;
   e.x = t->x;
   e.y = t->y;
+  if (tower_clear(w, base, "sell") != 0) return TD_REFUSAL_COUNT;
   td_world_give_gold(w, refund);
-  t->used = false;
-  t->gen++;
-  t->target = 0;
-  w->tower_live--;
-  w->buffs_dirty = true;
-  if (obstacles_update(w) != 0) world_fail(w, "obstacles");
-  if (n) td_crowd_route_changed(w->crowd);
-  soldiers_tower_changed(w, base);
-  soldiers_route_changed(w);
   world_emit(w, &e);
   return TD_REFUSAL_NONE;
 }

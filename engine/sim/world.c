@@ -237,7 +237,9 @@ int td_world_check_rules(const td_world *w, const td_rules *rules, td_err *err) 
 int td_world_set_rules(td_world *w, const td_rules *rules, td_err *err) {
   if (w->in_step) return td_err_set(err, "world: rules changed from a hook");
   if (td_world_check_rules(w, rules, err) != 0) return -1;
+  const td_rules *old = w->rules;
   w->rules = rules;
+  sieges_rules_changed(w, old);
   /* only grows: enemies alive keep the radius they spawned with */
   for (size_t i = 0; i < rules->enemy_count; i++)
     if (rules->enemies[i].radius * w->tile > w->max_radius)

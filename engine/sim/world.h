@@ -118,13 +118,24 @@
 ** is a hit (resistances, armour, effects none; credited to the barracks).
 **
 ** Towers under fire. A tower level may have health (> 0). A sapper (an
-** enemy with siege damage) that comes within siege_range of the footprint
-** of a tower with health stops and hits it at its siege rate (ATTACK) until
-** the tower falls: TOWER_DESTROYED, the base is free again, what the tower
-** blocked is unblocked through the route's incremental update (as a sale),
-** enemies re-route, its soldiers are gone; no refund. Health is per level:
-** an upgrade keeps the share of health the tower had. REPAIR restores full
-** health for ceil(repair_cost x spent x missing / max) gold (refused:
+** enemy with siege damage) on the map, not held by a soldier and not
+** stunned, that comes within siege_range of the footprint of a tower with
+** health (its body's edge to the base's rectangle: centre distance <=
+** radius + siege_range) stops and attacks it (ATTACK): the nearest such
+** tower, ties to the lower base; it keeps that one while it stays in reach
+** and damageable. Its attack clock runs only while it attacks (a stun
+** holds it): the first hit comes at once, then one every 1 / siege_rate,
+** the remainder carried over; each hit takes siege_damage (no armour)
+** and emits TOWER_DAMAGED. At 0 health the tower falls: TOWER_DESTROYED
+** right after the last TOWER_DAMAGED, the base is free again, what the
+** tower blocked is unblocked through the route's incremental update (as a
+** sale), enemies re-route, its soldiers are gone; no refund. When a tower
+** is sold or falls, every sapper attacking it walks on (a stunned one when
+** its stun ends); one upgraded to a level without health is left the next
+** step. Health is per level: an upgrade keeps the share of health the
+** tower had. REPAIR restores full health for ceil(repair_cost x spent x
+** missing / max) gold, a millionth of it forgiven first so that float
+** noise (0.3 is 0.30000001) never costs a gold more (refused:
 ** NOT_DAMAGED, GOLD).
 **
 ** Placement. A tower applies its base's block batch through
@@ -199,7 +210,9 @@ void td_world_set_endless(td_world *w, bool endless);
 ** each tower's level exists and belongs to the same tower type, each
 ** enemy's type and each pending spawn's group exist. Not from a hook.
 ** What changed applies from then on (new spawns, new shots, upgrades);
-** enemies keep their health. */
+** enemies keep their health; towers keep their share of health (as on an
+** upgrade), and an enemy whose type is no longer a sapper leaves its
+** tower. */
 int td_world_set_rules(td_world *w, const td_rules *rules, td_err *err);
 /* td_world_set_rules's checks alone: 0 when rules would be taken. */
 int td_world_check_rules(const td_world *w, const td_rules *rules, td_err *err);
@@ -444,9 +457,12 @@ typedef struct td_tower_view {
 int32_t td_world_repair_cost(const td_world *w, int32_t base);
 
 /* A hit of amount on a tower (a script's; sappers hit through the same
-** path): emits TOWER_DAMAGED, and TOWER_DESTROYED at 0 health. Returns the
-** health taken; 0 for a dead handle, a tower that cannot be damaged, or an
-** amount that is not finite and >= 0. enemy: the sapper credited, 0. */
+** path): emits TOWER_DAMAGED, and TOWER_DESTROYED at 0 health (the base
+** reopens at once: from a hook too). Returns the health taken (at most
+** what it had); 0, and nothing happens, for a dead handle, a tower that
+** cannot be damaged, a broken world, or an amount that is not finite and
+** > 0. enemy: the sapper credited in the events, 0 (a handle that is not
+** a live enemy is credited as 0). */
 float td_world_damage_tower(td_world *w, uint32_t tower, float amount, uint32_t enemy);
 
 /* ---- soldiers (unit.h) ---------------------------------------------------- */

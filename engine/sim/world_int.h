@@ -20,6 +20,10 @@
 **   node_cost[b]) / 2 (cost.c), and its weight follows (route.h).
 ** - Each wave_rec counts its pending spawn batches and its enemies not yet
 **   removed; it ends (and is dropped) when both reach zero.
+** - An active enemy's siege >= 0 names a base that has a tower (a sale or
+**   a fall clears it: sieges_tower_gone; an upgrade to a level without
+**   health is noticed by the sapper's next update); a tower's health is in
+**   (0, its level's health], or 0 for a level without.
 */
 #ifndef TD_WORLD_INT_H
 #define TD_WORLD_INT_H
@@ -257,14 +261,28 @@ td_refusal soldiers_rally(td_world *w, int32_t base, float x, float y);
 /* siege.c (sappers, tower health, repair) */
 void sieges_update(td_world *w);          /* sappers pick towers and hit them */
 td_refusal tower_repair(td_world *w, int32_t base);
-/* A tower at 0 health falls: the base reopens (as a sale, no refund). */
+/* A tower at 0 health falls: the base reopens (as a sale, no refund);
+** TOWER_DESTROYED credits enemy (0: none). */
 void tower_destroy(td_world *w, int32_t base, uint32_t enemy);
+/* The tower on base is gone (sold or fallen): every sapper attacking it
+** forgets it (siege -1) and walks on (a stunned one when its stun ends). */
+void sieges_tower_gone(td_world *w, int32_t base);
+/* The tower on base changed level (an upgrade, a reload) from one whose
+** maximum health was old_max: it keeps the share of health it had. */
+void tower_rescale_health(td_world *w, int32_t base, float old_max);
+/* After td_world_set_rules swapped in new rules (old: the previous ones):
+** towers keep their share of health, and an enemy whose type is no longer
+** a sapper leaves its tower. */
+void sieges_rules_changed(td_world *w, const td_rules *old);
 
 /* tower.c */
 td_refusal tower_place(td_world *w, int32_t base, int32_t type, td_place_check *info,
                        bool apply);
 td_refusal tower_upgrade(td_world *w, int32_t base, int32_t child);
 td_refusal tower_sell(td_world *w, int32_t base);
+/* What a sale and a fall share (tower.c has the contract): 0, or -1 when
+** out of memory (the world is broken). */
+int tower_clear(td_world *w, int32_t base, const char *what);
 int tower_reapply_blocks(td_world *w, td_err *err);
 void towers_positions(td_world *w);
 void towers_buffs(td_world *w);

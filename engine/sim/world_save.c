@@ -364,7 +364,7 @@ static int units_io(io *o, td_world *w) {
     io_f32(o, &e->attack_cool);
     if (o->mode != IO_LOAD) continue;
     if (e->siege < -1 || e->siege >= (int32_t)w->map->base_count || e->at_hand > 1 ||
-        (e->at_hand && !e->holder) || !(e->attack_cool >= -1.0f && e->attack_cool <= 1e4f))
+        (e->at_hand && !e->holder) || !(e->attack_cool >= -1.0f && e->attack_cool <= FLT_MAX))
       return bad(o, "bad enemy %zu: holder %u, at hand %u, siege %d, attack cooldown %g", i,
                  e->holder, e->at_hand, (int)e->siege, (double)e->attack_cool);
   }
