@@ -1,98 +1,13 @@
 /*
-** client.c: menus, HUD, input and the fixed-tick loop (see client.h).
+** client.c: a client's lifetime, the fixed-tick loop, input and the
+** commands it gives (see client.h; client_ui.c lays out and draws).
 */
 #define _POSIX_C_SOURCE 200809L /* opendir */
-#include "render/client.h"
+#include "render/client_int.h"
 
 #include <dirent.h>
 #include <stdarg.h>
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "render/ui.h"
-
-#define MAX_MAPS 32
-#define MAX_BUTTONS 96
-#define TOP_H 48
-#define BOTTOM_H 68
-#define PANEL_W 270
-#define TICK_S (1.0 / TD_WORLD_TICK_HZ)
-
-enum screen { SCREEN_MENU, SCREEN_SETTINGS, SCREEN_GAME, SCREEN_OVER };
-
-enum action {
-  A_NONE, A_MAP, A_START, A_SETTINGS, A_QUIT, A_BACK, A_WINSIZE, A_FULLSCREEN, A_VSYNC,
-  A_DIFFICULTY, A_VOLUME, A_VOLUME_SET, A_MUTE,
-  A_BUILD, A_CALL, A_SPEED, A_PAUSE, A_MENU, A_RESUME, A_RESTART, A_MAINMENU, A_UPGRADE,
-  A_SELL, A_TARGET, A_CLOSE_PANEL, A_ERR_CLOSE, A_ERR_COPY, A_RALLY, A_REPAIR
-};
-
-typedef struct stats {
-  int32_t kills, leaks, built, upgrades, sold, gold_earned, gold_spent, lives_lost;
-  uint64_t ticks;
-} stats;
-
-struct td_client {
-  SDL_Renderer *ren;
-  td_atlas *atlas;
-  td_batch batch;
-  td_scene *scene;
-  char assets_dir[512], maps_dir[512];
-  char mod_dirs[TD_MOD_MAX_MODS][512]; /* the mods, in load order */
-  size_t mod_count;
-  char maps[MAX_MAPS][800];
-  int nmaps, map_sel;
-  uint64_t seed;
-  td_game *game;
-  char map_path[512];
-  char menu_error[512];
-  int screen;
-  bool pause_menu, quit;
-  int w, h;
-  td_camera cam;
-  bool cam_set;
-  double acc, time, over_at;
-  double anim;           /* seconds of unpaused play: animations (frozen in pause) */
-  int speed;
-  /* mouse */
-  int mx, my;
-  bool ldown, dragging, rdown;
-  int down_x, down_y;
-  float drag_cx, drag_cy;
-  bool keys_pan[4];
-  /* building */
-  int32_t build_type, selected, hover;
-  bool rallying;         /* placing the selected barracks' rally flag */
-  int32_t *pnext;
-  size_t pnext_cap;
-  int32_t p_base, p_type;
-  uint64_t p_tick;
-  uint32_t p_towers;
-  bool p_ok, p_route;
-  td_place_check pc;
-  bool overlay[TD_OVERLAY_COUNT];
-  /* messages */
-  char toast[256];
-  double toast_until;
-  bool toast_bad;
-  stats st;
-  size_t errors_seen;
-  bool show_errors;
-  size_t err_index;
-  double poll_at;
-  td_client_settings set;
-  bool set_dirty;
-  td_ui_button btn[MAX_BUTTONS];
-  int nbtn;
-  SDL_Rect r_gold, r_lives, r_wave, r_hud, r_build, r_panel, r_call;
-  bool panel_shown;
-  double frame_ms;
-  td_audio *audio;       /* borrowed; NULL: no sound */
-};
-
-static const SDL_Color WHITE = {255, 255, 255, 255};
 
 /* ---- helpers -------------------------------------------------------------- */
 
@@ -127,12 +42,12 @@ static void list_maps(td_client *c) {
   qsort(c->maps, (size_t)c->nmaps, sizeof c->maps[0], cmp_str);
 }
 
-static const char *base_name(const char *p) {
+const char *client_base_name(const char *p) {
   const char *s = strrchr(p, '/');
   return s ? s + 1 : p;
 }
 
-static const td_world *world(const td_client *c) { return c->game ? td_game_world(c->game) : NULL; }
+const td_world *client_world(const td_client *c) { return c->game ? td_game_world(c->game) : NULL; }
 
 static void sound(td_client *c, td_sound s, float gain);
 
@@ -203,7 +118,7 @@ static void toggle_mute(td_client *c) {
   }
 }
 
-static void fit_camera(td_client *c) {
+void client_fit_camera(td_client *c) {
   const td_map *m = td_game_map(c->game);
   float mw = (float)(m->width * m->tile_w), mh = (float)(m->height * m->tile_h);
   if (mw <= 0 || mh <= 0) {
@@ -216,7 +131,7 @@ static void fit_camera(td_client *c) {
   c->cam.cy = mh / 2;
 }
 
-static void layout_viewport(td_client *c) {
+void client_layout_viewport(td_client *c) {
   c->cam.vx = 0;
   c->cam.vy = TOP_H;
   c->cam.vw = c->w;
@@ -224,7 +139,7 @@ static void layout_viewport(td_client *c) {
   if (c->cam.vh < 50) c->cam.vh = 50;
 }
 
-static void clamp_camera(td_client *c) {
+void client_clamp_camera(td_client *c) {
   if (!c->game) return;
   const td_map *m = td_game_map(c->game);
   float mw = (float)(m->width * m->tile_w), mh = (float)(m->height * m->tile_h);
@@ -292,7 +207,7 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
     }
   }
   for (int i = 0; i < c->nmaps; i++)
-    if (o->map_path && !strcmp(base_name(c->maps[i]), base_name(o->map_path))) c->map_sel = i;
+    if (o->map_path && !strcmp(client_base_name(c->maps[i]), client_base_name(o->map_path))) c->map_sel = i;
   return c;
 }
 
@@ -349,7 +264,7 @@ int td_client_start(td_client *c, const char *map_path, td_err *err) {
     c->pnext_cap = nn;
   }
   td_scene_before_step(c->scene, td_game_world(c->game));
-  toast(c, false, "%s: place towers on the pads, then call the first wave (N)", base_name(map_path));
+  toast(c, false, "%s: place towers on the pads, then call the first wave (N)", client_base_name(map_path));
   return 0;
 }
 
@@ -379,7 +294,7 @@ void td_client_set_audio(td_client *c, td_audio *a) {
 
 /* The step's events: statistics, messages and sounds (read only). */
 static void consume_events(td_client *c) {
-  const td_world *w = world(c);
+  const td_world *w = client_world(c);
   const td_rules *r = td_game_rules(c->game);
   size_t n;
   const td_event *ev = td_world_events(w, &n);
@@ -483,7 +398,7 @@ void td_client_advance(td_client *c, double seconds) {
   if (c->keys_pan[1]) c->cam.cx += pan;
   if (c->keys_pan[2]) c->cam.cy -= pan;
   if (c->keys_pan[3]) c->cam.cy += pan;
-  clamp_camera(c);
+  client_clamp_camera(c);
   if (c->screen == SCREEN_GAME && !c->pause_menu &&
       td_world_state(td_game_world(c->game)) == TD_GAME_PLAYING) {
     c->acc += seconds * c->speed;
@@ -513,7 +428,7 @@ void td_client_advance(td_client *c, double seconds) {
 
 /* ---- the ghost's preview ----------------------------------------------------- */
 
-static void update_preview(td_client *c) {
+void client_update_preview(td_client *c) {
   td_world *w = td_game_world(c->game);
   int32_t base = c->build_type >= 0 ? c->hover : -1;
   if (base >= 0) {
@@ -549,7 +464,7 @@ static void select_build(td_client *c, int32_t type) {
 }
 
 static void set_pause(td_client *c, bool on) {
-  if (td_world_paused(world(c)) == on) return;
+  if (td_world_paused(client_world(c)) == on) return;
   command(c, (td_command){.kind = on ? TD_COMMAND_PAUSE : TD_COMMAND_RESUME});
 }
 
@@ -566,7 +481,7 @@ static void sell(td_client *c) {
 
 static void cycle_target(td_client *c) {
   td_tower_view tv;
-  if (c->selected < 0 || !td_world_tower(world(c), (size_t)c->selected, &tv)) return;
+  if (c->selected < 0 || !td_world_tower(client_world(c), (size_t)c->selected, &tv)) return;
   const td_rules *r = td_game_rules(c->game);
   int n = r->towers[tv.type].script_target ? TD_TARGET_MODE_COUNT : TD_TARGET_SCRIPT;
   td_target_mode m = (td_target_mode)(((int)tv.mode + 1) % n);
@@ -579,7 +494,7 @@ static void call_wave(td_client *c) { command(c, (td_command){.kind = TD_COMMAND
 ** puts it (or Esc, a right click, R again drop it). */
 static void toggle_rally(td_client *c) {
   td_tower_view tv;
-  if (c->selected < 0 || !td_world_tower(world(c), (size_t)c->selected, &tv) || tv.soldiers <= 0) {
+  if (c->selected < 0 || !td_world_tower(client_world(c), (size_t)c->selected, &tv) || tv.soldiers <= 0) {
     c->rallying = false;
     return;
   }
@@ -589,7 +504,7 @@ static void toggle_rally(td_client *c) {
 
 static void repair(td_client *c) {
   if (c->selected < 0) return;
-  if (td_world_repair_cost(world(c), c->selected) < 0) {
+  if (td_world_repair_cost(client_world(c), c->selected) < 0) {
     toast(c, false, "the tower is not damaged");
     return;
   }
@@ -600,10 +515,10 @@ static void place_rally(td_client *c, int x, int y) {
   float wx = td_camera_wx(&c->cam, (float)x), wy = td_camera_wy(&c->cam, (float)y);
   td_tower_view tv;
   c->rallying = false;
-  if (c->selected < 0 || !td_world_tower(world(c), (size_t)c->selected, &tv)) return;
+  if (c->selected < 0 || !td_world_tower(client_world(c), (size_t)c->selected, &tv)) return;
   td_refusal why = TD_REFUSAL_NONE;
   float xy[2 * TD_RULES_MAX_SOLDIERS];
-  if (td_world_rally_posts(world(c), c->selected, tv.type, wx, wy, xy, TD_RULES_MAX_SOLDIERS, &why) == 0) {
+  if (td_world_rally_posts(client_world(c), c->selected, tv.type, wx, wy, xy, TD_RULES_MAX_SOLDIERS, &why) == 0) {
     toast(c, true, "Cannot rally there: %s", td_refusal_text(why));
     sound(c, TD_SOUND_REFUSED, 1);
     return;
@@ -643,7 +558,7 @@ static void click_world(td_client *c, int x, int y) {
     return;
   }
   td_tower_view tv;
-  if (td_world_tower(world(c), (size_t)b, &tv)) {
+  if (td_world_tower(client_world(c), (size_t)b, &tv)) {
     c->selected = c->selected == b ? -1 : b;
     c->build_type = -1;
     return;
@@ -705,7 +620,7 @@ static void do_action(td_client *c, const td_ui_button *b) {
   case A_BUILD: select_build(c, b->arg); break;
   case A_CALL: call_wave(c); break;
   case A_SPEED: c->speed = b->arg; set_pause(c, false); break;
-  case A_PAUSE: set_pause(c, !td_world_paused(world(c))); break;
+  case A_PAUSE: set_pause(c, !td_world_paused(client_world(c))); break;
   case A_MENU: c->pause_menu = true; break;
   case A_RESUME: c->pause_menu = false; break;
   case A_RESTART: {
@@ -729,8 +644,6 @@ static void do_action(td_client *c, const td_ui_button *b) {
   default: break;
   }
 }
-
-static void layout(td_client *c);
 
 static bool click_button(td_client *c, int x, int y) {
   for (int i = c->nbtn - 1; i >= 0; i--)
@@ -802,7 +715,7 @@ static void key_down(td_client *c, const SDL_KeyboardEvent *k) {
     else c->pause_menu = true;
     break;
   case SDLK_SPACE:
-  case SDLK_p: set_pause(c, !td_world_paused(world(c))); break;
+  case SDLK_p: set_pause(c, !td_world_paused(client_world(c))); break;
   case SDLK_n: call_wave(c); break;
   case SDLK_f: c->speed = c->speed == 1 ? 2 : c->speed == 2 ? 4 : 1; break;
   case SDLK_u: upgrade(c, (k->keysym.mod & KMOD_SHIFT) ? 1 : 0); break;
@@ -816,7 +729,7 @@ static void key_down(td_client *c, const SDL_KeyboardEvent *k) {
   case SDLK_RIGHT: case SDLK_d: c->keys_pan[1] = true; break;
   case SDLK_UP: case SDLK_w: c->keys_pan[2] = true; break;
   case SDLK_DOWN: case SDLK_s: c->keys_pan[3] = true; break;
-  case SDLK_HOME: fit_camera(c); break;
+  case SDLK_HOME: client_fit_camera(c); break;
   case SDLK_F1: c->overlay[TD_OVERLAY_GRAPH] ^= 1; break;
   case SDLK_F2: c->overlay[TD_OVERLAY_LANES] ^= 1; break;
   case SDLK_F3: c->overlay[TD_OVERLAY_SEPARATION] ^= 1; break;
@@ -859,7 +772,7 @@ void td_client_event(td_client *c, const SDL_Event *e) {
       if (c->dragging) {
         c->cam.cx = c->drag_cx - (float)(c->mx - c->down_x) / c->cam.zoom;
         c->cam.cy = c->drag_cy - (float)(c->my - c->down_y) / c->cam.zoom;
-        clamp_camera(c);
+        client_clamp_camera(c);
       }
       c->hover = in_hud(c, c->mx, c->my) ? -1 : base_at(c, c->mx, c->my);
     }
@@ -883,7 +796,7 @@ void td_client_event(td_client *c, const SDL_Event *e) {
     if (e->button.button == SDL_BUTTON_LEFT) c->ldown = false;
     else c->rdown = false;
     if (was_drag) break;
-    layout(c);
+    client_layout(c);
     if (e->button.button == SDL_BUTTON_LEFT) {
       if (click_button(c, c->mx, c->my)) break;
       if (c->game && c->screen == SCREEN_GAME && !c->pause_menu && !in_hud(c, c->mx, c->my))
@@ -898,600 +811,13 @@ void td_client_event(td_client *c, const SDL_Event *e) {
     if (c->game && c->screen == SCREEN_GAME && e->wheel.y != 0) {
       float wx = td_camera_wx(&c->cam, (float)c->mx), wy = td_camera_wy(&c->cam, (float)c->my);
       c->cam.zoom *= e->wheel.y > 0 ? 1.15f : 1 / 1.15f;
-      clamp_camera(c);
+      client_clamp_camera(c);
       /* keep the point under the cursor where it is */
       c->cam.cx = wx - ((float)c->mx - (float)c->cam.vx - (float)c->cam.vw * 0.5f) / c->cam.zoom;
       c->cam.cy = wy - ((float)c->my - (float)c->cam.vy - (float)c->cam.vh * 0.5f) / c->cam.zoom;
-      clamp_camera(c);
+      client_clamp_camera(c);
     }
     break;
   default: break;
   }
-}
-
-/* ---- layout ------------------------------------------------------------------------ */
-
-static td_ui_button *add_button(td_client *c, int x, int y, int w, int h, int action, int arg,
-                                const char *label) {
-  if (c->nbtn >= MAX_BUTTONS) return NULL;
-  td_ui_button *b = &c->btn[c->nbtn++];
-  memset(b, 0, sizeof *b);
-  b->r = (SDL_Rect){x, y, w, h};
-  b->action = action;
-  b->arg = arg;
-  b->enabled = true;
-  b->scale = 2;
-  snprintf(b->label, sizeof b->label, "%s", label);
-  return b;
-}
-
-static const char *mode_names[TD_TARGET_MODE_COUNT] = {"First", "Last", "Strong", "Close", "Script"};
-
-static int32_t refund_of(const td_client *c, const td_tower_view *tv) {
-  return (int32_t)floor((double)td_game_rules(c->game)->sell_refund * tv->spent);
-}
-
-static int32_t early_bonus(const td_client *c) {
-  const td_world *w = world(c);
-  int64_t t = td_world_next_wave_ticks(w);
-  if (t < 0) return 0;
-  return (int32_t)floor((double)td_game_rules(c->game)->early_bonus * (double)t / TD_WORLD_TICK_HZ);
-}
-
-static void layout_menu(td_client *c) {
-  int cx = c->w / 2;
-  int y = c->h / 2 - 70;
-  for (int i = 0; i < c->nmaps; i++) {
-    td_ui_button *b = add_button(c, cx - 200, y + i * 44, 400, 38, A_MAP, i, base_name(c->maps[i]));
-    if (b) b->active = i == c->map_sel;
-  }
-  y += (c->nmaps ? c->nmaps : 1) * 44 + 20;
-  add_button(c, cx - 200, y, 400, 44, A_START, 0, "Start");
-  add_button(c, cx - 200, y + 52, 195, 40, A_SETTINGS, 0, "Settings");
-  add_button(c, cx + 5, y + 52, 195, 40, A_QUIT, 0, "Quit");
-}
-
-static void layout_settings(td_client *c) {
-  int cx = c->w / 2, y = c->h / 2 - 130;
-  char s[64];
-  td_ui_button *b;
-  snprintf(s, sizeof s, "Window: %dx%d", c->set.window_w, c->set.window_h);
-  add_button(c, cx - 200, y, 400, 40, A_WINSIZE, 0, s);
-  snprintf(s, sizeof s, "Fullscreen: %s", c->set.fullscreen ? "on" : "off");
-  add_button(c, cx - 200, y + 46, 400, 40, A_FULLSCREEN, 0, s);
-  snprintf(s, sizeof s, "VSync: %s", c->set.vsync ? "on" : "off");
-  add_button(c, cx - 200, y + 92, 400, 40, A_VSYNC, 0, s);
-  snprintf(s, sizeof s, "Difficulty: %s%s", td_difficulty_name(c->set.difficulty),
-           c->game ? " (next game)" : "");
-  add_button(c, cx - 200, y + 138, 400, 40, A_DIFFICULTY, 0, s);
-  /* volume: - [slider] +, steps of 10 % (Left/Right too) */
-  add_button(c, cx - 200, y + 184, 44, 40, A_VOLUME, -1, "-");
-  snprintf(s, sizeof s, "Volume: %d%%", c->set.volume);
-  b = add_button(c, cx - 150, y + 184, 300, 40, A_VOLUME_SET, 0, s);
-  if (b) {
-    b->slider = true;
-    b->level = c->set.volume;
-    b->enabled = true;
-  }
-  add_button(c, cx + 156, y + 184, 44, 40, A_VOLUME, 1, "+");
-  snprintf(s, sizeof s, "Sound: %s%s", c->set.muted ? "muted" : "on", c->audio ? "" : " (no audio device)");
-  b = add_button(c, cx - 200, y + 230, 400, 40, A_MUTE, 0, s);
-  if (b) snprintf(b->key, sizeof b->key, "M");
-  add_button(c, cx - 200, y + 290, 400, 40, A_BACK, 0, "Back");
-}
-
-static void layout_game(td_client *c) {
-  const td_world *w = world(c);
-  const td_rules *r = td_game_rules(c->game);
-  /* top bar, right to left */
-  int x = c->w - 8;
-  td_ui_button *b;
-  x -= 44;
-  b = add_button(c, x, 6, 40, 36, A_MENU, 0, "");
-  if (b) b->icon = td_atlas_find(c->atlas, "icon_gear");
-  x -= 46;
-  b = add_button(c, x, 6, 42, 36, A_PAUSE, 0, "");
-  if (b) {
-    b->icon = td_atlas_find(c->atlas, td_world_paused(w) ? "icon_play" : "icon_pause");
-    b->active = td_world_paused(w);
-    snprintf(b->key, sizeof b->key, "SPC");
-  }
-  static const int speeds[3] = {4, 2, 1};
-  for (int i = 0; i < 3; i++) {
-    char s[8];
-    snprintf(s, sizeof s, "%dx", speeds[i]);
-    x -= 44;
-    b = add_button(c, x, 6, 40, 36, A_SPEED, speeds[i], s);
-    if (b) b->active = c->speed == speeds[i] && !td_world_paused(w);
-  }
-  int64_t nt = td_world_next_wave_ticks(w);
-  char s[64];
-  if (nt >= 0) snprintf(s, sizeof s, "Call wave +%dg", early_bonus(c));
-  else snprintf(s, sizeof s, "No more waves");
-  x -= 200;
-  b = add_button(c, x, 6, 194, 36, A_CALL, 0, s);
-  if (b) {
-    b->enabled = nt >= 0 && td_world_state(w) == TD_GAME_PLAYING;
-    b->scale = 2;
-    snprintf(b->key, sizeof b->key, "N");
-    c->r_call = b->r;
-  }
-  /* bottom bar: one button per tower type */
-  int by = c->h - BOTTOM_H + 6;
-  int bx = 8;
-  size_t nt_bar = r->tower_count < 9 ? r->tower_count : 9;
-  /* as wide as 190, narrower when the types would not fit the window */
-  int bw = nt_bar ? (c->w - 16) / (int)nt_bar - 6 : 190;
-  if (bw > 190) bw = 190;
-  if (bw < 90) bw = 90;
-  for (size_t t = 0; t < nt_bar; t++) {
-    const td_tower_level *root = &r->levels[r->towers[t].root];
-    b = add_button(c, bx, by, bw, BOTTOM_H - 12, A_BUILD, (int)t, r->towers[t].name);
-    if (!b) break;
-    snprintf(b->sub, sizeof b->sub, "%d gold", root->cost);
-    snprintf(b->key, sizeof b->key, "%zu", t + 1);
-    b->icon_kind = 1;
-    b->icon_arg = r->towers[t].root;
-    b->enabled = td_world_gold(w) >= root->cost;
-    b->active = c->build_type == (int32_t)t;
-    if (!b->enabled && b->active) b->enabled = true;
-    bx += bw + 6;
-  }
-  /* the selected tower's panel */
-  c->panel_shown = false;
-  td_tower_view tv;
-  if (c->selected >= 0 && td_world_tower(w, (size_t)c->selected, &tv)) {
-    const td_tower_level *lv = &r->levels[tv.level];
-    int px = c->w - PANEL_W - 8, py = TOP_H + 8;
-    int nch = 0;
-    while (nch < TD_RULES_MAX_CHILDREN && lv->children[nch] >= 0) nch++;
-    bool damaged = td_world_repair_cost(w, c->selected) >= 0;
-    int ph = 150 + 40 + nch * 46 + 50 + (damaged ? 44 : 0);
-    c->r_panel = (SDL_Rect){px, py, PANEL_W, ph};
-    c->panel_shown = true;
-    b = add_button(c, px + PANEL_W - 28, py + 4, 24, 22, A_CLOSE_PANEL, 0, "X");
-    if (b) b->scale = 1;
-    int ty = py + 146;
-    if (tv.soldiers > 0) { /* a barracks: where its soldiers stand */
-      b = add_button(c, px + 8, ty, PANEL_W - 16, 30, A_RALLY, 0,
-                     c->rallying ? "Click the map..." : "Set rally point");
-      if (b) {
-        b->scale = 1;
-        b->active = c->rallying;
-        snprintf(b->key, sizeof b->key, "R");
-      }
-    } else {
-      int nmode = r->towers[tv.type].script_target ? TD_TARGET_MODE_COUNT : TD_TARGET_SCRIPT;
-      int mw = (PANEL_W - 16) / nmode;
-      for (int m = 0; m < nmode; m++) {
-        b = add_button(c, px + 8 + m * mw, ty, mw - 4, 30, A_TARGET, m, mode_names[m]);
-        if (b) {
-          b->scale = 1;
-          b->active = (int)tv.mode == m;
-        }
-      }
-    }
-    ty += 40;
-    for (int k = 0; k < nch; k++) {
-      const td_tower_level *ch = &r->levels[lv->children[k]];
-      char lab[64];
-      snprintf(lab, sizeof lab, "Upgrade: %s", ch->name);
-      b = add_button(c, px + 8, ty, PANEL_W - 16, 40, A_UPGRADE, k, lab);
-      if (b) {
-        b->scale = 1;
-        snprintf(b->sub, sizeof b->sub, "%d gold  dmg %.0f  rng %.1f", ch->cost, (double)ch->damage,
-                 (double)ch->range);
-        snprintf(b->key, sizeof b->key, k == 0 ? "U" : k == 1 ? "^U" : "");
-        b->icon_kind = 1;
-        b->icon_arg = lv->children[k];
-        b->enabled = td_world_gold(w) >= ch->cost;
-      }
-      ty += 46;
-    }
-    char lab[64];
-    if (damaged) {
-      int32_t cost = td_world_repair_cost(w, c->selected);
-      snprintf(lab, sizeof lab, "Repair  -%d gold", (int)cost);
-      b = add_button(c, px + 8, ty, PANEL_W - 16, 38, A_REPAIR, 0, lab);
-      if (b) {
-        b->enabled = td_world_gold(w) >= cost;
-        snprintf(b->key, sizeof b->key, "E");
-      }
-      ty += 44;
-    }
-    snprintf(lab, sizeof lab, "Sell  +%d gold", refund_of(c, &tv));
-    b = add_button(c, px + 8, ty, PANEL_W - 16, 38, A_SELL, 0, lab);
-    if (b) {
-      b->icon = td_atlas_find(c->atlas, "icon_sell");
-      snprintf(b->key, sizeof b->key, "X");
-    }
-  }
-  /* the Lua error overlay */
-  if (c->show_errors && td_mod_error_count(td_game_mod(c->game)) > 0) {
-    int ew = c->w - 40 > 900 ? 900 : c->w - 40, ex = 20, ey = c->h - BOTTOM_H - 250;
-    add_button(c, ex + ew - 150, ey + 6, 70, 24, A_ERR_COPY, 0, "Copy");
-    add_button(c, ex + ew - 74, ey + 6, 66, 24, A_ERR_CLOSE, 0, "Hide");
-    c->btn[c->nbtn - 1].scale = 1;
-    c->btn[c->nbtn - 2].scale = 1;
-  }
-  if (c->pause_menu) {
-    int cx = c->w / 2, y = c->h / 2 - 80;
-    add_button(c, cx - 150, y, 300, 40, A_RESUME, 0, "Resume");
-    add_button(c, cx - 150, y + 50, 300, 40, A_RESTART, 0, "Restart");
-    add_button(c, cx - 150, y + 100, 300, 40, A_SETTINGS, 0, "Settings");
-    add_button(c, cx - 150, y + 150, 300, 40, A_MAINMENU, 0, "Main menu");
-    add_button(c, cx - 150, y + 200, 300, 40, A_QUIT, 0, "Quit");
-  }
-}
-
-static void layout_over(td_client *c) {
-  int cx = c->w / 2, y = c->h / 2 + 120;
-  add_button(c, cx - 205, y, 200, 44, A_RESTART, 0, "Play again");
-  add_button(c, cx + 5, y, 200, 44, A_MAINMENU, 0, "Main menu");
-}
-
-static void layout(td_client *c) {
-  c->nbtn = 0;
-  c->panel_shown = false;
-  if (c->w <= 0 || c->h <= 0) return;
-  c->r_hud = (SDL_Rect){0, 0, c->w, TOP_H};
-  c->r_build = (SDL_Rect){0, c->h - BOTTOM_H, c->w, BOTTOM_H};
-  switch (c->screen) {
-  case SCREEN_MENU: layout_menu(c); break;
-  case SCREEN_SETTINGS: layout_settings(c); break;
-  case SCREEN_GAME: layout_game(c); break;
-  case SCREEN_OVER: layout_over(c); break;
-  default: break;
-  }
-}
-
-/* ---- drawing --------------------------------------------------------------------------- */
-
-static void text_center(td_batch *b, float cx, float y, int scale, const char *s, SDL_Color col) {
-  td_batch_text(b, cx - (float)td_text_width(s, scale) / 2, y, scale, s, col, true);
-}
-
-static void draw_buttons(td_client *c) {
-  td_batch *b = &c->batch;
-  const td_rules *r = c->game ? td_game_rules(c->game) : NULL;
-  for (int i = 0; i < c->nbtn; i++) {
-    const td_ui_button *bt = &c->btn[i];
-    bool hover = td_ui_hit(&bt->r, c->mx, c->my);
-    td_ui_button_draw(b, bt, hover);
-    if (bt->icon_kind == 1 && r) {
-      float s = (float)bt->r.h - 8;
-      td_scene_tower_icon(c->scene, b, r, bt->icon_arg, (float)bt->r.x + 4 + s / 2,
-                          (float)bt->r.y + (float)bt->r.h / 2, s);
-    }
-  }
-}
-
-static void draw_hud(td_client *c) {
-  td_batch *b = &c->batch;
-  const td_world *w = world(c);
-  const td_rules *r = td_game_rules(c->game);
-  td_batch_rect(b, 0, 0, (float)c->w, TOP_H, td_color(18, 20, 28, 240));
-  td_batch_rect(b, 0, TOP_H - 1, (float)c->w, 1, td_color(90, 96, 130, 255));
-  td_batch_rect(b, 0, (float)(c->h - BOTTOM_H), (float)c->w, BOTTOM_H, td_color(18, 20, 28, 240));
-  td_batch_rect(b, 0, (float)(c->h - BOTTOM_H), (float)c->w, 1, td_color(90, 96, 130, 255));
-  char s[64];
-  float x = 10;
-  const td_sprite *ic;
-  if ((ic = td_atlas_find(c->atlas, "icon_coin"))) td_batch_sprite_rect(b, ic, x, 8, 32, 32, WHITE);
-  snprintf(s, sizeof s, "%d", td_world_gold(w));
-  int tw = td_batch_text(b, x + 38, 14, 3, s, td_color(255, 215, 80, 255), true);
-  c->r_gold = (SDL_Rect){(int)x, 4, 38 + tw, 40};
-  x += 38 + (float)(tw > 72 ? tw : 72) + 16;
-  if ((ic = td_atlas_find(c->atlas, "icon_heart"))) td_batch_sprite_rect(b, ic, x, 8, 32, 32, WHITE);
-  snprintf(s, sizeof s, "%d", td_world_lives(w));
-  tw = td_batch_text(b, x + 38, 14, 3, s, td_color(255, 110, 120, 255), true);
-  c->r_lives = (SDL_Rect){(int)x, 4, 38 + tw, 40};
-  x += 38 + (float)(tw > 54 ? tw : 54) + 16;
-  if ((ic = td_atlas_find(c->atlas, "icon_wave"))) td_batch_sprite_rect(b, ic, x, 8, 32, 32, WHITE);
-  snprintf(s, sizeof s, "Wave %d/%d", td_world_wave(w), r->wave_count);
-  tw = td_batch_text(b, x + 38, 10, 2, s, WHITE, true);
-  c->r_wave = (SDL_Rect){(int)x, 4, 38 + tw, 40};
-  int64_t nt = td_world_next_wave_ticks(w);
-  if (nt >= 0) snprintf(s, sizeof s, "next in %llds", (long long)((nt + TD_WORLD_TICK_HZ - 1) / TD_WORLD_TICK_HZ));
-  else snprintf(s, sizeof s, "last wave");
-  td_batch_text(b, x + 38, 30, 1, s, td_color(190, 190, 210, 255), true);
-  x += 38 + (float)(tw > 110 ? tw : 110) + 18;
-  /* the next wave's preview: icons and counts */
-  td_wave_entry pv[12];
-  int32_t nw = td_world_wave(w) + 1;
-  size_t np = nt >= 0 ? td_world_preview(w, nw, pv, 12) : 0;
-  if (np > 12) np = 12;
-  float limit = (float)c->r_call.x - 8;
-  if (np > 0 && x + 60 < limit) {
-    td_batch_text(b, x, 18, 1, "NEXT:", td_color(190, 190, 210, 255), true);
-    x += 36;
-    for (size_t i = 0; i < np && x + 70 < limit; i++) {
-      td_scene_enemy_icon(c->scene, b, r, pv[i].enemy, x + 16, 24, 30);
-      snprintf(s, sizeof s, "x%d", pv[i].count * pv[i].spawns);
-      int t2 = td_batch_text(b, x + 33, 17, 2, s, WHITE, true);
-      x += 40 + (float)t2;
-    }
-  }
-  draw_buttons(c);
-  /* the selected tower's details */
-  td_tower_view tv;
-  if (c->panel_shown && td_world_tower(w, (size_t)c->selected, &tv)) {
-    SDL_Rect p = c->r_panel;
-    const td_tower_level *lv = &r->levels[tv.level];
-    td_ui_panel(b, (float)p.x, (float)p.y, (float)p.w, (float)p.h);
-    /* re-draw the buttons of the panel above it */
-    for (int i = 0; i < c->nbtn; i++)
-      if (td_ui_hit(&p, c->btn[i].r.x, c->btn[i].r.y)) {
-        td_ui_button_draw(b, &c->btn[i], td_ui_hit(&c->btn[i].r, c->mx, c->my));
-        if (c->btn[i].icon_kind == 1) {
-          float sz = (float)c->btn[i].r.h - 8;
-          td_scene_tower_icon(c->scene, b, r, c->btn[i].icon_arg, (float)c->btn[i].r.x + 4 + sz / 2,
-                              (float)c->btn[i].r.y + (float)c->btn[i].r.h / 2, sz);
-        }
-      }
-    td_scene_tower_icon(c->scene, b, r, tv.level, (float)p.x + 30, (float)p.y + 32, 44);
-    td_batch_text(b, (float)p.x + 60, (float)p.y + 12, 2, lv->name, WHITE, true);
-    snprintf(s, sizeof s, "%s, level %d", r->towers[tv.type].name, tv.depth + 1);
-    td_batch_text(b, (float)p.x + 60, (float)p.y + 34, 1, s, td_color(190, 190, 210, 255), true);
-    char st[256], hp[48] = "";
-    if (tv.max_health > 0)
-      snprintf(hp, sizeof hp, "\nHealth %.0f/%.0f", (double)tv.health, (double)tv.max_health);
-    if (tv.soldiers > 0 && lv->soldier >= 0 && (size_t)lv->soldier < r->soldier_type_count) {
-      const td_soldier_type *so = &r->soldier_types[lv->soldier];
-      snprintf(st, sizeof st,
-               "Soldiers %d x %s\nEach   %.0f hp, %.0f dmg x %.2f/s\nRally  within %.1f tiles\n"
-               "Respawn %.0f s   Spent %d gold%s",
-               (int)tv.soldiers, so->name, (double)so->health, (double)so->damage, (double)so->rate,
-               (double)lv->range, (double)so->respawn, tv.spent, hp);
-    } else {
-      float dmg = lv->damage * (1 + tv.buff_damage), rate = lv->rate * (1 + tv.buff_rate);
-      snprintf(st, sizeof st,
-               "Damage %.0f (%s)\nRate   %.2f/s   DPS %.0f\nRange  %.1f tiles\nShot   %s%s\nSpent  %d gold%s",
-               (double)dmg, r->damage_types[lv->damage_type], (double)rate, (double)(dmg * rate),
-               (double)lv->range,
-               lv->shot == TD_SHOT_HOMING ? "homing" : lv->shot == TD_SHOT_BALLISTIC ? "ballistic"
-               : lv->shot == TD_SHOT_CHAIN ? "chain" : lv->shot == TD_SHOT_PIERCE ? "pierce" : "instant",
-               lv->effect.kind == TD_EFFECT_SLOW ? " + slow" : lv->effect.kind == TD_EFFECT_STUN ? " + stun"
-               : lv->effect.kind == TD_EFFECT_DOT ? " + burn" : "",
-               tv.spent, hp);
-    }
-    td_batch_text(b, (float)p.x + 10, (float)p.y + 62, 1, st, td_color(220, 220, 230, 255), true);
-    td_batch_text(b, (float)p.x + 10, (float)p.y + 134, 1, tv.soldiers > 0 ? "Rally point:" : "Target (T):",
-                  td_color(190, 190, 210, 255), true);
-  }
-}
-
-static void draw_errors(td_client *c) {
-  td_mod *m = td_game_mod(c->game);
-  size_t n = td_mod_error_count(m);
-  if (!c->show_errors || n == 0) return;
-  if (c->err_index >= n) c->err_index = n - 1;
-  const td_mod_error *e = td_mod_error_at(m, c->err_index);
-  td_batch *b = &c->batch;
-  int ew = c->w - 40 > 900 ? 900 : c->w - 40, ex = 20, ey = c->h - BOTTOM_H - 250;
-  td_batch_rect(b, (float)ex, (float)ey, (float)ew, 240, td_color(40, 8, 10, 235));
-  td_batch_rect_outline(b, (float)ex, (float)ey, (float)ew, 240, 2, td_color(255, 80, 70, 255));
-  const td_sprite *ic = td_atlas_find(c->atlas, "icon_warn");
-  if (ic) td_batch_sprite_rect(b, ic, (float)ex + 8, (float)ey + 8, 16, 16, WHITE);
-  char s[512];
-  snprintf(s, sizeof s, "Lua error %zu/%zu  mod '%s'  %s", c->err_index + 1, n, e->mod, e->handler);
-  td_batch_text(b, (float)ex + 30, (float)ey + 10, 1, s, td_color(255, 200, 190, 255), true);
-  td_batch_text(b, (float)ex + 10, (float)ey + 32, 2, e->where, td_color(255, 230, 120, 255), true);
-  /* the message, wrapped, then the traceback */
-  int cols = (ew - 20) / 6;
-  char wrapped[4096];
-  size_t k = 0;
-  int col = 0;
-  for (const char *p = e->message; *p && k + 2 < sizeof wrapped; p++) {
-    if (col >= cols) {
-      wrapped[k++] = '\n';
-      col = 0;
-    }
-    wrapped[k++] = *p;
-    col = *p == '\n' ? 0 : col + 1;
-  }
-  wrapped[k] = 0;
-  td_batch_text(b, (float)ex + 10, (float)ey + 56, 1, wrapped, WHITE, true);
-  int lines = td_text_height(wrapped, 1) / 9 + 1;
-  k = 0;
-  int nl = 0;
-  for (const char *p = e->traceback; *p && k + 2 < sizeof wrapped && nl < 16 - lines; p++) {
-    if (*p == '\n') nl++;
-    wrapped[k++] = (char)(*p == '\t' ? ' ' : *p);
-  }
-  wrapped[k] = 0;
-  td_batch_text(b, (float)ex + 10, (float)ey + 62 + (float)lines * 9, 1, wrapped,
-                td_color(210, 190, 190, 255), true);
-  td_batch_text(b, (float)ex + 10, (float)ey + 226, 1,
-                "Ctrl+C copy   F10 hide   PgUp/PgDn older/newer   F5 reload", td_color(200, 160, 160, 255),
-                true);
-}
-
-static void draw_stats(td_client *c) {
-  const td_world *w = world(c);
-  char s[512];
-  const td_route_stats *rs = td_route_get_stats(td_world_route(w));
-  snprintf(s, sizeof s,
-           "frame %.2f ms\ntick %llu  speed %dx\nenemies %zu  towers %zu\nsprites+shapes %zu  new frames %zu\n"
-           "route: %llu full, %llu incremental\nzoom %.2f",
-           c->frame_ms, (unsigned long long)td_world_tick(w), c->speed, td_world_enemy_count(w),
-           td_world_tower_count(w), c->batch.quads, c->batch.misses,
-           (unsigned long long)rs->full_count, (unsigned long long)rs->incremental_count,
-           (double)c->cam.zoom);
-  td_ui_panel(&c->batch, 8, TOP_H + 8, 250, 66);
-  td_batch_text(&c->batch, 14, TOP_H + 13, 1, s, td_color(200, 255, 200, 255), true);
-}
-
-static void draw_game(td_client *c) {
-  td_batch *b = &c->batch;
-  td_world *w = td_game_world(c->game);
-  update_preview(c);
-  td_scene_params p;
-  memset(&p, 0, sizeof p);
-  p.alpha = (float)(c->acc / TICK_S);
-  if (p.alpha > 1) p.alpha = 1;
-  p.time = c->anim;
-  memcpy(p.overlay, c->overlay, sizeof p.overlay);
-  p.selected_base = c->selected;
-  p.hover_base = c->hover;
-  p.rally.base = -1;
-  if (c->rallying) {
-    td_tower_view tv;
-    if (c->selected >= 0 && td_world_tower(w, (size_t)c->selected, &tv)) {
-      p.rally.base = c->selected;
-      p.rally.x = td_camera_wx(&c->cam, (float)c->mx);
-      p.rally.y = td_camera_wy(&c->cam, (float)c->my);
-    } else {
-      c->rallying = false;
-    }
-  }
-  p.building = c->build_type >= 0;
-  p.ghost.base = c->p_base;
-  p.ghost.tower_type = c->p_type;
-  if (c->p_base >= 0) {
-    p.ghost.ok = c->p_ok;
-    p.ghost.afford = c->pc.reason != TD_REFUSAL_GOLD;
-    p.ghost.next = c->p_route ? c->pnext : NULL;
-    p.ghost.reason = c->pc.reason == TD_REFUSAL_NONE ? "" : c->pc.text;
-  }
-  td_scene_draw(c->scene, b, w, &c->cam, &p);
-  /* overlay names in the corner */
-  char on[160] = "";
-  for (int i = 0; i < TD_OVERLAY_COUNT; i++)
-    if (c->overlay[i] && i != TD_OVERLAY_STATS) {
-      strncat(on, on[0] ? " " : "overlays: ", sizeof on - strlen(on) - 1);
-      strncat(on, td_overlay_name((td_overlay)i), sizeof on - strlen(on) - 1);
-    }
-  if (on[0]) td_batch_text(b, 10, (float)(c->h - BOTTOM_H - 16), 1, on, td_color(200, 255, 200, 255), true);
-  draw_hud(c);
-  if (c->overlay[TD_OVERLAY_STATS]) draw_stats(c);
-  if (td_world_paused(w) && !c->pause_menu)
-    text_center(b, (float)c->w / 2, TOP_H + 14, 3, "PAUSED", td_color(255, 255, 255, 230));
-  if (c->toast[0] && c->time < c->toast_until) {
-    int tw = td_text_width(c->toast, 2);
-    float tx = (float)(c->w - tw) / 2, ty = (float)(c->h - BOTTOM_H - 44);
-    td_batch_rect(b, tx - 10, ty - 6, (float)tw + 20, 28, td_color(10, 10, 16, 210));
-    td_batch_text(b, tx, ty, 2, c->toast, c->toast_bad ? td_color(255, 120, 100, 255) : WHITE, true);
-  }
-  draw_errors(c);
-  if (c->show_errors && td_mod_error_count(td_game_mod(c->game)) > 0) {
-    /* the Copy/Hide buttons sit on the error panel: draw them again on top */
-    for (int i = 0; i < c->nbtn; i++)
-      if (c->btn[i].action == A_ERR_COPY || c->btn[i].action == A_ERR_CLOSE)
-        td_ui_button_draw(b, &c->btn[i], td_ui_hit(&c->btn[i].r, c->mx, c->my));
-  }
-  if (c->pause_menu) {
-    td_batch_rect(b, 0, 0, (float)c->w, (float)c->h, td_color(0, 0, 0, 140));
-    td_ui_panel(b, (float)c->w / 2 - 170, (float)c->h / 2 - 140, 340, 300);
-    text_center(b, (float)c->w / 2, (float)c->h / 2 - 124, 3, "Paused", WHITE);
-    for (int i = 0; i < c->nbtn; i++)
-      if ((c->btn[i].action >= A_RESUME && c->btn[i].action <= A_MAINMENU) ||
-          c->btn[i].action == A_QUIT || c->btn[i].action == A_SETTINGS)
-        td_ui_button_draw(b, &c->btn[i], td_ui_hit(&c->btn[i].r, c->mx, c->my));
-  }
-}
-
-static void draw_title(td_client *c, const char *sub) {
-  td_batch *b = &c->batch;
-  /* a backdrop of grass tiles with a dark veil */
-  const td_sprite *g = td_atlas_find(c->atlas, "tile_grass");
-  const td_sprite *road = td_atlas_find(c->atlas, "tile_road");
-  for (int y = 0; y < c->h; y += 64)
-    for (int x = 0; x < c->w; x += 64)
-      if (g) td_batch_sprite_rect(b, (y / 64) % 4 == 2 && road ? road : g, (float)x, (float)y, 64, 64, WHITE);
-  td_batch_rect(b, 0, 0, (float)c->w, (float)c->h, td_color(10, 12, 20, 170));
-  text_center(b, (float)c->w / 2, (float)c->h / 2 - 230, 8, "TD", td_color(255, 205, 60, 255));
-  text_center(b, (float)c->w / 2, (float)c->h / 2 - 160, 2, sub, td_color(220, 220, 235, 255));
-}
-
-static void draw_menu(td_client *c) {
-  draw_title(c, "a tower defense - choose a map");
-  draw_buttons(c);
-  if (c->nmaps == 0)
-    text_center(&c->batch, (float)c->w / 2, (float)c->h / 2 - 60, 2, "no maps found", td_color(255, 120, 100, 255));
-  if (c->menu_error[0])
-    text_center(&c->batch, (float)c->w / 2, (float)c->h - 40, 1, c->menu_error, td_color(255, 120, 100, 255));
-  text_center(&c->batch, (float)c->w / 2, (float)c->h - 20, 1,
-              "Up/Down pick a map, Enter starts, Esc quits", td_color(170, 170, 190, 255));
-}
-
-static void draw_over(td_client *c) {
-  td_batch *b = &c->batch;
-  const td_world *w = world(c);
-  bool won = td_world_state(w) == TD_GAME_WON;
-  draw_title(c, "");
-  td_ui_panel(b, (float)c->w / 2 - 260, (float)c->h / 2 - 150, 520, 320);
-  text_center(b, (float)c->w / 2, (float)c->h / 2 - 135, 5, won ? "Victory!" : "Defeat",
-              won ? td_color(255, 215, 80, 255) : td_color(255, 90, 80, 255));
-  char s[1024];
-  uint64_t secs = c->st.ticks / TD_WORLD_TICK_HZ;
-  snprintf(s, sizeof s,
-           "Map          %s\nWaves        %d of %d\nLives left   %d\nKilled       %d\nLeaked       %d"
-           "\nTowers built %d (upgrades %d, sold %d)\nGold spent   %d\nGold earned  %d\nGame time    %llu:%02llu",
-           base_name(c->map_path), td_world_wave(w), td_game_rules(c->game)->wave_count,
-           td_world_lives(w), c->st.kills, c->st.leaks, c->st.built, c->st.upgrades, c->st.sold,
-           c->st.gold_spent, c->st.gold_earned, (unsigned long long)(secs / 60),
-           (unsigned long long)(secs % 60));
-  td_batch_text(b, (float)c->w / 2 - 230, (float)c->h / 2 - 70, 2, s, WHITE, true);
-  draw_buttons(c);
-}
-
-void td_client_draw(td_client *c, int w, int h) {
-  if (w != c->w || h != c->h) {
-    float oz = c->cam.zoom;
-    c->w = w;
-    c->h = h;
-    layout_viewport(c);
-    if (c->cam_set) {
-      c->cam.zoom = oz;
-      clamp_camera(c);
-    }
-  }
-  if (c->game && !c->cam_set) {
-    layout_viewport(c);
-    fit_camera(c);
-    c->cam_set = true;
-  }
-  layout(c);
-  td_batch_begin(&c->batch, w, h);
-  td_batch_clear(&c->batch, td_color(12, 14, 20, 255));
-  switch (c->screen) {
-  case SCREEN_MENU: draw_menu(c); break;
-  case SCREEN_SETTINGS: draw_title(c, "settings"); draw_buttons(c); break;
-  case SCREEN_GAME: draw_game(c); break;
-  case SCREEN_OVER: draw_over(c); break;
-  default: break;
-  }
-  td_batch_end(&c->batch);
-}
-
-bool td_client_base_screen(const td_client *c, int32_t base, int *x, int *y) {
-  if (!c->game || base < 0 || (size_t)base >= td_game_map(c->game)->base_count) return false;
-  const td_tower_base *b = &td_game_map(c->game)->bases[base];
-  *x = (int)lrintf(td_camera_sx(&c->cam, (float)(b->x + b->w / 2)));
-  *y = (int)lrintf(td_camera_sy(&c->cam, (float)(b->y + b->h / 2)));
-  return true;
-}
-
-bool td_client_region(const td_client *c, const char *name, SDL_Rect *out) {
-  if (c->screen != SCREEN_GAME) return false;
-  if (!strcmp(name, "gold")) *out = c->r_gold;
-  else if (!strcmp(name, "lives")) *out = c->r_lives;
-  else if (!strcmp(name, "wave")) *out = c->r_wave;
-  else if (!strcmp(name, "hud")) *out = c->r_hud;
-  else if (!strcmp(name, "build")) *out = c->r_build;
-  else if (!strcmp(name, "call")) *out = c->r_call;
-  else if (!strcmp(name, "panel") && c->panel_shown) *out = c->r_panel;
-  else return false;
-  return true;
-}
-
-bool td_client_button(const td_client *c, const char *label, int *x, int *y) {
-  for (int i = 0; i < c->nbtn; i++)
-    if (!strncmp(c->btn[i].label, label, strlen(label))) {
-      *x = c->btn[i].r.x + c->btn[i].r.w / 2;
-      *y = c->btn[i].r.y + c->btn[i].r.h / 2;
-      return true;
-    }
-  return false;
 }

@@ -1,0 +1,108 @@
+/*
+** client_int.h: the inside of a td_client, shared by client.c (lifetime,
+** the fixed-tick loop, input and commands) and client_ui.c (the layout of
+** every screen's buttons, and drawing). Not a public header.
+*/
+#ifndef TD_RENDER_CLIENT_INT_H
+#define TD_RENDER_CLIENT_INT_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/client.h"
+#include "render/ui.h"
+
+#define MAX_MAPS 32
+#define MAX_BUTTONS 96
+#define TOP_H 48
+#define BOTTOM_H 68
+#define PANEL_W 270
+#define TICK_S (1.0 / TD_WORLD_TICK_HZ)
+
+enum screen { SCREEN_MENU, SCREEN_SETTINGS, SCREEN_GAME, SCREEN_OVER };
+
+enum action {
+  A_NONE, A_MAP, A_START, A_SETTINGS, A_QUIT, A_BACK, A_WINSIZE, A_FULLSCREEN, A_VSYNC,
+  A_DIFFICULTY, A_VOLUME, A_VOLUME_SET, A_MUTE,
+  A_BUILD, A_CALL, A_SPEED, A_PAUSE, A_MENU, A_RESUME, A_RESTART, A_MAINMENU, A_UPGRADE,
+  A_SELL, A_TARGET, A_CLOSE_PANEL, A_ERR_CLOSE, A_ERR_COPY, A_RALLY, A_REPAIR
+};
+
+typedef struct stats {
+  int32_t kills, leaks, built, upgrades, sold, gold_earned, gold_spent, lives_lost;
+  uint64_t ticks;
+} stats;
+
+struct td_client {
+  SDL_Renderer *ren;
+  td_atlas *atlas;
+  td_batch batch;
+  td_scene *scene;
+  char assets_dir[512], maps_dir[512];
+  char mod_dirs[TD_MOD_MAX_MODS][512]; /* the mods, in load order */
+  size_t mod_count;
+  char maps[MAX_MAPS][800];
+  int nmaps, map_sel;
+  uint64_t seed;
+  td_game *game;
+  char map_path[512];
+  char menu_error[512];
+  int screen;
+  bool pause_menu, quit;
+  int w, h;
+  td_camera cam;
+  bool cam_set;
+  double acc, time, over_at;
+  double anim;           /* seconds of unpaused play: animations (frozen in pause) */
+  int speed;
+  /* mouse */
+  int mx, my;
+  bool ldown, dragging, rdown;
+  int down_x, down_y;
+  float drag_cx, drag_cy;
+  bool keys_pan[4];
+  /* building */
+  int32_t build_type, selected, hover;
+  bool rallying;         /* placing the selected barracks' rally flag */
+  int32_t *pnext;
+  size_t pnext_cap;
+  int32_t p_base, p_type;
+  uint64_t p_tick;
+  uint32_t p_towers;
+  bool p_ok, p_route;
+  td_place_check pc;
+  bool overlay[TD_OVERLAY_COUNT];
+  /* messages */
+  char toast[256];
+  double toast_until;
+  bool toast_bad;
+  stats st;
+  size_t errors_seen;
+  bool show_errors;
+  size_t err_index;
+  double poll_at;
+  td_client_settings set;
+  bool set_dirty;
+  td_ui_button btn[MAX_BUTTONS];
+  int nbtn;
+  SDL_Rect r_gold, r_lives, r_wave, r_hud, r_build, r_panel, r_call;
+  bool panel_shown;
+  double frame_ms;
+  td_audio *audio;       /* borrowed; NULL: no sound */
+};
+static const SDL_Color WHITE = {255, 255, 255, 255};
+
+/* client.c */
+const td_world *client_world(const td_client *c);  /* NULL: no game */
+const char *client_base_name(const char *path);     /* a path's last component */
+void client_update_preview(td_client *c);           /* the ghost's verdict and route */
+void client_fit_camera(td_client *c);
+void client_layout_viewport(td_client *c);
+void client_clamp_camera(td_client *c);
+
+/* client_ui.c */
+void client_layout(td_client *c);                    /* every button of the screen */
+
+#endif
