@@ -24,7 +24,35 @@
 ---@field heal_rate? number Their health per second.
 ---@field split_into? string Enemy type spawned when it dies.
 ---@field split_count? integer How many (with split_into).
+---@field melee? td.melee Fights back against the soldier that holds it (without: it only waits to be killed).
+---@field siege? td.siege A sapper: it stops at towers that have `health` and hits them until they fall.
 ---@field replace? boolean Replaces the enemy of this name declared earlier (by this mod or one before it in the list) in its place: a whole new declaration, nothing is kept. Without it, a name declared again is an error.
+
+---An enemy's `melee`: how it fights the soldier holding it.
+---@class td.melee
+---@field damage number Per hit on the soldier at hand (its armour applies; a hit always does at least 10%).
+---@field rate number Hits per second.
+
+---An enemy's `siege`: it makes the enemy a sapper.
+---@class td.siege
+---@field damage number Per hit on a tower (its `health`).
+---@field rate number Hits per second.
+---@field range number Tiles from the edge of its body to a tower's footprint: a tower with health this near stops it (0: it must touch the footprint).
+
+---The table given to td.soldier.
+---@class td.soldier_decl
+---@field name string Unique among soldier types; a barracks level names it in `soldier`.
+---@field health number Hit points.
+---@field armour? number Flat reduction of every enemy hit (a hit always does at least 10% of its damage).
+---@field damage number Per hit on the enemy it fights (the enemy's resistance and armour apply, as to a tower's hit; credited to its barracks).
+---@field damage_type? string A name declared with td.damage_type.
+---@field rate number Hits per second.
+---@field speed number Tiles per second.
+---@field radius? number Body radius in tiles.
+---@field respawn? number Seconds from its fall to the next soldier walking out of the barracks.
+---@field sight? number Tiles: it engages ground enemies this near its post (flyers never).
+---@field regen? number Health regained per second while it stands at its post.
+---@field replace? boolean Replaces the soldier type of this name declared earlier (by this mod or one before it in the list) in its place: a whole new declaration, nothing is kept. Without it, a name declared again is an error.
 
 ---The table given to td.tower.
 ---@class td.tower_decl
@@ -56,6 +84,9 @@
 ---@field turn_rate? number Turret turn rate, radians per second (0: instant).
 ---@field buff_damage? number Support: damage multiplier - 1 for towers in range.
 ---@field buff_rate? number Support: rate multiplier - 1 for towers in range.
+---@field health? number Hit points against sappers (enemies with `siege`); 0: it cannot be damaged. At 0 health the tower is destroyed (no refund) and its base is free again. An upgrade keeps the share of health the tower had.
+---@field soldier? string A barracks' soldier type, declared with td.soldier (required with `soldiers`).
+---@field soldiers? integer A barracks: it keeps this many soldiers of type `soldier` (0: not a barracks), on posts round a rally point that the player may move within its `range` of the tower. A barracks level that gives no `rate` does not shoot (rate 0), unless it upgrades from a barracks: then it inherits that level's rate, as every other field.
 
 ---A level's status effect.
 ---@class td.effect
@@ -90,6 +121,7 @@
 ---@field sell_refund? number Share of the gold spent on a tower given back when it is sold.
 ---@field early_bonus? number Gold per second of the interval skipped by calling a wave early.
 ---@field endless_health_growth? number Endless mode: health * (1 + this * (n - wave_count)) past the last wave.
+---@field repair_cost? number A full repair of a tower at 0 health costs this share of the gold spent on it (less damage, less: rounded up).
 
 ---One spawn group of a wave (td.wave_preview).
 ---@class td.wave_entry
@@ -130,7 +162,7 @@
 ---@field target integer The enemy handle it aims at (0: none).
 ---@field spent integer Gold spent on it (build and upgrades).
 
----@alias td.event_name "tick"|"spawn"|"fire"|"hit"|"kill"|"leak"|"wave_start"|"wave_end"|"place"|"upgrade"|"sell"|"refuse"|"win"|"lose"
+---@alias td.event_name "tick"|"spawn"|"fire"|"hit"|"kill"|"leak"|"wave_start"|"wave_end"|"place"|"upgrade"|"sell"|"refuse"|"win"|"lose"|"engage"|"soldier_death"|"tower_damaged"|"tower_destroyed"|"repaired"|"rallied"
 
 ---An event's table (fields depend on the kind: see docs/lua-api.md).
 ---@class td.event
@@ -146,7 +178,9 @@
 ---@field reason? string
 ---@field x? number
 ---@field y? number
----@field source? "tower"|"script"
+---@field source? "tower"|"soldier"|"script"
+---@field soldier? integer
+---@field soldier_type? string
 ---@field damage? number
 ---@field bounty? number
 ---@field lives? number
@@ -164,9 +198,13 @@ td = {}
 ---@param name string
 function td.damage_type(name) end
 
----Declares an enemy type.
+---Declares an enemy type; with `melee` it fights back against soldiers, with `siege` it attacks towers that have `health` (a sapper).
 ---@param t td.enemy_decl
 function td.enemy(t) end
+
+---Declares a soldier type, kept by barracks: tower levels with `soldier` and `soldiers`. Soldiers stand on posts round their barracks' rally point, engage the ground enemies that come within their `sight`, hold them and fight them; a fallen soldier walks out again `respawn` seconds later (engine/sim/unit.h has the state machines).
+---@param t td.soldier_decl
+function td.soldier(t) end
 
 ---Declares a tower type with its upgrade tree (`levels`) and optional targeting function.
 ---@param t td.tower_decl
