@@ -1506,6 +1506,8 @@ static void test_docs(void **state) {
   assert_non_null(strstr(buf, "---@return td.enemy_state?\nfunction td.enemy_info(h) end"));
   assert_non_null(strstr(buf, "---@return td.tower_state?\nfunction td.tower_info(h) end"));
   assert_non_null(strstr(buf, "---@return td.wave_entry[]\nfunction td.wave_preview(n) end"));
+  assert_non_null(strstr(buf, "---@return td.soldier_state[]\nfunction td.soldiers(tower) end"));
+  assert_non_null(strstr(buf, "---@return td.soldier_state?\nfunction td.soldier_info(h) end"));
   assert_non_null(strstr(buf, "---@class td.soldier_decl\n---@field name string "));
   assert_non_null(strstr(buf, "---@field siege? td.siege "));
   assert_non_null(strstr(buf, "|\"engage\"|\"soldier_death\"|\"tower_damaged\"|"

@@ -147,6 +147,9 @@
 ---@field route_left number Map units along its route to a goal.
 ---@field flying boolean A flyer (only towers with hits_air reach it).
 ---@field boss boolean A boss (immune to stun, half the slow).
+---@field state "walk"|"stunned"|"blocked"|"attack" What it is doing: blocked, held by a soldier that walks to it; attack, fighting that soldier or (a sapper) hitting a tower.
+---@field holder integer The soldier that holds it (blocked, attack), 0: none.
+---@field siege integer The tower it attacks (a sapper), 0: none.
 
 ---A tower's state (td.tower_info).
 ---@class td.tower_state
@@ -161,6 +164,27 @@
 ---@field state "idle"|"aiming"|"firing"|"cooldown" What it is doing.
 ---@field target integer The enemy handle it aims at (0: none).
 ---@field spent integer Gold spent on it (build and upgrades).
+---@field health number Health left against sappers.
+---@field max_health number Its level's health (0: it cannot be damaged).
+---@field repair_cost integer? Gold a repair to full health costs now (the rules' repair_cost); nil when there is nothing to repair.
+---@field soldiers integer A barracks: the soldiers it keeps (its level's); 0: not one.
+---@field rally_x number A barracks: its rally point, map units (else its centre).
+---@field rally_y number A barracks: its rally point, map units (else its centre).
+
+---A soldier's state (td.soldiers, td.soldier_info).
+---@class td.soldier_state
+---@field handle integer The soldier's handle (events' `soldier`).
+---@field type string Its soldier type's name.
+---@field state "idle"|"move"|"engage"|"attack"|"die"|"respawn" What it is doing: idle at its post, move to it, engage (walk to) the enemy it holds, attack it, die (falling), respawn (waiting in the barracks).
+---@field tower integer Its barracks' handle.
+---@field base integer Its barracks' tower base, 1-based in map order.
+---@field enemy integer The enemy it holds (engage, attack), 0: none.
+---@field x number Position, map units.
+---@field y number Position, map units.
+---@field health number Health left.
+---@field max_health number Its type's health.
+---@field post_x number Where it stands when idle, map units.
+---@field post_y number Where it stands when idle, map units.
 
 ---@alias td.event_name "tick"|"spawn"|"fire"|"hit"|"kill"|"leak"|"wave_start"|"wave_end"|"place"|"upgrade"|"sell"|"refuse"|"win"|"lose"|"engage"|"soldier_death"|"tower_damaged"|"tower_destroyed"|"repaired"|"rallied"
 
@@ -269,7 +293,7 @@ function td.difficulty() end
 ---@return td.wave_entry[]
 function td.wave_preview(n) end
 
----Handles of the living enemies on the map, in slot order (stable), optionally only those whose centre is within r of (x, y). Enemies still waiting at their spawn's gate (a wave's rows enter one after another) are not on the map yet.
+---Handles of the living enemies on the map (walking, stunned, held by soldiers or fighting), in slot order (stable), optionally only those whose centre is within r of (x, y). Enemies still waiting at their spawn's gate (a wave's rows enter one after another) are not on the map yet.
 ---@param x? number
 ---@param y? number
 ---@param r? number
@@ -290,6 +314,16 @@ function td.towers() end
 ---@return td.tower_state?
 function td.tower_info(h) end
 
+---The soldiers of every barracks, or of one (a tower handle; a dead one or a tower that is not a barracks: an empty array), in slot order (stable), those falling or waiting to respawn included.
+---@param tower? integer
+---@return td.soldier_state[]
+function td.soldiers(tower) end
+
+---A soldier's state (an event's `soldier`), or nil when the handle is dead (its barracks was sold or destroyed).
+---@param h integer
+---@return td.soldier_state?
+function td.soldier_info(h) end
+
 ---Adds gold (negative takes, never below 0); returns the new total.
 ---@param amount integer
 ---@return integer
@@ -302,6 +336,12 @@ function td.give_gold(amount) end
 ---@param tower? integer
 ---@return number
 function td.damage(h, amount, damage_type, tower) end
+
+---Takes amount (0 .. 1e9) off a tower's health as a sapper's hit does: a `tower_damaged` event with `enemy` 0, and at 0 health the tower is destroyed (`tower_destroyed`: no refund, its base free again, the route reopens). Returns the health taken: 0 for a dead handle or a tower that cannot be damaged (its level has no `health`). All handlers together may call it 1024 times a step: the call past stops the handler with an error.
+---@param tower integer
+---@param amount number
+---@return number
+function td.damage_tower(tower, amount) end
 
 ---Slows an enemy by share (0 .. 0.9) under the world's stacking rules (the strongest slow, the longest duration). false for a dead handle.
 ---@param h integer
