@@ -76,16 +76,13 @@ td.on("engage", function(e)
     e.enemy_type, e.enemy))
 end)
 td.on("soldier_death", function(e)
-  print(("soldier_death: %s %d of tower %d"):format(e.soldier_type, e.soldier, e.tower))
+  print(("soldier_death: %s %d of tower %d, killed by enemy %d"):format(e.soldier_type,
+    e.soldier, e.tower, e.enemy))
 end)
 td.on("tower_damaged", function(e)
-  local t = td.tower_info(e.tower)
-  print(("tower_damaged: %s on base %d lost %g to enemy %d"):format(e.level, e.base, e.damage,
-    e.enemy))
-  -- repair from the script when it costs little (a player does it with the REPAIR command)
-  if t and t.repair_cost and t.repair_cost <= 10 then
-    print(("tower_damaged: %s could be repaired for %d"):format(e.level, t.repair_cost))
-  end
+  local t = td.tower_info(e.tower) -- nil if it fell in the same step
+  print(("tower_damaged: %s on base %d lost %g to enemy %d, repair %s"):format(e.level,
+    e.base, e.damage, e.enemy, t and tostring(t.repair_cost) or "-"))
 end)
 td.on("tower_destroyed", function(e)
   print(("tower_destroyed: %s on base %d by enemy %d"):format(e.level, e.base, e.enemy))
@@ -96,10 +93,17 @@ end)
 td.on("rallied", function(e)
   print(("rallied: tower %d on base %d to %g %g"):format(e.tower, e.base, e.x, e.y))
 end)
+-- a soldier's hit credits its barracks (e.tower) and names the soldier
+td.state.soldier_hits = 0
 td.on("hit", function(e)
-  if e.source == "soldier" then
-    local s = td.soldier_info(e.soldier)
-    if s and s.health < s.max_health / 4 then print("hit: a soldier in trouble") end
+  if e.source == "soldier" then td.state.soldier_hits = td.state.soldier_hits + 1 end
+end)
+td.on("wave_end", function(e)
+  local standing = 0
+  for _, s in ipairs(td.soldiers()) do
+    if s.state ~= "die" and s.state ~= "respawn" then standing = standing + 1 end
   end
+  print(("wave_end: %d: %d hits by soldiers, %d soldiers standing"):format(e.wave,
+    td.state.soldier_hits, standing))
 end)
 -- [/handlers]
