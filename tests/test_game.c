@@ -1,7 +1,7 @@
 /*
 ** test_game.c: the game layer (engine/game): a map, a mod and a world bound
-** together; the td.* world functions; math.random on the world's RNG; hot
-** reload; saves (atomic, refused when cut or changed); replays (recorded,
+** together; the td.* world functions (those of soldiers and sappers too);
+** math.random on the world's RNG; hot reload; saves (atomic, refused when cut or changed); replays (recorded,
 ** read, played back to the same checksums, refused with file:line, every
 ** cut refused as one, quoted paths, the map's name bound); the
 ** built-in player; the mod's load budget (load_instructions).
@@ -144,21 +144,27 @@ static const char hit_handler[] =
     "td.every(600, function() print(('hits %d %d %s'):format(tower_hits, script_hits,\n"
     "  tostring(named))) end)\n";
 
-/* A game on tests/data/mods/game_api with more appended to its mod.lua, in
-** tmp(name). */
-static td_game *open_game_plus(const char *name, const char *more, uint64_t seed) {
+/* A game on mod (a one-file mod of the tree) with more appended to its
+** mod.lua, in tmp(name). */
+static td_game *open_mod_plus(const char *mod, const char *name, const char *more,
+                              uint64_t seed) {
   char cmd[1200], dir[400];
   snprintf(dir, sizeof dir, "%s", tmp(name));
-  snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp '%s'/mod.lua '%s'/", dir,
-           td_test_path("tests/data/mods/game_api"), dir);
+  snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp '%s'/mod.lua '%s'/", dir, td_test_path(mod),
+           dir);
   assert_int_equal(system(cmd), 0);
-  char mod[450];
-  snprintf(mod, sizeof mod, "%s/mod.lua", dir);
-  FILE *f = fopen(mod, "a");
+  char file[450];
+  snprintf(file, sizeof file, "%s/mod.lua", dir);
+  FILE *f = fopen(file, "a");
   assert_non_null(f);
   fputs(more, f);
   assert_int_equal(fclose(f), 0);
   return open_game(dir, seed);
+}
+
+/* The same on tests/data/mods/game_api. */
+static td_game *open_game_plus(const char *name, const char *more, uint64_t seed) {
+  return open_mod_plus("tests/data/mods/game_api", name, more, seed);
 }
 
 static void test_hit_source(void **state) {
@@ -315,6 +321,89 @@ static void test_costs(void **state) {
   assert_non_null(strstr(td_mod_error_at(mod, 0)->message,
                          "td.set_cost: more than 64 cost changes in one step"));
   assert_true(td_world_cost(w, TD_COST_EDGE, td_map_find_path(m, 4)->edges[0]) == 62.0);
+  td_game_destroy(g);
+}
+
+/* ---- soldiers and sappers -------------------------------------------------- */
+
+/* The td.* functions of soldiers and sappers on tests/data/mods/soldiers,
+** as far as they hold whatever soldier.c and siege.c do: tower tables'
+** health, soldiers and rally point when built, enemy tables' state,
+** holder and siege at their spawn, td.soldiers against the world's own
+** list, td.damage_tower's argument errors and its limit. (tests/pending
+** has what needs the soldiers and sappers to act.) */
+static const char unit_handlers[] =
+    "\ntd.on('place', function(e)\n"
+    "  local t = td.tower_info(e.tower)\n"
+    "  print(('placed %s health %g of %g soldiers %d rally %s repair %s'):format(t.level,\n"
+    "    t.health, t.max_health, t.soldiers, tostring(t.rally_x == t.x and t.rally_y == t.y),\n"
+    "    tostring(t.repair_cost)))\n"
+    "end)\n"
+    "td.on('spawn', function(e)\n"
+    "  local i = td.enemy_info(e.enemy)\n"
+    "  print(('spawned %s %s holder %d siege %d'):format(i.type, i.state, i.holder, i.siege))\n"
+    "end)\n"
+    "td.every(30, function(tick)\n"
+    "  local all, n = td.soldiers(), 0\n"
+    "  for _, h in ipairs(td.towers()) do n = n + #td.soldiers(h) end\n"
+    "  local fine = type(all) == 'table' and #all == n\n"
+    "  for i, s in ipairs(all) do\n"
+    "    local again = td.soldier_info(s.handle)\n"
+    "    fine = fine and again and again.handle == s.handle and again.x == s.x and\n"
+    "      td.tower_info(s.tower).base == s.base and (s.type == 'footman' or s.type == 'knight')\n"
+    "      and s.health <= s.max_health and type(s.state) == 'string' and s.post_x and s.post_y\n"
+    "    if i > 1 then fine = fine and s.handle ~= all[i - 1].handle end\n"
+    "  end\n"
+    "  print(('soldiers %d at %d %s'):format(#all, tick, tostring(fine)))\n"
+    "end)\n"
+    "td.on('wave_start', function(e)\n"
+    "  if e.wave ~= 1 then return end\n"
+    "  local t = td.towers()[1]\n"
+    "  print(select(2, pcall(td.damage_tower, 'x', 1)))\n"
+    "  print(select(2, pcall(td.damage_tower, 1.5, 1)))\n"
+    "  print(select(2, pcall(td.damage_tower, t)))\n"
+    "  print(select(2, pcall(td.damage_tower, t, -1)))\n"
+    "  print(select(2, pcall(td.damage_tower, t, 1e10)))\n"
+    "  print(select(2, pcall(td.soldiers, 'x')))\n"
+    "  print(select(2, pcall(td.soldier_info)))\n"
+    "  print(('dead %g %s %d'):format(td.damage_tower(999999, 5), tostring(td.soldier_info(999999)),\n"
+    "    #td.soldiers(999999)))\n"
+    "  for i = 1, 2000 do td.damage_tower(0, 1) end\n"
+    "end)\n";
+
+static void test_unit_api(void **state) {
+  (void)state;
+  td_game *g = open_mod_plus("tests/data/mods/soldiers", "unitmod", unit_handlers, 7);
+  td_world *w = td_game_world(g);
+  place(g, 0, 15, 0); /* a barracks */
+  place(g, 0, 13, 1); /* an arrow tower */
+  int checked = 0;
+  while (td_world_wave(w) < 2 && td_world_tick(w) < 60 * 60) {
+    step(g, 1);
+    if (td_world_tick(w) % 30 != 1 || td_world_tick(w) < 30) continue; /* every(30) ran */
+    char line[64];
+    snprintf(line, sizeof line, "soldiers %zu at %" PRIu64 " true", td_world_soldier_count(w),
+             td_world_tick(w) - 1);
+    if (!log_has(g, line)) fail_msg("no line '%s'", line);
+    checked++;
+  }
+  assert_true(checked > 10);
+  assert_true(log_has(g, "placed barracks health 200 of 200 soldiers 3 rally true repair nil"));
+  assert_true(log_has(g, "placed arrow health 120 of 120 soldiers 0 rally true repair nil"));
+  assert_true(log_has(g, "spawned grunt walk holder 0 siege 0"));
+  assert_true(log_has(g, "td.damage_tower: tower must be a handle (an integer), got string"));
+  assert_true(log_has(g, "td.damage_tower: tower must be a handle (an integer), got a number "
+                         "with a fraction"));
+  assert_true(log_has(g, "td.damage_tower: amount must be a number, got no value"));
+  assert_true(log_has(g, "td.damage_tower: amount must be 0 .. 1e9"));
+  assert_true(log_has(g, "td.soldiers: tower must be a handle (an integer), got string"));
+  assert_true(log_has(g, "td.soldier_info: h must be a handle (an integer), got no value"));
+  assert_true(log_has(g, "dead 0 nil 0"));
+  /* the flood: 1024 calls in the step, the one past stops the handler */
+  td_mod *m = td_game_mod(g);
+  assert_int_equal(td_mod_error_count(m), 1);
+  assert_non_null(strstr(td_mod_error_at(m, 0)->message,
+                         "td.damage_tower: more than 1024 calls that hit towers in one step"));
   td_game_destroy(g);
 }
 
@@ -899,6 +988,7 @@ int main(void) {
       cmocka_unit_test(test_api_limits),
       cmocka_unit_test(test_spawn_options),
       cmocka_unit_test(test_costs),
+      cmocka_unit_test(test_unit_api),
       cmocka_unit_test(test_random_is_the_worlds),
       cmocka_unit_test(test_save_continues),
       cmocka_unit_test(test_save_interrupted),

@@ -1,6 +1,7 @@
 /*
 ** test_mod.c: Lua mods (script/mod.h): the bundled mod's rules, schema
-** errors at file:line, escape and denial attempts (each refused, the
+** errors at file:line, soldiers, barracks and sappers (declarations and
+** their events' tables), escape and denial attempts (each refused, the
 ** offending handler disabled with a report while the others go on),
 ** dispatch order, every(n), targeting, math.random, sorted_pairs, host
 ** functions, hot reload, the Lua stack after each call, names (the
@@ -194,6 +195,17 @@ static void test_classic_mod(void **state) {
   assert_int_equal(r->wave_income, 25);
   assert_true(r->first_wave_delay == 8.0f && r->wave_interval == 30.0f);
   assert_true(r->sell_refund == 0.75f && r->early_bonus == 2.0f);
+  /* no soldiers: the defaults of what it does not say */
+  assert_true(r->repair_cost == 0.5f);
+  assert_int_equal(r->soldier_type_count, 0);
+  assert_null(r->soldier_types);
+  for (size_t i = 0; i < r->level_count; i++) {
+    assert_true(r->levels[i].health == 0.0f);
+    assert_int_equal(r->levels[i].soldiers, 0);
+    assert_int_equal(r->levels[i].soldier, -1);
+  }
+  for (size_t i = 0; i < r->enemy_count; i++)
+    assert_true(r->enemies[i].melee_rate == 0.0f && r->enemies[i].siege_damage == 0.0f);
   /* its handlers */
   td_event e = {.kind = TD_EVENT_KILLED, .tick = 5, .type = tank, .enemy = 7};
   td_mod_dispatch(m, &e);
@@ -336,6 +348,284 @@ static void test_more_schema_errors(void **state) {
   snprintf(fmt, sizeof fmt, "%%s/a_rather_long_file_name_to_pass_the_lua_id_size_limit_of_"
                             "sixty.lua:2: attempt to index a nil value (local 'x')");
   expect_load_error(dir, fmt);
+  remove_mod();
+}
+
+/* ---- soldiers, barracks, sappers --------------------------------------------------- */
+
+static int32_t soldier_of(const td_rules *r, const char *name) {
+  for (size_t i = 0; i < r->soldier_type_count; i++)
+    if (strcmp(r->soldier_types[i].name, name) == 0) return (int32_t)i;
+  fail_msg("no soldier %s", name);
+  return -1;
+}
+
+/* tests/data/mods/soldiers (docs/modding.md quotes it): td.soldier, the
+** barracks fields of levels and how upgrades inherit them, melee and
+** siege, repair_cost. */
+static void test_soldiers_mod(void **state) {
+  (void)state;
+  td_mod *m = load_ok(mods("tests/data/mods/soldiers"), &small_limits);
+  const td_rules *r = td_mod_rules(m);
+  td_err err;
+  assert_int_equal(td_rules_validate(r, &err), 0);
+  assert_int_equal(r->soldier_type_count, 2);
+  int32_t footman = soldier_of(r, "footman"), knight = soldier_of(r, "knight");
+  assert_int_equal(footman, 0); /* declaration order */
+  const td_soldier_type *f = &r->soldier_types[footman], *k = &r->soldier_types[knight];
+  assert_true(f->health == 60.0f && f->armour == 1.0f && f->damage == 6.0f && f->rate == 1.2f);
+  assert_int_equal(f->damage_type, 0); /* the first damage type */
+  assert_true(f->speed == 1.8f && f->respawn == 8.0f && f->sight == 2.5f && f->regen == 2.0f);
+  assert_true(f->radius == 0.3f); /* the default */
+  assert_int_equal(k->damage_type, 1);
+  assert_true(k->health == 150.0f && k->armour == 4.0f && k->radius == 0.35f);
+  assert_true(k->respawn == 10.0f && k->sight == 2.0f && k->regen == 0.0f); /* defaults */
+  /* a barracks: no rate given, so it does not shoot; upgrades inherit */
+  const td_tower_level *b = &r->levels[level_of(r, "barracks")];
+  assert_int_equal(b->soldiers, 3);
+  assert_int_equal(b->soldier, footman);
+  assert_true(b->rate == 0.0f && b->health == 200.0f && b->range == 2.5f);
+  const td_tower_level *b2 = &r->levels[level_of(r, "barracks_2")];
+  assert_int_equal(b2->soldiers, 4);
+  assert_int_equal(b2->soldier, footman);
+  assert_true(b2->rate == 0.0f && b2->health == 300.0f && b2->range == 2.5f);
+  const td_tower_level *keep = &r->levels[level_of(r, "keep")];
+  assert_int_equal(keep->parent, level_of(r, "barracks"));
+  assert_int_equal(keep->soldiers, 3);
+  assert_int_equal(keep->soldier, knight);
+  assert_true(keep->health == 200.0f);
+  /* a shooting tower with health, and its upgrade into a barracks that
+  ** gives its own rate */
+  const td_tower_level *arrow = &r->levels[level_of(r, "arrow")];
+  assert_true(arrow->health == 120.0f && arrow->rate == 2.0f);
+  assert_int_equal(arrow->soldiers, 0);
+  assert_int_equal(arrow->soldier, -1);
+  const td_tower_level *guard = &r->levels[level_of(r, "guardhouse")];
+  assert_int_equal(guard->soldiers, 2);
+  assert_int_equal(guard->soldier, footman);
+  assert_true(guard->rate == 1.0f && guard->health == 120.0f && guard->damage == 10.0f);
+  /* melee and siege */
+  const td_enemy_type *sapper = &r->enemies[enemy_of(r, "sapper")];
+  assert_true(sapper->melee_damage == 5.0f && sapper->melee_rate == 1.0f);
+  assert_true(sapper->siege_damage == 15.0f && sapper->siege_rate == 0.5f &&
+              sapper->siege_range == 0.5f);
+  const td_enemy_type *grunt = &r->enemies[enemy_of(r, "grunt")];
+  assert_true(grunt->melee_damage == 3.0f && grunt->melee_rate == 1.5f);
+  assert_true(grunt->siege_damage == 0.0f && grunt->siege_rate == 0.0f);
+  const td_enemy_type *bat = &r->enemies[enemy_of(r, "bat")];
+  assert_true(bat->melee_damage == 0.0f && bat->melee_rate == 0.0f);
+  assert_true(r->repair_cost == 0.4f);
+  assert_int_equal(td_mod_error_count(m), 0);
+  td_mod_destroy(m);
+}
+
+/* The rate of a barracks level: 0 unless given, except that an upgrade of
+** a barracks inherits its parent's, as every field; an upgrade that turns
+** a shooting tower into a barracks does not shoot unless it says so. */
+static void test_barracks_rate(void **state) {
+  (void)state;
+  make_mod(HEAD
+           "td.soldier { name = 'f', health = 10, damage = 1, rate = 1, speed = 1 }\n"
+           "td.tower { name = 'b', levels = {\n"
+           "  { name = 'b1', cost = 1, range = 2, soldier = 'f', soldiers = 1, rate = 0.5 },\n"
+           "  { name = 'b2', cost = 1, soldiers = 2 },\n"
+           "  { name = 'b3', from = 'b1', cost = 1 },\n"
+           "} }\n"
+           "td.tower { name = 's', levels = {\n"
+           "  { name = 's1', cost = 1, range = 2, rate = 3 },\n"
+           "  { name = 's2', cost = 1, soldier = 'f', soldiers = 2 },\n"
+           "  { name = 's3', from = 's1', cost = 1, damage = 2 },\n"
+           "  { name = 's4', from = 's2', cost = 1 },\n"
+           "} }\n"
+           "td.tower { name = 'd', levels = { { name = 'd1', cost = 1, range = 2 } } }\n"
+           "td.soldier { name = 'f', replace = true, health = 20, damage = 2, rate = 1,\n"
+           "  speed = 1 }\n"
+           "td.wave {}\n",
+           NULL, NULL);
+  td_mod *m = load_ok(dir, &small_limits);
+  const td_rules *r = td_mod_rules(m);
+  /* replace = true: in its place, nothing kept */
+  assert_int_equal(r->soldier_type_count, 1);
+  assert_true(r->soldier_types[0].health == 20.0f && r->soldier_types[0].damage == 2.0f);
+  assert_true(r->levels[level_of(r, "b1")].rate == 0.5f); /* given */
+  assert_true(r->levels[level_of(r, "b2")].rate == 0.5f); /* inherited from a barracks */
+  assert_true(r->levels[level_of(r, "b3")].rate == 0.5f);
+  assert_true(r->levels[level_of(r, "s1")].rate == 3.0f);
+  assert_true(r->levels[level_of(r, "s2")].rate == 0.0f); /* became a barracks */
+  assert_true(r->levels[level_of(r, "s3")].rate == 3.0f);
+  assert_true(r->levels[level_of(r, "s4")].rate == 0.0f);
+  assert_true(r->levels[level_of(r, "d1")].rate == 1.0f); /* a plain tower's default */
+  td_mod_destroy(m);
+  remove_mod();
+}
+
+#define FOOTMAN "td.soldier { name = 'footman', health = 10, damage = 1, rate = 1, speed = 1 }\n"
+
+/* Bad declarations of soldiers, barracks, sappers and repair_cost: one line
+** each, with file:line and the object. */
+static void test_soldier_errors(void **state) {
+  (void)state;
+  expect_src_error(HEAD FOOTMAN "td.tower { name = 'b', levels = { { name = 'b', cost = 1, "
+                   "range = 2, soldier = 'fotman', soldiers = 2 } } }\ntd.wave {}",
+                   "mod.lua:4: tower 'b' level 'b': unknown soldier 'fotman' (did you mean "
+                   "'footman'?)");
+  /* named in an upgrade: the upgrade's line is the tower's */
+  expect_src_error(HEAD FOOTMAN "td.tower { name = 'b', levels = {\n"
+                   "  { name = 'b', cost = 1, range = 2, soldier = 'footman', soldiers = 2 },\n"
+                   "  { name = 'b2', cost = 1, soldier = 'knight' } } }\ntd.wave {}",
+                   "mod.lua:4: tower 'b' level 'b2': unknown soldier 'knight'");
+  expect_src_error(HEAD "td.tower { name = 't', levels = { { name = 't', cost = 1, range = 2, "
+                   "health = -5 } } }",
+                   "mod.lua:3: tower 't' level 't': health must be >= 0, got -5");
+  expect_src_error(HEAD "td.soldier { name = 'f', health = -1, damage = 1, rate = 1, speed = 1 }",
+                   "mod.lua:3: soldier 'f': health must be > 0, got -1");
+  expect_src_error(HEAD "td.enemy { name = 's', health = 1, speed = 1, siege = { damage = 5, "
+                   "range = 1 } }",
+                   "mod.lua:3: enemy 's': siege.rate is missing (a number)");
+  expect_src_error(HEAD "td.enemy { name = 's', health = 1, speed = 1, siege = { damage = 0, "
+                   "rate = 1, range = 1 } }",
+                   "mod.lua:3: enemy 's': siege.damage must be > 0, got 0");
+  expect_src_error(HEAD "td.enemy { name = 'g', health = 1, speed = 1, melee = 5 }",
+                   "mod.lua:3: enemy 'g': melee must be a table, got number");
+  expect_src_error(HEAD "td.enemy { name = 'g', health = 1, speed = 1, melee = { damage = 1, "
+                   "rat = 1 } }",
+                   "mod.lua:3: enemy 'g': unknown field 'melee.rat' (did you mean 'rate'?)");
+  expect_src_error(HEAD "td.enemy { name = 'g', health = 1, speed = 1, melee = { 1, 2 } }",
+                   "mod.lua:3: enemy 'g': unexpected value at [1] (melee takes named fields)");
+  expect_src_error(HEAD "td.enemy { name = 'g', health = 1, speed = 1, melee = { damage = 'x', "
+                   "rate = 1 } }",
+                   "mod.lua:3: enemy 'g': melee.damage must be a number, got string");
+  expect_src_error(HEAD FOOTMAN "td.tower { name = 'b', levels = { { name = 'b', cost = 1, "
+                   "range = 2, soldiers = 3 } } }",
+                   "mod.lua:4: tower 'b' level 'b': soldiers = 3 needs soldier, the soldier "
+                   "type it keeps (declared with td.soldier)");
+  expect_src_error(HEAD FOOTMAN "td.tower { name = 'b', levels = { { name = 'b', cost = 1, "
+                   "range = 2, soldier = 'footman' } } }",
+                   "mod.lua:4: tower 'b' level 'b': soldier 'footman' is given but soldiers "
+                   "is 0: a barracks keeps 1 .. 8 soldiers");
+  expect_src_error(HEAD FOOTMAN "td.tower { name = 'b', levels = { { name = 'b', cost = 1, "
+                   "range = 2, soldier = 'footman', soldiers = 9 } } }",
+                   "mod.lua:4: tower 'b' level 'b': soldiers must be <= 8, got 9");
+  expect_src_error(HEAD "td.soldier { name = 'f', helth = 1 }",
+                   "mod.lua:3: soldier 'f': unknown field 'helth' (did you mean 'health'?)");
+  expect_src_error(HEAD "td.soldier { name = 'f', health = 1, damage = 1, speed = 1 }",
+                   "mod.lua:3: soldier 'f': rate is missing (a number)");
+  expect_src_error(HEAD "td.soldier { name = 'f', health = 1, damage = 1, rate = 1, speed = 1, "
+                   "damage_type = 'fier' }\ntd.wave {}",
+                   "mod.lua:3: soldier 'f': unknown damage type 'fier'");
+  expect_src_error(HEAD FOOTMAN FOOTMAN,
+                   "mod.lua:4: soldier 'footman': declared twice (first at %s/mod.lua:3)");
+  make_mod(HEAD "td.soldier { name = 'f', health = 1, damage = 1, rate = 1, speed = 1, "
+           "replace = true }", NULL, NULL);
+  td_err err;
+  assert_null(td_mod_load(dir, &small_limits, &err));
+  assert_non_null(strstr(err.msg, "/mod.lua:3: soldier 'f': replace = true, but no soldier of "
+                                  "this name was declared before (by mod 'td_mod_test_"));
+  remove_mod();
+  expect_src_error(HEAD "td.soldier 'f'", "mod.lua:3: td.soldier expects one table, got string");
+  /* td_rules_validate's word, at the declaration's line */
+  expect_src_error(HEAD "td.soldier { name = 'f', health = 1, damage = 1, rate = 0.0001, "
+                   "speed = 1 }\ntd.wave {}",
+                   "mod.lua:3: soldier 'f': rate must be > 0");
+  expect_src_error(HEAD "td.rules { repair_cost = 11 }",
+                   "mod.lua:3: rules: repair_cost must be <= 10, got 11");
+  /* a declaration in a handler */
+  make_mod(HEAD "td.wave {}\ntd.on('tick', function() td.soldier { name = 'late' } end)\n",
+           NULL, NULL);
+  td_mod *m = load_ok(dir, &small_limits);
+  td_mod_tick(m, 1);
+  assert_int_equal(td_mod_error_count(m), 1);
+  assert_non_null(strstr(td_mod_error_at(m, 0)->message,
+                         "td.soldier: declarations are only allowed while the mod loads"));
+  td_mod_destroy(m);
+  remove_mod();
+}
+
+/* Every event kind reaches the handlers of its name, with the fields the
+** docs list: the six of soldiers and sappers, and hits by soldiers. */
+static void test_unit_events(void **state) {
+  (void)state;
+  make_mod(HEAD
+           FOOTMAN
+           "td.enemy { name = 'sapper', health = 1, speed = 1,\n"
+           "  siege = { damage = 1, rate = 1, range = 0 } }\n"
+           "td.tower { name = 'b', levels = { { name = 'b', cost = 1, range = 2, health = 5,\n"
+           "  soldier = 'footman', soldiers = 2 } } }\n"
+           "td.wave {}\n"
+           "local names = { 'spawn', 'fire', 'hit', 'kill', 'leak', 'wave_start', 'wave_end',\n"
+           "  'place', 'upgrade', 'sell', 'refuse', 'win', 'lose', 'engage', 'soldier_death',\n"
+           "  'tower_damaged', 'tower_destroyed', 'repaired', 'rallied' }\n"
+           "local fields = { 'soldier', 'soldier_type', 'tower', 'level', 'tower_type', 'base',\n"
+           "  'enemy', 'enemy_type', 'x', 'y', 'source', 'damage', 'cost', 'reason' }\n"
+           "for _, n in ipairs(names) do\n"
+           "  td.on(n, function(e)\n"
+           "    local parts = { e.kind }\n"
+           "    for _, f in ipairs(fields) do\n"
+           "      if e[f] ~= nil then parts[#parts + 1] = f .. '=' .. tostring(e[f]) end\n"
+           "    end\n"
+           "    print(table.concat(parts, ' '))\n"
+           "  end)\n"
+           "end\n",
+           NULL, NULL);
+  td_mod *m = load_ok(dir, &small_limits);
+  const td_event ev[] = {
+      {.kind = TD_EVENT_ENGAGED, .soldier = 5, .tower = 2, .enemy = 9, .type = 0, .base = -1,
+       .x = 1.5f, .y = 2},
+      {.kind = TD_EVENT_SOLDIER_DIED, .soldier = 5, .tower = 2, .enemy = 9, .type = 0,
+       .base = -1, .x = 3, .y = 4},
+      {.kind = TD_EVENT_SOLDIER_DIED, .soldier = 6, .type = 0, .base = -1, .x = 3, .y = 4},
+      {.kind = TD_EVENT_TOWER_DAMAGED, .tower = 2, .type = 0, .base = 3, .enemy = 9,
+       .amount = 2.5f, .x = 7, .y = 8},
+      {.kind = TD_EVENT_TOWER_DESTROYED, .tower = 2, .type = 0, .base = 3, .x = 7, .y = 8},
+      {.kind = TD_EVENT_REPAIRED, .tower = 2, .type = 0, .base = 3, .amount = 12},
+      {.kind = TD_EVENT_RALLIED, .tower = 2, .type = -1, .base = 3, .x = 10, .y = 11},
+      {.kind = TD_EVENT_HIT, .enemy = 9, .tower = 2, .soldier = 5, .type = 0, .level = 0,
+       .source = TD_HIT_SOLDIER, .amount = 6, .x = 1, .y = 1},
+      {.kind = TD_EVENT_HIT, .enemy = 9, .tower = 2, .soldier = 0, .type = 0, .level = 0,
+       .source = TD_HIT_TOWER, .amount = 6, .x = 1, .y = 1},
+  };
+  for (size_t i = 0; i < sizeof ev / sizeof ev[0]; i++) {
+    td_mod_dispatch(m, &ev[i]);
+    BALANCED(m);
+  }
+  static const char *const want[] = {
+      "engage soldier=5 tower=2 enemy=9 enemy_type=sapper x=1.5 y=2.0",
+      "soldier_death soldier=5 soldier_type=footman tower=2 enemy=9 x=3.0 y=4.0",
+      "soldier_death soldier=6 soldier_type=footman tower=0 enemy=0 x=3.0 y=4.0",
+      "tower_damaged tower=2 level=b tower_type=b base=4 enemy=9 x=7.0 y=8.0 damage=2.5",
+      "tower_destroyed tower=2 level=b tower_type=b base=4 enemy=0 x=7.0 y=8.0",
+      "repaired tower=2 level=b tower_type=b base=4 cost=12",
+      "rallied tower=2 base=4 x=10.0 y=11.0",
+      "hit soldier=5 tower=2 level=b tower_type=b enemy=9 enemy_type=sapper x=1.0 y=1.0 "
+      "source=soldier damage=6",
+      "hit tower=2 level=b tower_type=b enemy=9 enemy_type=sapper x=1.0 y=1.0 source=tower "
+      "damage=6",
+  };
+  size_t n = sizeof want / sizeof want[0];
+  for (size_t i = 0; i < n && i < td_mod_log_count(m); i++)
+    assert_string_equal(td_mod_log_line(m, i), want[i]);
+  assert_int_equal(td_mod_log_count(m), n);
+  td_mod_clear_log(m);
+  /* every kind has its name: one line per kind */
+  for (int k = 0; k < TD_EVENT_KIND_COUNT; k++) {
+    td_event e = {.kind = (td_event_kind)k, .type = -1, .base = -1, .level = -1};
+    td_mod_dispatch(m, &e);
+  }
+  assert_int_equal(td_mod_log_count(m), TD_EVENT_KIND_COUNT);
+  td_mod_clear_log(m);
+  /* every refusal has its name */
+  static const char *const reasons[TD_REFUSAL_COUNT] = {
+      NULL, "no_base", "occupied", "no_tower", "gold", "cuts_route", "no_upgrade", "no_wave",
+      "game_over", "bad_command", "no_soldiers", "rally_range", "rally_ground", "not_damaged"};
+  for (int k = 1; k < TD_REFUSAL_COUNT; k++) {
+    td_event e = {.kind = TD_EVENT_REFUSED, .reason = (td_refusal)k, .type = -1, .base = 0};
+    td_mod_dispatch(m, &e);
+    char line[80];
+    snprintf(line, sizeof line, "refuse base=1 reason=%s", reasons[k]);
+    assert_string_equal(td_mod_log_line(m, td_mod_log_count(m) - 1), line);
+  }
+  assert_int_equal(td_mod_error_count(m), 0);
+  td_mod_destroy(m);
   remove_mod();
 }
 
@@ -1188,6 +1478,16 @@ static void test_docs(void **state) {
   assert_non_null(strstr(buf, "`td shot --hover`/`--select` | the Tiled object id of the "
                               "`tower_base` object |"));
   assert_non_null(strstr(buf, "| 0-based: the first step is tick 0; 60 a second |"));
+  /* soldiers and sappers */
+  assert_non_null(strstr(buf, "### `td.soldier(t: td.soldier_decl)`"));
+  assert_non_null(strstr(buf, "\n#### `td.soldier_decl`\n"));
+  assert_non_null(strstr(buf, "\n#### `td.siege`\n"));
+  assert_non_null(strstr(buf, "| `siege` | `td.siege` | none |"));
+  assert_non_null(strstr(buf, "| `soldiers` | `integer` | `0` | 0 .. 8 |"));
+  assert_non_null(strstr(buf, "| `repair_cost` | `number` | `0.5` | 0 .. 10 |"));
+  assert_non_null(strstr(buf, "| `tower_destroyed` | "));
+  assert_non_null(strstr(buf, "`no_soldiers`, `rally_range`, `rally_ground`, `not_damaged`."));
+  assert_null(strstr(buf, "(null)"));
   free(buf);
   buf = api_text(td_mod_write_api_stubs, NULL, &len);
   assert_true(strncmp(buf, "---@meta\n", 9) == 0);
@@ -1206,6 +1506,13 @@ static void test_docs(void **state) {
   assert_non_null(strstr(buf, "---@return td.enemy_state?\nfunction td.enemy_info(h) end"));
   assert_non_null(strstr(buf, "---@return td.tower_state?\nfunction td.tower_info(h) end"));
   assert_non_null(strstr(buf, "---@return td.wave_entry[]\nfunction td.wave_preview(n) end"));
+  assert_non_null(strstr(buf, "---@return td.soldier_state[]\nfunction td.soldiers(tower) end"));
+  assert_non_null(strstr(buf, "---@return td.soldier_state?\nfunction td.soldier_info(h) end"));
+  assert_non_null(strstr(buf, "---@class td.soldier_decl\n---@field name string "));
+  assert_non_null(strstr(buf, "---@field siege? td.siege "));
+  assert_non_null(strstr(buf, "|\"engage\"|\"soldier_death\"|\"tower_damaged\"|"
+                              "\"tower_destroyed\"|\"repaired\"|\"rallied\""));
+  assert_non_null(strstr(buf, "---@field source? \"tower\"|\"soldier\"|\"script\"\n"));
   assert_null(strstr(buf, "function dofile("));
   assert_compiles(buf, len);
   free(buf);
@@ -1340,6 +1647,10 @@ int main(void) {
       TEST(test_classic_mod),
       TEST(test_schema_errors),
       TEST(test_more_schema_errors),
+      TEST(test_soldiers_mod),
+      TEST(test_barracks_rate),
+      TEST(test_soldier_errors),
+      TEST(test_unit_events),
       TEST(test_names),
       TEST(test_escapes),
       TEST(test_data_stage_denials),

@@ -3,7 +3,7 @@
 ** world (game.h). One registration table: the bindings, their signatures
 ** and their docs, so docs/lua-api.md and the stubs cannot drift.
 **
-** Conventions. Enemies and towers are named by their handles (integers, as
+** Conventions. Enemies, towers and soldiers are named by their handles (integers, as
 ** in event tables; a dead handle reads as nil or false, never an error).
 ** Types, levels and damage types are names. Positions and distances are map
 ** units, like the x and y of events (td.tile() units make a tile). Every
@@ -42,9 +42,25 @@ static void count_call(lua_State *L, uint32_t *count, uint32_t limit, const char
   td_lsandbox_raise_limit(L, msg);
 }
 
-static uint32_t check_handle(lua_State *L, int i) {
-  lua_Integer h = luaL_checkinteger(L, i);
+/* Argument i, what of td.fn, as a handle (a number or a numeric string
+** with an integer value; one out of range is dead: 0), or raises naming
+** the function and the argument (Lua's "bad argument #1 to '?'" cannot
+** name a function called through the sandbox's host call). */
+static uint32_t check_handle(lua_State *L, int i, const char *fn, const char *what) {
+  int ok = 0;
+  lua_Integer h = lua_tointegerx(L, i, &ok);
+  if (!ok)
+    luaL_error(L, "td.%s: %s must be a handle (an integer), got %s", fn, what,
+               lua_isnumber(L, i) ? "a number with a fraction" : luaL_typename(L, i));
   return h > 0 && h <= (lua_Integer)UINT32_MAX ? (uint32_t)h : 0;
+}
+
+/* Argument i, what of td.fn, as a number, or raises as check_handle. */
+static double check_number(lua_State *L, int i, const char *fn, const char *what) {
+  int ok = 0;
+  double v = (double)lua_tonumberx(L, i, &ok);
+  if (!ok) luaL_error(L, "td.%s: %s must be a number, got %s", fn, what, luaL_typename(L, i));
+  return v;
 }
 
 static int find_name(const char *name, const void *base, size_t count, size_t stride) {
@@ -138,6 +154,13 @@ static int l_wave_preview(lua_State *L) {
   return 1;
 }
 
+/* An enemy on the map and alive: walking, stunned, held by a soldier or
+** fighting (unit.h); not dying, leaked or waiting at its gate. */
+static bool on_map(const td_enemy_view *v) {
+  return !v->waiting && (v->state == TD_ENEMY_WALK || v->state == TD_ENEMY_STUNNED ||
+                         v->state == TD_ENEMY_BLOCKED || v->state == TD_ENEMY_ATTACK);
+}
+
 static int l_enemies(lua_State *L) {
   td_world *w = world_of(L, "enemies");
   bool near = !lua_isnoneornil(L, 1);
@@ -152,8 +175,7 @@ static int l_enemies(lua_State *L) {
   size_t cap = td_world_enemy_capacity(w);
   for (size_t s = 0; s < cap; s++) {
     td_enemy_view v;
-    if (!td_world_enemy(w, s, &v) || v.waiting) continue; /* a waiting one is off the map */
-    if (v.state != TD_ENEMY_WALK && v.state != TD_ENEMY_STUNNED) continue;
+    if (!td_world_enemy(w, s, &v) || !on_map(&v)) continue;
     if (near) {
       double dx = (double)v.x - x, dy = (double)v.y - y;
       if (dx * dx + dy * dy > r * r) continue;
@@ -167,13 +189,14 @@ static int l_enemies(lua_State *L) {
 static int l_enemy(lua_State *L) {
   td_world *w = world_of(L, "enemy_info");
   td_enemy_view v;
-  if (!td_world_enemy_get(w, check_handle(L, 1), &v) ||
-      (v.state != TD_ENEMY_WALK && v.state != TD_ENEMY_STUNNED)) {
+  if (!td_world_enemy_get(w, check_handle(L, 1, "enemy_info", "h"), &v) ||
+      (v.state != TD_ENEMY_WALK && v.state != TD_ENEMY_STUNNED &&
+       v.state != TD_ENEMY_BLOCKED && v.state != TD_ENEMY_ATTACK)) {
     lua_pushnil(L);
     return 1;
   }
   const td_rules *r = td_world_rules(w);
-  lua_createtable(L, 0, 14);
+  lua_createtable(L, 0, 17);
   set_int(L, "handle", v.handle);
   set_str(L, "type", r->enemies[v.type].name);
   set_num(L, "x", v.x);
@@ -188,6 +211,11 @@ static int l_enemy(lua_State *L) {
   set_num(L, "route_left", v.route_left);
   set_bool(L, "flying", v.flying);
   set_bool(L, "boss", v.boss);
+  set_str(L, "state", td_unit_state_name(TD_UNIT_ENEMY, (int)v.state));
+  set_int(L, "holder", v.holder);
+  td_tower_view t;
+  bool sieging = v.siege >= 0 && td_world_tower(w, (size_t)v.siege, &t);
+  set_int(L, "siege", sieging ? (lua_Integer)t.handle : 0);
   return 1;
 }
 
@@ -211,7 +239,7 @@ static int l_towers(lua_State *L) {
 static int l_tower(lua_State *L) {
   td_world *w = world_of(L, "tower_info");
   td_tower_view v;
-  if (!td_world_tower_get(w, check_handle(L, 1), &v)) {
+  if (!td_world_tower_get(w, check_handle(L, 1, "tower_info", "h"), &v)) {
     lua_pushnil(L);
     return 1;
   }
@@ -228,6 +256,59 @@ static int l_tower(lua_State *L) {
   set_str(L, "state", tower_states[v.state]);
   set_int(L, "target", v.target);
   set_int(L, "spent", v.spent);
+  set_num(L, "health", v.health);
+  set_num(L, "max_health", v.max_health);
+  int32_t repair = td_world_repair_cost(w, v.base);
+  if (repair >= 0) set_int(L, "repair_cost", repair);
+  set_int(L, "soldiers", v.soldiers);
+  set_num(L, "rally_x", v.rally_x);
+  set_num(L, "rally_y", v.rally_y);
+  return 1;
+}
+
+/* ---- soldiers ------------------------------------------------------------ */
+
+static void push_soldier(lua_State *L, const td_rules *r, const td_soldier_view *v) {
+  lua_createtable(L, 0, 12);
+  set_int(L, "handle", v->handle);
+  set_str(L, "type", r->soldier_types[v->type].name);
+  set_str(L, "state", td_unit_state_name(TD_UNIT_SOLDIER, (int)v->state));
+  set_int(L, "tower", v->tower);
+  set_int(L, "base", (lua_Integer)v->base + 1);
+  set_int(L, "enemy", v->enemy);
+  set_num(L, "x", v->x);
+  set_num(L, "y", v->y);
+  set_num(L, "health", v->health);
+  set_num(L, "max_health", v->max_health);
+  set_num(L, "post_x", v->post_x);
+  set_num(L, "post_y", v->post_y);
+}
+
+static int l_soldiers(lua_State *L) {
+  td_world *w = world_of(L, "soldiers");
+  bool one = !lua_isnoneornil(L, 1);
+  uint32_t tower = one ? check_handle(L, 1, "soldiers", "tower") : 0;
+  const td_rules *r = td_world_rules(w);
+  lua_newtable(L);
+  lua_Integer n = 0;
+  size_t cap = td_world_soldier_capacity(w);
+  for (size_t s = 0; s < cap; s++) {
+    td_soldier_view v;
+    if (!td_world_soldier(w, s, &v) || (one && v.tower != tower)) continue;
+    push_soldier(L, r, &v);
+    lua_rawseti(L, -2, ++n);
+  }
+  return 1;
+}
+
+static int l_soldier(lua_State *L) {
+  td_world *w = world_of(L, "soldier_info");
+  td_soldier_view v;
+  if (!td_world_soldier_get(w, check_handle(L, 1, "soldier_info", "h"), &v)) {
+    lua_pushnil(L);
+    return 1;
+  }
+  push_soldier(L, td_world_rules(w), &v);
   return 1;
 }
 
@@ -246,12 +327,24 @@ static int l_damage(lua_State *L) {
   td_world *w = world_of(L, "damage");
   count_call(L, &((td_game *)td_mod_host(L))->step_hits, TD_GAME_STEP_HITS, "damage",
              "calls that hit enemies");
-  uint32_t h = check_handle(L, 1);
-  double amount = luaL_checknumber(L, 2);
+  uint32_t h = check_handle(L, 1, "damage", "h");
+  double amount = check_number(L, 2, "damage", "amount");
   if (!(amount >= 0) || amount > 1e9) return luaL_error(L, "td.damage: amount must be 0 .. 1e9");
   int32_t t = check_damage_type(L, 3, td_world_rules(w), "damage");
-  uint32_t tower = lua_isnoneornil(L, 4) ? 0 : check_handle(L, 4);
+  uint32_t tower = lua_isnoneornil(L, 4) ? 0 : check_handle(L, 4, "damage", "tower");
   lua_pushnumber(L, td_world_damage(w, h, (float)amount, t, tower));
+  return 1;
+}
+
+static int l_damage_tower(lua_State *L) {
+  td_world *w = world_of(L, "damage_tower");
+  count_call(L, &((td_game *)td_mod_host(L))->step_tower_hits, TD_GAME_STEP_TOWER_HITS,
+             "damage_tower", "calls that hit towers");
+  uint32_t h = check_handle(L, 1, "damage_tower", "tower");
+  double amount = check_number(L, 2, "damage_tower", "amount");
+  if (!(amount >= 0) || amount > 1e9)
+    return luaL_error(L, "td.damage_tower: amount must be 0 .. 1e9");
+  lua_pushnumber(L, td_world_damage_tower(w, h, (float)amount, 0));
   return 1;
 }
 
@@ -260,7 +353,7 @@ static int effect(lua_State *L, const char *fn, td_effect_kind kind, double mag,
   td_world *w = world_of(L, fn);
   count_call(L, &((td_game *)td_mod_host(L))->step_hits, TD_GAME_STEP_HITS, fn,
              "calls that hit enemies");
-  uint32_t h = check_handle(L, 1);
+  uint32_t h = check_handle(L, 1, fn, "h");
   if (!(secs > 0) || secs > 3600) return luaL_error(L, "td.%s: seconds must be > 0 and <= 3600", fn);
   td_effect e = {.kind = kind, .magnitude = (float)mag, .duration = (float)secs};
   lua_pushboolean(L, td_world_apply_effect(w, h, &e, dtype, 0) == 0);
@@ -576,6 +669,11 @@ static const td_mod_field_doc enemy_state_fields[] = {
     {"route_left", "number", "Map units along its route to a goal."},
     {"flying", "boolean", "A flyer (only towers with hits_air reach it)."},
     {"boss", "boolean", "A boss (immune to stun, half the slow)."},
+    {"state", "\"walk\"|\"stunned\"|\"blocked\"|\"attack\"",
+     "What it is doing: blocked, held by a soldier that walks to it; attack, fighting that "
+     "soldier or (a sapper) hitting a tower."},
+    {"holder", "integer", "The soldier that holds it (blocked, attack), 0: none."},
+    {"siege", "integer", "The tower it attacks (a sapper), 0: none."},
 };
 static const td_mod_class enemy_state = {"td.enemy_state", "An enemy's state (td.enemy_info).",
                                         FIELDS(enemy_state_fields)};
@@ -593,9 +691,37 @@ static const td_mod_field_doc tower_state_fields[] = {
     {"state", "\"idle\"|\"aiming\"|\"firing\"|\"cooldown\"", "What it is doing."},
     {"target", "integer", "The enemy handle it aims at (0: none)."},
     {"spent", "integer", "Gold spent on it (build and upgrades)."},
+    {"health", "number", "Health left against sappers."},
+    {"max_health", "number", "Its level's health (0: it cannot be damaged)."},
+    {"repair_cost", "integer?",
+     "Gold a repair to full health costs now (the rules' repair_cost); nil when there is "
+     "nothing to repair."},
+    {"soldiers", "integer", "A barracks: the soldiers it keeps (its level's); 0: not one."},
+    {"rally_x", "number", "A barracks: its rally point, map units (else its centre)."},
+    {"rally_y", "number", "A barracks: its rally point, map units (else its centre)."},
 };
 static const td_mod_class tower_state = {"td.tower_state", "A tower's state (td.tower_info).",
                                         FIELDS(tower_state_fields)};
+
+static const td_mod_field_doc soldier_state_fields[] = {
+    {"handle", "integer", "The soldier's handle (events' `soldier`)."},
+    {"type", "string", "Its soldier type's name."},
+    {"state", "\"idle\"|\"move\"|\"engage\"|\"attack\"|\"die\"|\"respawn\"",
+     "What it is doing: idle at its post, move to it, engage (walk to) the enemy it holds, "
+     "attack it, die (falling), respawn (waiting in the barracks)."},
+    {"tower", "integer", "Its barracks' handle."},
+    {"base", "integer", "Its barracks' tower base, 1-based in map order."},
+    {"enemy", "integer", "The enemy it holds (engage, attack), 0: none."},
+    {"x", "number", "Position, map units."},
+    {"y", "number", "Position, map units."},
+    {"health", "number", "Health left."},
+    {"max_health", "number", "Its type's health."},
+    {"post_x", "number", "Where it stands when idle, map units."},
+    {"post_y", "number", "Where it stands when idle, map units."},
+};
+static const td_mod_class soldier_state = {"td.soldier_state",
+                                          "A soldier's state (td.soldiers, td.soldier_info).",
+                                          FIELDS(soldier_state_fields)};
 
 static const td_mod_field_doc wave_entry_fields[] = {
     {"enemy", "string", "The group's enemy type."},
@@ -633,15 +759,23 @@ static const td_mod_api world_api[] = {
      "What wave n (default: the next) brings, as the game's preview shows it: one entry per "
      "spawn group in the rules' order; endless waves included.", RT},
     {"enemies", l_enemies, "(x?: number, y?: number, r?: number) -> integer[]",
-     "Handles of the living enemies on the map, in slot order (stable), optionally only those "
-     "whose centre is within r of (x, y). Enemies still waiting at their spawn's gate (a "
-     "wave's rows enter one after another) are not on the map yet.", RT},
+     "Handles of the living enemies on the map (walking, stunned, held by soldiers or "
+     "fighting), in slot order (stable), optionally only those whose centre is within r of "
+     "(x, y). Enemies still waiting at their spawn's gate (a wave's rows enter one after "
+     "another) are not on the map yet.", RT},
     {"enemy_info", l_enemy, "(h: integer) -> td.enemy_state?",
      "An enemy's state, or nil when the handle is dead (or the enemy is dying or has "
      "leaked).", RT},
     {"towers", l_towers, "() -> integer[]", "Handles of the towers, in base order.", RT},
     {"tower_info", l_tower, "(h: integer) -> td.tower_state?",
      "A tower's state, or nil when the handle is dead.", RT},
+    {"soldiers", l_soldiers, "(tower?: integer) -> td.soldier_state[]",
+     "The soldiers of every barracks, or of one (a tower handle; a dead one or a tower that "
+     "is not a barracks: an empty array), in slot order (stable), those falling or waiting "
+     "to respawn included.", RT},
+    {"soldier_info", l_soldier, "(h: integer) -> td.soldier_state?",
+     "A soldier's state (an event's `soldier`), or nil when the handle is dead (its barracks "
+     "was sold or destroyed).", RT},
     {"give_gold", l_give_gold, "(amount: integer) -> integer",
      "Adds gold (negative takes, never below 0); returns the new total.", RT},
     {"damage", l_damage, "(h: integer, amount: number, damage_type?: string, tower?: integer) -> number",
@@ -651,6 +785,13 @@ static const td_mod_api world_api[] = {
      "stops the handler with an error. Raises a "
      "`hit` event with `source` \"script\" (a `hit` handler that calls it skips those). May "
      "kill: the kill event is handed to the handlers after the current one.", RT},
+    {"damage_tower", l_damage_tower, "(tower: integer, amount: number) -> number",
+     "Takes amount (0 .. 1e9) off a tower's health as a sapper's hit does: a `tower_damaged` "
+     "event with `enemy` 0, and at 0 health the tower is destroyed (`tower_destroyed`: no "
+     "refund, its base free again, the route reopens). Returns the health taken: 0 for a "
+     "dead handle or a tower that cannot be damaged (its level has no `health`). All handlers "
+     "together may call it 1024 times a step: the call past stops the handler with an "
+     "error.", RT},
     {"slow", l_slow, "(h: integer, share: number, seconds: number) -> boolean",
      "Slows an enemy by share (0 .. 0.9) under the world's stacking rules (the strongest "
      "slow, the longest duration). false for a dead handle.", RT},
@@ -691,7 +832,8 @@ static const td_mod_api world_api[] = {
 int game_register_api(td_mod_options *o, td_game *g, td_err *err) {
   if (td_mod_register_class(o, &wave_entry, err) != 0 ||
       td_mod_register_class(o, &enemy_state, err) != 0 ||
-      td_mod_register_class(o, &tower_state, err) != 0)
+      td_mod_register_class(o, &tower_state, err) != 0 ||
+      td_mod_register_class(o, &soldier_state, err) != 0)
     return -1;
   return td_mod_register(o, world_api, sizeof world_api / sizeof world_api[0], g, err);
 }

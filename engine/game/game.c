@@ -239,7 +239,7 @@ int td_game_step(td_game *g, td_err *err) {
       td_mod_discard(g->mod, why.msg);
     }
   }
-  g->step_spawns = g->step_hits = g->step_costs = 0;
+  g->step_spawns = g->step_hits = g->step_costs = g->step_tower_hits = 0;
   if (td_world_step(g->world, err) != 0) return -1;
   size_t n;
   const td_event *e = td_world_events(g->world, &n);

@@ -29,8 +29,9 @@
 ** Limits a mod cannot talk past. In one step, the handlers together may
 ** spawn TD_GAME_STEP_SPAWNS enemies (td.spawn) and make TD_GAME_STEP_HITS
 ** calls that hit or affect enemies (td.damage, td.slow, td.stun, td.burn)
-** and TD_GAME_STEP_COSTS cost changes (td.set_cost: each a route update),
-** and td.spawn stops at TD_GAME_LIVE_ENEMIES living enemies. The call past
+** and TD_GAME_STEP_COSTS cost changes (td.set_cost: each a route update)
+** and TD_GAME_STEP_TOWER_HITS hits on towers (td.damage_tower), and
+** td.spawn stops at TD_GAME_LIVE_ENEMIES living enemies. The call past
 ** a bound stops its handler with "td.spawn: more than 256 spawns in one
 ** step", stickily like the instruction limit (td_lsandbox_raise_limit): the
 ** handler's error is recorded and it is disabled; the game goes on.
@@ -78,6 +79,7 @@ typedef enum td_difficulty {
 #define TD_GAME_STEP_HITS 16384      /* td.damage/slow/stun/burn calls per step */
 #define TD_GAME_LIVE_ENEMIES 8192    /* td.spawn refuses past this many living */
 #define TD_GAME_STEP_COSTS 64        /* td.set_cost calls per step (route updates) */
+#define TD_GAME_STEP_TOWER_HITS 1024 /* td.damage_tower calls per step */
 
 /* "normal", "easy", "hard"; and back: 0, or -1 for another name. */
 const char *td_difficulty_name(td_difficulty d);

@@ -29,7 +29,8 @@ struct td_game {
   td_command *cmds;       /* the record */
   size_t ncmd, cmd_cap;
   uint32_t reloads;
-  uint32_t step_spawns, step_hits, step_costs; /* script calls this step (game.h's limits) */
+  uint32_t step_spawns, step_hits, step_costs, step_tower_hits; /* script calls this step
+                                                                 (game.h's limits) */
   int64_t kills, leaks, refused; /* over the whole game (saved) */
   uint8_t *player;        /* td_game_set_player_state's bytes (saved) */
   size_t player_len, player_cap;

@@ -797,7 +797,15 @@ const td_mod_api mod_builtin_td[] = {
    "default (of a level's `damage_type`, of td.damage). Towers deal one; enemies resist them "
    "by name. Like every name: ASCII letters, digits, `_`, `-` and `.` only.",
    TD_MOD_API_DATA},
-  {"enemy", mod_l_enemy, "(t: td.enemy_decl)", "Declares an enemy type.", TD_MOD_API_DATA},
+  {"enemy", mod_l_enemy, "(t: td.enemy_decl)",
+   "Declares an enemy type; with `melee` it fights back against soldiers, with `siege` it "
+   "attacks towers that have `health` (a sapper).", TD_MOD_API_DATA},
+  {"soldier", mod_l_soldier, "(t: td.soldier_decl)",
+   "Declares a soldier type, kept by barracks: tower levels with `soldier` and `soldiers`. "
+   "Soldiers stand on posts round their barracks' rally point, engage the ground enemies "
+   "that come within their `sight`, hold them and fight them; a fallen soldier walks out "
+   "again `respawn` seconds later (engine/sim/unit.h has the state machines).",
+   TD_MOD_API_DATA},
   {"tower", mod_l_tower, "(t: td.tower_decl)",
    "Declares a tower type with its upgrade tree (`levels`) and optional targeting function.",
    TD_MOD_API_DATA},
@@ -1463,8 +1471,14 @@ static void push_event(lua_State *L, const mod_version *v, const td_event *e) {
     set_str(L, "level", r->levels[e->type].name);
     set_str(L, "tower_type", r->towers[r->levels[e->type].tower].name);
   }
+  if ((me->fields & EVF_SOLDIER_TYPE) && e->type >= 0 && (size_t)e->type < r->soldier_type_count)
+    set_str(L, "soldier_type", r->soldier_types[e->type].name);
+  if (me->fields & EVF_SOLDIER) set_int(L, "soldier", e->soldier);
   if (me->fields & EVF_SOURCE) {
-    set_str(L, "source", e->source == TD_HIT_SCRIPT ? "script" : "tower");
+    set_str(L, "source", e->source == TD_HIT_SCRIPT    ? "script"
+                         : e->source == TD_HIT_SOLDIER ? "soldier"
+                                                       : "tower");
+    if (e->source == TD_HIT_SOLDIER) set_int(L, "soldier", e->soldier);
     if (e->level >= 0 && (size_t)e->level < r->level_count) {
       set_str(L, "level", r->levels[e->level].name);
       set_str(L, "tower_type", r->towers[r->levels[e->level].tower].name);

@@ -1,7 +1,7 @@
 /*
 ** mod_data.c: the data stage of a mod: the schema tables, the declaration
-** functions of `td` (td.damage_type, td.enemy, td.tower, td.wave,
-** td.group, td.rules), and the build of a td_rules from them.
+** functions of `td` (td.damage_type, td.enemy, td.soldier, td.tower,
+** td.wave, td.group, td.rules), and the build of a td_rules from them.
 **
 ** Design note. One table per declaration kind (mod_field arrays) drives
 ** three things: the checks, the defaults and the docs (mod_doc.c). A
@@ -44,10 +44,19 @@ typedef struct enemy_decl {
   char where[MOD_WHERE];
 } enemy_decl;
 
+typedef struct soldier_decl {
+  td_soldier_type t;
+  char damage_type[MOD_NAME];
+  bool replace;          /* replace = true: takes an earlier declaration's place */
+  int mod;               /* the mod that declared it (index in the list) */
+  char where[MOD_WHERE];
+} soldier_decl;
+
 typedef struct level_decl {
   td_tower_level l;
   char from[MOD_NAME];
   char damage_type[MOD_NAME];
+  char soldier[MOD_NAME]; /* a barracks' soldier type, "" none (inherited like the rest) */
   bool dead;             /* of a tower replaced since (dropped when the rules are built) */
   int32_t moved;         /* its index once the dead are dropped */
   char where[MOD_WHERE];
@@ -77,6 +86,8 @@ struct mod_build {
   int ndamage;
   enemy_decl *enemies;
   size_t ne, ecap;
+  soldier_decl *soldiers;
+  size_t ns, scap;
   tower_decl *towers;
   size_t nt, tcap;
   level_decl *levels;
@@ -127,9 +138,63 @@ static const mod_field enemy_fields[] = {
    "Enemy type spawned when it dies."},
   {"split_count", FT_INT, 0, 1, 64, 2, NULL, NULL, OFF(enemy_decl, t.split_count), "integer",
    "How many (with split_into)."},
+  {"melee", FT_MELEE, 0, 0, 0, 0, "none", NULL, OFF(enemy_decl, t), "td.melee",
+   "Fights back against the soldier that holds it (without: it only waits to be killed)."},
+  {"siege", FT_SIEGE, 0, 0, 0, 0, "none", NULL, OFF(enemy_decl, t), "td.siege",
+   "A sapper: it stops at towers that have `health` and hits them until they fall."},
   {"replace", FT_BOOL, 0, 0, 0, 0, NULL, NULL, OFF(enemy_decl, replace), "boolean",
    "Replaces the enemy of this name declared earlier (by this mod or one before it in the "
    "list) in its place: a whole new declaration, nothing is kept. Without it, a name "
+   "declared again is an error."},
+};
+
+/* melee and siege: offsets into the enemy's td_enemy_type */
+static const mod_field melee_fields[] = {
+  {"damage", FT_NUM, FF_REQUIRED | FF_LO_OPEN, 0, BIG, 0, NULL, NULL,
+   OFF(td_enemy_type, melee_damage), "number",
+   "Per hit on the soldier at hand (its armour applies; a hit always does at least 10%)."},
+  {"rate", FT_NUM, FF_REQUIRED | FF_LO_OPEN, 0, 1000, 0, NULL, NULL,
+   OFF(td_enemy_type, melee_rate), "number", "Hits per second."},
+};
+
+static const mod_field siege_fields[] = {
+  {"damage", FT_NUM, FF_REQUIRED | FF_LO_OPEN, 0, BIG, 0, NULL, NULL,
+   OFF(td_enemy_type, siege_damage), "number", "Per hit on a tower (its `health`)."},
+  {"rate", FT_NUM, FF_REQUIRED | FF_LO_OPEN, 0, 1000, 0, NULL, NULL,
+   OFF(td_enemy_type, siege_rate), "number", "Hits per second."},
+  {"range", FT_NUM, FF_REQUIRED, 0, 1000, 0, NULL, NULL, OFF(td_enemy_type, siege_range),
+   "number",
+   "Tiles from the edge of its body to a tower's footprint: a tower with health this near "
+   "stops it (0: it must touch the footprint)."},
+};
+
+static const mod_field soldier_fields[] = {
+  {"name", FT_NAME, FF_REQUIRED, 0, 0, 0, NULL, NULL, OFF(soldier_decl, t.name), "string",
+   "Unique among soldier types; a barracks level names it in `soldier`."},
+  {"health", FT_NUM, FF_REQUIRED | FF_LO_OPEN, 0, BIG, 0, NULL, NULL,
+   OFF(soldier_decl, t.health), "number", "Hit points."},
+  {"armour", FT_NUM, 0, 0, BIG, 0, NULL, NULL, OFF(soldier_decl, t.armour), "number",
+   "Flat reduction of every enemy hit (a hit always does at least 10% of its damage)."},
+  {"damage", FT_NUM, FF_REQUIRED, 0, BIG, 0, NULL, NULL, OFF(soldier_decl, t.damage), "number",
+   "Per hit on the enemy it fights (the enemy's resistance and armour apply, as to a "
+   "tower's hit; credited to its barracks)."},
+  {"damage_type", FT_REF, 0, 0, 0, 0, "the first damage type", "damage type",
+   OFF(soldier_decl, damage_type), "string", "A name declared with td.damage_type."},
+  {"rate", FT_NUM, FF_REQUIRED | FF_LO_OPEN, 0, 1000, 0, NULL, NULL, OFF(soldier_decl, t.rate),
+   "number", "Hits per second."},
+  {"speed", FT_NUM, FF_REQUIRED | FF_LO_OPEN, 0, 1000, 0, NULL, NULL,
+   OFF(soldier_decl, t.speed), "number", "Tiles per second."},
+  {"radius", FT_NUM, 0, 0.001, 10, 0.3, NULL, NULL, OFF(soldier_decl, t.radius), "number",
+   "Body radius in tiles."},
+  {"respawn", FT_NUM, 0, 0, 10000, 10, NULL, NULL, OFF(soldier_decl, t.respawn), "number",
+   "Seconds from its fall to the next soldier walking out of the barracks."},
+  {"sight", FT_NUM, FF_LO_OPEN, 0, 1000, 2, NULL, NULL, OFF(soldier_decl, t.sight), "number",
+   "Tiles: it engages ground enemies this near its post (flyers never)."},
+  {"regen", FT_NUM, 0, 0, BIG, 0, NULL, NULL, OFF(soldier_decl, t.regen), "number",
+   "Health regained per second while it stands at its post."},
+  {"replace", FT_BOOL, 0, 0, 0, 0, NULL, NULL, OFF(soldier_decl, replace), "boolean",
+   "Replaces the soldier type of this name declared earlier (by this mod or one before it "
+   "in the list) in its place: a whole new declaration, nothing is kept. Without it, a name "
    "declared again is an error."},
 };
 
@@ -155,8 +220,8 @@ static const mod_field level_fields[] = {
    "Gold to build (first level) or to upgrade into."},
   {"range", FT_NUM, FF_ROOT_REQUIRED | FF_LO_OPEN, 0, 1000, 0, NULL, NULL,
    OFF(level_decl, l.range), "number", "Tiles (a support tower: its aura)."},
-  {"rate", FT_NUM, 0, 0, 1000, 1, NULL, NULL, OFF(level_decl, l.rate), "number",
-   "Shots per second (0: never fires)."},
+  {"rate", FT_NUM, 0, 0, 1000, 1, "`1`; `0` on a barracks (see `soldiers`)", NULL,
+   OFF(level_decl, l.rate), "number", "Shots per second (0: never fires)."},
   {"damage", FT_NUM, 0, 0, BIG, 0, NULL, NULL, OFF(level_decl, l.damage), "number",
    "Per hit."},
   {"damage_type", FT_REF, 0, 0, 0, 0, "the first damage type", "damage type",
@@ -192,6 +257,18 @@ static const mod_field level_fields[] = {
    "Support: damage multiplier - 1 for towers in range."},
   {"buff_rate", FT_NUM, 0, 0, 100, 0, NULL, NULL, OFF(level_decl, l.buff_rate), "number",
    "Support: rate multiplier - 1 for towers in range."},
+  {"health", FT_NUM, 0, 0, BIG, 0, NULL, NULL, OFF(level_decl, l.health), "number",
+   "Hit points against sappers (enemies with `siege`); 0: it cannot be damaged. At 0 health "
+   "the tower is destroyed (no refund) and its base is free again. An upgrade keeps the share "
+   "of health the tower had."},
+  {"soldier", FT_REF, 0, 0, 0, 0, "none", "soldier type", OFF(level_decl, soldier), "string",
+   "A barracks' soldier type, declared with td.soldier (required with `soldiers`)."},
+  {"soldiers", FT_INT, 0, 0, TD_RULES_MAX_SOLDIERS, 0, NULL, NULL, OFF(level_decl, l.soldiers),
+   "integer",
+   "A barracks: it keeps this many soldiers of type `soldier` (0: not a barracks), on posts "
+   "round a rally point that the player may move within its `range` of the tower. A "
+   "barracks level that gives no `rate` does not shoot (rate 0), unless it upgrades from a "
+   "barracks: then it inherits that level's rate, as every other field."},
 };
 
 static const mod_field tower_fields[] = {
@@ -263,12 +340,24 @@ static const mod_field rules_fields[] = {
   {"endless_health_growth", FT_NUM, 0, 0, 1000, 0.1, NULL, NULL,
    OFF(td_rules, endless_health_growth), "number",
    "Endless mode: health * (1 + this * (n - wave_count)) past the last wave."},
+  {"repair_cost", FT_NUM, 0, 0, 10, 0.5, NULL, NULL, OFF(td_rules, repair_cost), "number",
+   "A full repair of a tower at 0 health costs this share of the gold spent on it (less "
+   "damage, less: rounded up)."},
 };
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 const mod_schema mod_enemy_schema = {"enemy", "td.enemy_decl",
                                      "The table given to td.enemy.", enemy_fields,
                                      N(enemy_fields)};
+const mod_schema mod_melee_schema = {"melee", "td.melee",
+                                     "An enemy's `melee`: how it fights the soldier holding it.",
+                                     melee_fields, N(melee_fields)};
+const mod_schema mod_siege_schema = {"siege", "td.siege",
+                                     "An enemy's `siege`: it makes the enemy a sapper.",
+                                     siege_fields, N(siege_fields)};
+const mod_schema mod_soldier_schema = {"soldier", "td.soldier_decl",
+                                       "The table given to td.soldier.", soldier_fields,
+                                       N(soldier_fields)};
 const mod_schema mod_effect_schema = {"effect", "td.effect", "A level's status effect.",
                                       effect_fields, N(effect_fields)};
 const mod_schema mod_level_schema = {"level", "td.level", "One level of a tower's upgrade tree.",
@@ -290,7 +379,8 @@ const mod_event mod_events[] = {
   {TD_EVENT_FIRED, "fire", "A tower fired at an enemy.",
    EVF_TOWER | EVF_ENEMY | EVF_LEVEL | EVF_XY, NULL, NULL},
   {TD_EVENT_HIT, "hit",
-   "An enemy was hit: by a tower's shot (`source` \"tower\"), or by a script's `td.damage` "
+   "An enemy was hit: by a tower's shot (`source` \"tower\"), by a soldier (`source` "
+   "\"soldier\", `soldier` its handle; `tower` is its barracks), or by a script's `td.damage` "
    "(`source` \"script\"; `tower`, `level` and `tower_type` say whom it credits, if anyone). "
    "A handler that answers hits with `td.damage` skips `source == \"script\"`, or it would "
    "answer its own hits.",
@@ -313,6 +403,26 @@ const mod_event mod_events[] = {
   {TD_EVENT_REFUSED, "refuse", "The world refused a command.", EVF_REASON | EVF_BASE, NULL, NULL},
   {TD_EVENT_WON, "win", "The last wave was cleared.", EVF_WAVE, NULL, NULL},
   {TD_EVENT_LOST, "lose", "Lives reached zero.", EVF_WAVE, NULL, NULL},
+  {TD_EVENT_ENGAGED, "engage",
+   "A soldier engaged an enemy (`x`, `y`: the enemy's), which stops and waits for it; "
+   "`tower` is the soldier's barracks.",
+   EVF_SOLDIER | EVF_TOWER | EVF_ENEMY | EVF_ENEMY_TYPE | EVF_XY, NULL, NULL},
+  {TD_EVENT_SOLDIER_DIED, "soldier_death",
+   "A soldier fell (`tower`: its barracks, 0 when that is gone; `enemy`: the enemy that "
+   "killed it, 0: none). It walks out again after its `respawn` time.",
+   EVF_SOLDIER | EVF_SOLDIER_TYPE | EVF_TOWER | EVF_ENEMY | EVF_XY, NULL, NULL},
+  {TD_EVENT_TOWER_DAMAGED, "tower_damaged",
+   "A tower lost health: to a sapper (`enemy`), or to a script's `td.damage_tower` (`enemy` "
+   "0). `x`, `y`: the tower's.",
+   EVF_TOWER | EVF_LEVEL | EVF_BASE | EVF_ENEMY | EVF_XY, "damage", "Health taken."},
+  {TD_EVENT_TOWER_DESTROYED, "tower_destroyed",
+   "A tower fell to 0 health (`enemy`: the sapper, 0: a script): it is gone, no refund, its "
+   "base is free again and the route reopens.",
+   EVF_TOWER | EVF_LEVEL | EVF_BASE | EVF_ENEMY | EVF_XY, NULL, NULL},
+  {TD_EVENT_REPAIRED, "repaired", "A tower was repaired to full health.",
+   EVF_TOWER | EVF_LEVEL | EVF_BASE, "cost", "Gold spent."},
+  {TD_EVENT_RALLIED, "rallied", "A barracks' rally point moved (`x`, `y`: the new point).",
+   EVF_TOWER | EVF_BASE | EVF_XY, NULL, NULL},
 };
 const size_t mod_event_count = N(mod_events);
 
@@ -324,8 +434,11 @@ const mod_event *mod_event_by_kind(td_event_kind k) {
 
 const char *mod_refusal_name(td_refusal r) {
   static const char *const names[TD_REFUSAL_COUNT] = {
-      "none",      "no_base",     "occupied",   "no_tower",  "gold",
-      "cuts_route", "no_upgrade", "no_wave",    "game_over", "bad_command"};
+      "none",        "no_base",      "occupied",   "no_tower",
+      "gold",        "cuts_route",   "no_upgrade", "no_wave",
+      "game_over",   "bad_command",  "no_soldiers", "rally_range",
+      "rally_ground", "not_damaged"};
+  _Static_assert(TD_REFUSAL_COUNT == 14, "a refusal without a name for mods");
   return (unsigned)r < TD_REFUSAL_COUNT ? names[r] : "unknown";
 }
 
@@ -354,6 +467,7 @@ mod_build *mod_build_new(void) {
 void mod_build_free(mod_build *b) {
   if (!b) return;
   td_mem_free(b->enemies, b->ecap * sizeof *b->enemies);
+  td_mem_free(b->soldiers, b->scap * sizeof *b->soldiers);
   td_mem_free(b->towers, b->tcap * sizeof *b->towers);
   td_mem_free(b->levels, b->lcap * sizeof *b->levels);
   td_mem_free(b->groups, b->gcap * sizeof *b->groups);
@@ -657,6 +771,18 @@ static void read_effect(rd *r, const mod_field *f, td_effect *e) {
   *e = fresh;
 }
 
+/* A table of named fields inside a declaration (an enemy's melee, siege):
+** its fields in messages as "siege.rate". rec: what the sub-schema's
+** offsets are into. */
+static void read_sub(rd *r, const mod_field *f, const mod_schema *s, void *rec) {
+  char prefix[40];
+  const char *saved = r->prefix;
+  mod_fmt(prefix, sizeof prefix, "%s%s.", saved, f->name);
+  r->prefix = prefix;
+  read_fields(r, lua_gettop(r->L), s, rec);
+  r->prefix = saved;
+}
+
 /* Reads every field of s present in table t into rec, in schema order.
 ** FT_TARGET and FT_LEVELS are left to the caller. [-0, +0] */
 static void read_fields(rd *r, int t, const mod_schema *s, void *rec) {
@@ -716,6 +842,8 @@ static void read_fields(rd *r, int t, const mod_schema *s, void *rec) {
     case FT_ENUM: *(int *)p = read_enum(r, f, f->choices); break;
     case FT_RESIST: read_resist(r, f, (resist_set *)(void *)p); break;
     case FT_EFFECT: read_effect(r, f, (td_effect *)(void *)p); break;
+    case FT_MELEE: read_sub(r, f, &mod_melee_schema, p); break;
+    case FT_SIEGE: read_sub(r, f, &mod_siege_schema, p); break;
     default: break;
     }
     lua_pop(L, 1);
@@ -826,6 +954,30 @@ int mod_l_enemy(lua_State *L) {
   return 0;
 }
 
+int mod_l_soldier(lua_State *L) {
+  mod_version *v = mod_version_of(L);
+  mod_build *b = building(L, v, "soldier");
+  arg_table(L, "soldier");
+  rd r;
+  char obj[64];
+  snprintf(obj, sizeof obj, "soldier #%zu", b->ns + 1);
+  rd_init(&r, L, v, obj);
+  b->soldiers = grow(L, b->soldiers, &b->scap, b->ns + 1, sizeof *b->soldiers);
+  soldier_decl *s = &b->soldiers[b->ns];
+  memset(s, 0, sizeof *s);
+  apply_defaults(&mod_soldier_schema, s);
+  read_fields(&r, 1, &mod_soldier_schema, s);
+  s->mod = v->at;
+  snprintf(s->where, sizeof s->where, "%s", r.where);
+  size_t i = 0;
+  while (i < b->ns && strcmp(b->soldiers[i].t.name, s->t.name) != 0) i++;
+  check_redeclared(&r, "soldier", i < b->ns, s->replace, i < b->ns ? b->soldiers[i].mod : 0,
+                   i < b->ns ? b->soldiers[i].where : "");
+  if (i < b->ns) b->soldiers[i] = *s; /* replace = true: in its place */
+  else b->ns++;
+  return 0;
+}
+
 /* The tower's level named `name` among levels[first .. first+count), or -1. */
 static long find_level(const mod_build *b, size_t first, size_t count, const char *name) {
   for (size_t i = first; i < first + count; i++)
@@ -886,6 +1038,19 @@ static void read_level(rd *r, mod_build *b, size_t tower, size_t first, size_t k
   }
   r->root = k == 1;
   read_fields(r, t, &mod_level_schema, lv);
+  /* a barracks: a soldier type to keep, and no shots unless it says so
+  ** (a level that becomes a barracks does not inherit a shooter's rate) */
+  bool gave_soldier = rawfield(L, t, "soldier") != LUA_TNIL;
+  bool gave_rate = rawfield(L, t, "rate") != LUA_TNIL;
+  lua_pop(L, 2);
+  if (lv->l.soldiers > 0 && !lv->soldier[0])
+    rfail(r, "soldiers = %d needs soldier, the soldier type it keeps (declared with "
+          "td.soldier)", (int)lv->l.soldiers);
+  if (gave_soldier && lv->l.soldiers == 0)
+    rfail(r, "soldier '%s' is given but soldiers is 0: a barracks keeps 1 .. %d soldiers",
+          lv->soldier, TD_RULES_MAX_SOLDIERS);
+  if (lv->l.soldiers > 0 && !gave_rate && (parent < 0 || b->levels[parent].l.soldiers == 0))
+    lv->l.rate = 0.0f;
   memcpy(lv->l.name, name, sizeof name);
   lv->l.tower = (int32_t)tower;
   lv->l.parent = (int32_t)parent;
@@ -1077,6 +1242,12 @@ static long enemy_index(const mod_build *b, const char *name) {
   return -1;
 }
 
+static long soldier_index(const mod_build *b, const char *name) {
+  for (size_t i = 0; i < b->ns; i++)
+    if (strcmp(b->soldiers[i].t.name, name) == 0) return (long)i;
+  return -1;
+}
+
 static const char *damage_hint(const mod_build *b, const char *got, char *buf, size_t size) {
   char names[TD_RULES_MAX_DAMAGE_TYPES * MOD_NAME + 8] = "";
   size_t used = 0;
@@ -1085,19 +1256,35 @@ static const char *damage_hint(const mod_build *b, const char *got, char *buf, s
   return suggest_in(got, names, buf, size);
 }
 
-static const char *enemy_hint(const mod_build *b, const char *got, char *buf, size_t size) {
+/* " (did you mean 'x'?)" for the closest of count names, each at the start
+** of a record of stride bytes (enemy_decl and soldier_decl open with their
+** type, which opens with its name), or "". */
+static const char *closest_hint(const char *got, const void *base, size_t count, size_t stride,
+                                char *buf, size_t size) {
   int best = 3;
   const char *pick = NULL;
-  for (size_t i = 0; i < b->ne; i++) {
-    int d = mod_distance(got, b->enemies[i].t.name);
+  for (size_t i = 0; i < count; i++) {
+    const char *name = (const char *)base + i * stride;
+    int d = mod_distance(got, name);
     if (d < best) {
       best = d;
-      pick = b->enemies[i].t.name;
+      pick = name;
     }
   }
   if (pick) snprintf(buf, size, " (did you mean '%s'?)", pick);
   else buf[0] = '\0';
   return buf;
+}
+
+_Static_assert(offsetof(enemy_decl, t.name) == 0 && offsetof(soldier_decl, t.name) == 0,
+               "closest_hint reads names at the start of the records");
+
+static const char *enemy_hint(const mod_build *b, const char *got, char *buf, size_t size) {
+  return closest_hint(got, b->enemies, b->ne, sizeof *b->enemies, buf, size);
+}
+
+static const char *soldier_hint(const mod_build *b, const char *got, char *buf, size_t size) {
+  return closest_hint(got, b->soldiers, b->ns, sizeof *b->soldiers, buf, size);
 }
 
 /* Prefixes a td_rules_validate message with the file:line of the object it
@@ -1111,6 +1298,9 @@ static int map_validate(const mod_version *v, td_err *err) {
   if (sscanf(msg, "enemy '%32[^']'", name) == 1) {
     long i = enemy_index(b, name);
     if (i >= 0) where = b->enemies[i].where;
+  } else if (sscanf(msg, "soldier '%32[^']'", name) == 1) {
+    long i = soldier_index(b, name);
+    if (i >= 0) where = b->soldiers[i].where;
   } else if (sscanf(msg, "tower level '%32[^']'", name) == 1) {
     for (size_t i = 0; i < b->nl; i++)
       if (strcmp(b->levels[i].l.name, name) == 0) {
@@ -1162,10 +1352,11 @@ int mod_build_rules(mod_version *v, td_err *err) {
                            "(td.damage_type \"name\"; the first is the default)", entry);
   *R = b->rules;
   R->enemies = NULL;
+  R->soldier_types = NULL;
   R->towers = NULL;
   R->levels = NULL;
   R->groups = NULL;
-  R->enemy_count = R->tower_count = R->level_count = R->group_count = 0;
+  R->enemy_count = R->soldier_type_count = R->tower_count = R->level_count = R->group_count = 0;
   R->api_version = TD_RULES_API_VERSION;
   R->damage_type_count = b->ndamage;
   memcpy(R->damage_types, b->damage, sizeof b->damage);
@@ -1182,14 +1373,25 @@ int mod_build_rules(mod_version *v, td_err *err) {
       return bfail(err, e->where, obj, "split_into: unknown enemy '%s'%s", e->split_into,
                    enemy_hint(b, e->split_into, hint, sizeof hint));
   }
+  for (size_t i = 0; i < b->ns; i++) {
+    const soldier_decl *sd = &b->soldiers[i];
+    if (sd->damage_type[0] && damage_index(b, sd->damage_type) < 0) {
+      char obj[80];
+      snprintf(obj, sizeof obj, "soldier '%s'", sd->t.name);
+      return bfail(err, sd->where, obj, "unknown damage type '%s'%s", sd->damage_type,
+                   damage_hint(b, sd->damage_type, hint, sizeof hint));
+    }
+  }
   for (size_t i = 0; i < b->nl; i++) {
     const level_decl *l = &b->levels[i];
-    if (l->damage_type[0] && damage_index(b, l->damage_type) < 0) {
-      char obj[120];
-      snprintf(obj, sizeof obj, "tower '%s' level '%s'", b->towers[l->l.tower].t.name, l->l.name);
+    char obj[120];
+    snprintf(obj, sizeof obj, "tower '%s' level '%s'", b->towers[l->l.tower].t.name, l->l.name);
+    if (l->damage_type[0] && damage_index(b, l->damage_type) < 0)
       return bfail(err, l->where, obj, "unknown damage type '%s'%s", l->damage_type,
                    damage_hint(b, l->damage_type, hint, sizeof hint));
-    }
+    if (l->soldier[0] && soldier_index(b, l->soldier) < 0)
+      return bfail(err, l->where, obj, "unknown soldier '%s'%s", l->soldier,
+                   soldier_hint(b, l->soldier, hint, sizeof hint));
   }
   int32_t last_wave = b->waves;
   for (size_t i = 0; i < b->ng; i++) {
@@ -1210,16 +1412,19 @@ int mod_build_rules(mod_version *v, td_err *err) {
                       entry);
   /* the arrays */
   if ((b->ne && !(R->enemies = td_mem_calloc(b->ne, sizeof *R->enemies))) ||
+      (b->ns && !(R->soldier_types = td_mem_calloc(b->ns, sizeof *R->soldier_types))) ||
       (b->nt && !(R->towers = td_mem_calloc(b->nt, sizeof *R->towers))) ||
       (b->nl && !(R->levels = td_mem_calloc(b->nl, sizeof *R->levels))) ||
       (b->ng && !(R->groups = td_mem_calloc(b->ng, sizeof *R->groups)))) {
     R->enemy_count = R->enemies ? b->ne : 0;
+    R->soldier_type_count = R->soldier_types ? b->ns : 0;
     R->tower_count = R->towers ? b->nt : 0;
     R->level_count = R->levels ? b->nl : 0;
     td_rules_free(R);
     return td_err_set(err, "%s: out of memory", entry);
   }
   R->enemy_count = b->ne;
+  R->soldier_type_count = b->ns;
   R->tower_count = b->nt;
   R->level_count = b->nl;
   R->group_count = b->ng;
@@ -1231,11 +1436,17 @@ int mod_build_rules(mod_version *v, td_err *err) {
     R->enemies[i].split_into = e->split_into[0] ? (int32_t)enemy_index(b, e->split_into) : -1;
     if (R->enemies[i].split_into < 0) R->enemies[i].split_count = 0;
   }
+  for (size_t i = 0; i < b->ns; i++) {
+    R->soldier_types[i] = b->soldiers[i].t;
+    const char *dt = b->soldiers[i].damage_type;
+    R->soldier_types[i].damage_type = dt[0] ? damage_index(b, dt) : 0;
+  }
   for (size_t i = 0; i < b->nt; i++) R->towers[i] = b->towers[i].t;
   for (size_t i = 0; i < b->nl; i++) {
     R->levels[i] = b->levels[i].l;
-    const char *dt = b->levels[i].damage_type;
+    const char *dt = b->levels[i].damage_type, *sd = b->levels[i].soldier;
     R->levels[i].damage_type = dt[0] ? damage_index(b, dt) : 0;
+    R->levels[i].soldier = sd[0] ? (int32_t)soldier_index(b, sd) : -1;
   }
   for (size_t i = 0; i < b->ng; i++) {
     R->groups[i] = b->groups[i].g;

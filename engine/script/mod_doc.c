@@ -141,8 +141,8 @@ static const char intro[] =
     "| 1-based, in map order |\n"
     "| spawn point | `td sim --spawn spawn=I` | 0-based, in map order (as `td route` lists "
     "them) |\n"
-    "| tower base | `base` of the `place`, `sell` and `refuse` events; `base` of "
-    "`td.tower_info` | 1-based, in map order |\n"
+    "| tower base | `base` of events (`place`, `sell`, `refuse`, `tower_damaged`, ...); "
+    "`base` of `td.tower_info` and of `td.soldiers` | 1-based, in map order |\n"
     "| tower base | scenarios (`base = ID` in `td check`), replays (`place 15 arrow`), "
     "`td sim --tower ID@T`, `td route --tower ID`, `td shot --hover`/`--select` | the Tiled "
     "object id of the `tower_base` object |\n"
@@ -151,8 +151,9 @@ static const char intro[] =
     "or an enemy no wave brought) |\n"
     "| tick | `tick` of events; `td.tick()`; `td.every(n, f)`; replays and scenarios | "
     "0-based: the first step is tick 0; 60 a second |\n"
-    "| handle | `enemy`, `tower` of events; `handle`, `target` of the info tables; "
-    "`td.enemies()`, `td.towers()` | opaque integers >= 1; 0 means none |\n"
+    "| handle | `enemy`, `tower`, `soldier` of events; `handle`, `target`, `holder`, "
+    "`siege`, `tower`, `enemy` of the info tables; `td.enemies()`, `td.towers()` | opaque "
+    "integers >= 1; 0 means none |\n"
     "| array position | what `td.enemies()`, `td.towers()`, `td.wave_preview()` return; a "
     "targeting function's candidates and the position it returns | 1-based (Lua arrays) |\n"
     "| upgrade | replays (`upgrade BASE CHILD`) | CHILD 1-based among the level's "
@@ -189,6 +190,13 @@ static const char intro[] =
     "'td.spawn'?)`, `(global 'tower_infoo') (did you mean 'td.tower_info'?)`, `(global\n"
     "'os') (os is not available to mods)`). Reading a missing name is no error (a mod may\n"
     "test `if td.map_name then`).\n";
+
+/* The declaration tables, in the order the docs and the stubs list them. */
+static const mod_schema *const schemas[] = {
+    &mod_enemy_schema, &mod_melee_schema, &mod_siege_schema, &mod_soldier_schema,
+    &mod_tower_schema, &mod_level_schema, &mod_effect_schema, &mod_group_schema,
+    &mod_rules_schema};
+#define SCHEMA_COUNT (sizeof schemas / sizeof schemas[0])
 
 static void md_range(FILE *f, const mod_field *fd) {
   if (fd->type == FT_ENUM || (fd->type == FT_TARGET && fd->choices)) {
@@ -301,7 +309,11 @@ static const char *evf_doc(unsigned bit) {
   case EVF_WAVE: return "`wave` (number)";
   case EVF_REASON: return "`reason` (see below)";
   case EVF_XY: return "`x`, `y` (map units)";
-  case EVF_SOURCE: return "`source` (\"tower\" or \"script\"), `level`, `tower_type` (names, when a tower is credited)";
+  case EVF_SOURCE:
+    return "`source` (\"tower\", \"soldier\" or \"script\"), `soldier` (its handle, when "
+           "`source` is \"soldier\"), `level`, `tower_type` (names, when a tower is credited)";
+  case EVF_SOLDIER: return "`soldier` (integer handle)";
+  case EVF_SOLDIER_TYPE: return "`soldier_type` (name)";
   default: return "";
   }
 }
@@ -317,12 +329,7 @@ void td_mod_write_api_markdown(FILE *f, const td_mod_options *o) {
     const td_mod_api *e = &mod_builtin_td[i];
     if (strcmp(e->name, "on") == 0) {
       fputs("\n### Field tables\n", f);
-      md_schema(f, &mod_enemy_schema);
-      md_schema(f, &mod_tower_schema);
-      md_schema(f, &mod_level_schema);
-      md_schema(f, &mod_effect_schema);
-      md_schema(f, &mod_group_schema);
-      md_schema(f, &mod_rules_schema);
+      for (size_t k = 0; k < SCHEMA_COUNT; k++) md_schema(f, schemas[k]);
       fputs("\n## Handlers (the runtime stage)\n\n"
             "Registered while the mod loads, called during the game, each call under its own\n"
             "instruction budget.\n", f);
@@ -336,7 +343,7 @@ void td_mod_write_api_markdown(FILE *f, const td_mod_options *o) {
     const mod_event *e = &mod_events[i];
     fprintf(f, "| `%s` | %s | ", e->name, e->doc);
     bool first = true;
-    for (unsigned bit = 1; bit <= EVF_SOURCE; bit <<= 1)
+    for (unsigned bit = 1; bit <= EVF_LAST; bit <<= 1)
       if (e->fields & bit) {
         fprintf(f, "%s%s", first ? "" : ", ", evf_doc(bit));
         first = false;
@@ -482,12 +489,7 @@ void td_mod_write_api_stubs(FILE *f, const td_mod_options *o) {
              "-- libraries string, table, math and utf8. Absent: io, os, debug, package,\n"
              "-- coroutine, require, dofile, loadfile, warn, string.dump, math.randomseed.\n",
           TD_RULES_API_VERSION);
-  stub_schema(f, &mod_enemy_schema);
-  stub_schema(f, &mod_tower_schema);
-  stub_schema(f, &mod_level_schema);
-  stub_schema(f, &mod_effect_schema);
-  stub_schema(f, &mod_group_schema);
-  stub_schema(f, &mod_rules_schema);
+  for (size_t k = 0; k < SCHEMA_COUNT; k++) stub_schema(f, schemas[k]);
   stub_classes(f, o);
   fputs("\n---@alias td.event_name \"tick\"", f);
   for (size_t i = 0; i < mod_event_count; i++) fprintf(f, "|\"%s\"", mod_events[i].name);
@@ -502,7 +504,9 @@ void td_mod_write_api_stubs(FILE *f, const td_mod_options *o) {
     {EVF_WAVE, "---@field wave? integer\n"},
     {EVF_REASON, "---@field reason? string\n"},
     {EVF_XY, "---@field x? number\n---@field y? number\n"},
-    {EVF_SOURCE, "---@field source? \"tower\"|\"script\"\n"},
+    {EVF_SOURCE, "---@field source? \"tower\"|\"soldier\"|\"script\"\n"},
+    {EVF_SOLDIER, "---@field soldier? integer\n"},
+    {EVF_SOLDIER_TYPE, "---@field soldier_type? string\n"},
   };
   for (size_t i = 0; i < sizeof evf / sizeof evf[0]; i++) fputs(evf[i].lines, f);
   for (size_t i = 0; i < mod_event_count; i++) {

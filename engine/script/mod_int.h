@@ -49,6 +49,8 @@ typedef enum mod_field_type {
   FT_EFFECT,  /* a td_effect table (mod_effect_schema) */
   FT_TARGET,  /* a targeting mode name or a function */
   FT_LEVELS,  /* the array of a tower's levels (mod_level_schema) */
+  FT_MELEE,   /* an enemy's melee table (mod_melee_schema; offsets into td_enemy_type) */
+  FT_SIEGE,   /* an enemy's siege table (mod_siege_schema; likewise) */
   FT_SPAWN    /* a 1-based spawn index stored as int32_t (0: absent) */
 } mod_field_type;
 
@@ -80,13 +82,16 @@ typedef struct mod_schema {
   size_t count;
 } mod_schema;
 
-extern const mod_schema mod_enemy_schema, mod_tower_schema, mod_level_schema,
-    mod_effect_schema, mod_group_schema, mod_rules_schema;
+extern const mod_schema mod_enemy_schema, mod_melee_schema, mod_siege_schema,
+    mod_soldier_schema, mod_tower_schema, mod_level_schema, mod_effect_schema,
+    mod_group_schema, mod_rules_schema;
 
 /* The Lua names of events, with the fields of their tables. */
 enum {
   EVF_ENEMY = 1, EVF_TOWER = 2, EVF_ENEMY_TYPE = 4, EVF_LEVEL = 8, EVF_BASE = 16,
-  EVF_WAVE = 32, EVF_REASON = 64, EVF_XY = 128, EVF_SOURCE = 256
+  EVF_WAVE = 32, EVF_REASON = 64, EVF_XY = 128, EVF_SOURCE = 256, EVF_SOLDIER = 512,
+  EVF_SOLDIER_TYPE = 1024,
+  EVF_LAST = EVF_SOLDIER_TYPE
 };
 typedef struct mod_event {
   td_event_kind kind;
@@ -275,6 +280,7 @@ mod_build *mod_build_new(void);  /* NULL on OOM */
 void mod_build_free(mod_build *b);
 int mod_l_damage_type(lua_State *L);
 int mod_l_enemy(lua_State *L);
+int mod_l_soldier(lua_State *L);
 int mod_l_tower(lua_State *L);
 int mod_l_wave(lua_State *L);
 int mod_l_group(lua_State *L);

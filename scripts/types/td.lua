@@ -24,7 +24,35 @@
 ---@field heal_rate? number Their health per second.
 ---@field split_into? string Enemy type spawned when it dies.
 ---@field split_count? integer How many (with split_into).
+---@field melee? td.melee Fights back against the soldier that holds it (without: it only waits to be killed).
+---@field siege? td.siege A sapper: it stops at towers that have `health` and hits them until they fall.
 ---@field replace? boolean Replaces the enemy of this name declared earlier (by this mod or one before it in the list) in its place: a whole new declaration, nothing is kept. Without it, a name declared again is an error.
+
+---An enemy's `melee`: how it fights the soldier holding it.
+---@class td.melee
+---@field damage number Per hit on the soldier at hand (its armour applies; a hit always does at least 10%).
+---@field rate number Hits per second.
+
+---An enemy's `siege`: it makes the enemy a sapper.
+---@class td.siege
+---@field damage number Per hit on a tower (its `health`).
+---@field rate number Hits per second.
+---@field range number Tiles from the edge of its body to a tower's footprint: a tower with health this near stops it (0: it must touch the footprint).
+
+---The table given to td.soldier.
+---@class td.soldier_decl
+---@field name string Unique among soldier types; a barracks level names it in `soldier`.
+---@field health number Hit points.
+---@field armour? number Flat reduction of every enemy hit (a hit always does at least 10% of its damage).
+---@field damage number Per hit on the enemy it fights (the enemy's resistance and armour apply, as to a tower's hit; credited to its barracks).
+---@field damage_type? string A name declared with td.damage_type.
+---@field rate number Hits per second.
+---@field speed number Tiles per second.
+---@field radius? number Body radius in tiles.
+---@field respawn? number Seconds from its fall to the next soldier walking out of the barracks.
+---@field sight? number Tiles: it engages ground enemies this near its post (flyers never).
+---@field regen? number Health regained per second while it stands at its post.
+---@field replace? boolean Replaces the soldier type of this name declared earlier (by this mod or one before it in the list) in its place: a whole new declaration, nothing is kept. Without it, a name declared again is an error.
 
 ---The table given to td.tower.
 ---@class td.tower_decl
@@ -56,6 +84,9 @@
 ---@field turn_rate? number Turret turn rate, radians per second (0: instant).
 ---@field buff_damage? number Support: damage multiplier - 1 for towers in range.
 ---@field buff_rate? number Support: rate multiplier - 1 for towers in range.
+---@field health? number Hit points against sappers (enemies with `siege`); 0: it cannot be damaged. At 0 health the tower is destroyed (no refund) and its base is free again. An upgrade keeps the share of health the tower had.
+---@field soldier? string A barracks' soldier type, declared with td.soldier (required with `soldiers`).
+---@field soldiers? integer A barracks: it keeps this many soldiers of type `soldier` (0: not a barracks), on posts round a rally point that the player may move within its `range` of the tower. A barracks level that gives no `rate` does not shoot (rate 0), unless it upgrades from a barracks: then it inherits that level's rate, as every other field.
 
 ---A level's status effect.
 ---@class td.effect
@@ -90,6 +121,7 @@
 ---@field sell_refund? number Share of the gold spent on a tower given back when it is sold.
 ---@field early_bonus? number Gold per second of the interval skipped by calling a wave early.
 ---@field endless_health_growth? number Endless mode: health * (1 + this * (n - wave_count)) past the last wave.
+---@field repair_cost? number A full repair of a tower at 0 health costs this share of the gold spent on it (less damage, less: rounded up).
 
 ---One spawn group of a wave (td.wave_preview).
 ---@class td.wave_entry
@@ -115,6 +147,9 @@
 ---@field route_left number Map units along its route to a goal.
 ---@field flying boolean A flyer (only towers with hits_air reach it).
 ---@field boss boolean A boss (immune to stun, half the slow).
+---@field state "walk"|"stunned"|"blocked"|"attack" What it is doing: blocked, held by a soldier that walks to it; attack, fighting that soldier or (a sapper) hitting a tower.
+---@field holder integer The soldier that holds it (blocked, attack), 0: none.
+---@field siege integer The tower it attacks (a sapper), 0: none.
 
 ---A tower's state (td.tower_info).
 ---@class td.tower_state
@@ -129,8 +164,29 @@
 ---@field state "idle"|"aiming"|"firing"|"cooldown" What it is doing.
 ---@field target integer The enemy handle it aims at (0: none).
 ---@field spent integer Gold spent on it (build and upgrades).
+---@field health number Health left against sappers.
+---@field max_health number Its level's health (0: it cannot be damaged).
+---@field repair_cost integer? Gold a repair to full health costs now (the rules' repair_cost); nil when there is nothing to repair.
+---@field soldiers integer A barracks: the soldiers it keeps (its level's); 0: not one.
+---@field rally_x number A barracks: its rally point, map units (else its centre).
+---@field rally_y number A barracks: its rally point, map units (else its centre).
 
----@alias td.event_name "tick"|"spawn"|"fire"|"hit"|"kill"|"leak"|"wave_start"|"wave_end"|"place"|"upgrade"|"sell"|"refuse"|"win"|"lose"
+---A soldier's state (td.soldiers, td.soldier_info).
+---@class td.soldier_state
+---@field handle integer The soldier's handle (events' `soldier`).
+---@field type string Its soldier type's name.
+---@field state "idle"|"move"|"engage"|"attack"|"die"|"respawn" What it is doing: idle at its post, move to it, engage (walk to) the enemy it holds, attack it, die (falling), respawn (waiting in the barracks).
+---@field tower integer Its barracks' handle.
+---@field base integer Its barracks' tower base, 1-based in map order.
+---@field enemy integer The enemy it holds (engage, attack), 0: none.
+---@field x number Position, map units.
+---@field y number Position, map units.
+---@field health number Health left.
+---@field max_health number Its type's health.
+---@field post_x number Where it stands when idle, map units.
+---@field post_y number Where it stands when idle, map units.
+
+---@alias td.event_name "tick"|"spawn"|"fire"|"hit"|"kill"|"leak"|"wave_start"|"wave_end"|"place"|"upgrade"|"sell"|"refuse"|"win"|"lose"|"engage"|"soldier_death"|"tower_damaged"|"tower_destroyed"|"repaired"|"rallied"
 
 ---An event's table (fields depend on the kind: see docs/lua-api.md).
 ---@class td.event
@@ -146,7 +202,9 @@
 ---@field reason? string
 ---@field x? number
 ---@field y? number
----@field source? "tower"|"script"
+---@field source? "tower"|"soldier"|"script"
+---@field soldier? integer
+---@field soldier_type? string
 ---@field damage? number
 ---@field bounty? number
 ---@field lives? number
@@ -164,9 +222,13 @@ td = {}
 ---@param name string
 function td.damage_type(name) end
 
----Declares an enemy type.
+---Declares an enemy type; with `melee` it fights back against soldiers, with `siege` it attacks towers that have `health` (a sapper).
 ---@param t td.enemy_decl
 function td.enemy(t) end
+
+---Declares a soldier type, kept by barracks: tower levels with `soldier` and `soldiers`. Soldiers stand on posts round their barracks' rally point, engage the ground enemies that come within their `sight`, hold them and fight them; a fallen soldier walks out again `respawn` seconds later (engine/sim/unit.h has the state machines).
+---@param t td.soldier_decl
+function td.soldier(t) end
 
 ---Declares a tower type with its upgrade tree (`levels`) and optional targeting function.
 ---@param t td.tower_decl
@@ -231,7 +293,7 @@ function td.difficulty() end
 ---@return td.wave_entry[]
 function td.wave_preview(n) end
 
----Handles of the living enemies on the map, in slot order (stable), optionally only those whose centre is within r of (x, y). Enemies still waiting at their spawn's gate (a wave's rows enter one after another) are not on the map yet.
+---Handles of the living enemies on the map (walking, stunned, held by soldiers or fighting), in slot order (stable), optionally only those whose centre is within r of (x, y). Enemies still waiting at their spawn's gate (a wave's rows enter one after another) are not on the map yet.
 ---@param x? number
 ---@param y? number
 ---@param r? number
@@ -252,6 +314,16 @@ function td.towers() end
 ---@return td.tower_state?
 function td.tower_info(h) end
 
+---The soldiers of every barracks, or of one (a tower handle; a dead one or a tower that is not a barracks: an empty array), in slot order (stable), those falling or waiting to respawn included.
+---@param tower? integer
+---@return td.soldier_state[]
+function td.soldiers(tower) end
+
+---A soldier's state (an event's `soldier`), or nil when the handle is dead (its barracks was sold or destroyed).
+---@param h integer
+---@return td.soldier_state?
+function td.soldier_info(h) end
+
 ---Adds gold (negative takes, never below 0); returns the new total.
 ---@param amount integer
 ---@return integer
@@ -264,6 +336,12 @@ function td.give_gold(amount) end
 ---@param tower? integer
 ---@return number
 function td.damage(h, amount, damage_type, tower) end
+
+---Takes amount (0 .. 1e9) off a tower's health as a sapper's hit does: a `tower_damaged` event with `enemy` 0, and at 0 health the tower is destroyed (`tower_destroyed`: no refund, its base free again, the route reopens). Returns the health taken: 0 for a dead handle or a tower that cannot be damaged (its level has no `health`). All handlers together may call it 1024 times a step: the call past stops the handler with an error.
+---@param tower integer
+---@param amount number
+---@return number
+function td.damage_tower(tower, amount) end
 
 ---Slows an enemy by share (0 .. 0.9) under the world's stacking rules (the strongest slow, the longest duration). false for a dead handle.
 ---@param h integer

@@ -15,7 +15,8 @@ cmp -s "$tmp/out" "$src/scripts/types/td.lua"
 check $? "scripts/types/td.lua is stale: run 'td api --stubs > scripts/types/td.lua'"
 head -n 1 "$tmp/out" | grep -qx -- '---@meta'; check $? "stubs: ---@meta first"
 # typed returns: the tables the game functions return are classes
-for c in enemy_state:enemy_info tower_state:tower_info wave_entry:wave_preview; do
+for c in enemy_state:enemy_info tower_state:tower_info wave_entry:wave_preview \
+         soldier_state:soldier_info soldier_state:soldiers; do
   cls=${c%%:*} fn=${c#*:}
   grep -qx -- "---@class td.$cls" "$tmp/out"; check $? "stubs: no class td.$cls"
   grep -A1 -- "^---@return td.$cls" "$tmp/out" | grep -qx "function td.$fn(.*) end"
@@ -25,6 +26,11 @@ done
 for t in $(grep -oE -- '(---@(return|param [a-z_.]+\??|field [a-z_]+\??|type)) td\.[a-z_]+' "$tmp/out" |
            grep -oE 'td\.[a-z_]+$' | sort -u); do
   grep -qE -- "^---@(class|alias) $t( |\$)" "$tmp/out"; check $? "stubs: type $t is used but not declared"
+done
+# every event a handler can take is in the alias of event names (td.on's parameter)
+for ev in spawn fire hit kill leak wave_start wave_end place upgrade sell refuse win lose \
+          engage soldier_death tower_damaged tower_destroyed repaired rallied; do
+  grep -q -- "^---@alias td.event_name .*\"$ev\"" "$tmp/out"; check $? "stubs: event $ev is not in td.event_name"
 done
 grep -q -- '^---@field state table<string|integer, boolean|number|string|table> ' "$tmp/out"
 check $? "stubs: td.state is not a field of td"

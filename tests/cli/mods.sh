@@ -4,7 +4,8 @@
 # td.rules changes only what it gives, handlers run A's first, each mod's
 # include resolves in its own directory. A plain duplicate name is refused
 # naming both mods, a missing or misplaced dependency naming both; a replay
-# records the list and is refused with another one; a save likewise.
+# records the list and is refused with another one; a save likewise. A
+# later mod replaces a soldier type and keeps another in its barracks.
 set -u
 source "$(dirname "$0")/harness.bash"
 map=$src/maps/01-crossroads.lua
@@ -46,6 +47,20 @@ expect "dependency after" 2 "mod 'needs' depends on mod 'base', which comes afte
   -- "$td" sim --map "$map" --mod "$m/needs" --mod "$m/base" --auto
 expect "twice in the list" 2 "mod 'base' is in the list twice" \
   -- "$td" sim --map "$map" --mod "$m/base" --mod "$m/base" --auto
+
+# soldiers across mods: a later mod replaces a soldier type, keeps another
+# in a barracks of its own; without replace = true it is refused naming both
+s=$src/tests/data/mods
+"$td" sim --map "$map" --mod "$s/soldiers" --mod "$s/soldiers_plus" --idle --ticks 1 --json \
+  >"$tmp/out" 2>"$tmp/err"
+check $? "soldiers_plus: exit $? ($(head -c 300 "$tmp/err"))"
+python3 -c "import json,sys; d=json.load(open(sys.argv[1])); assert d['waves']==4, d" "$tmp/out"
+check $? "soldiers_plus: $(head -c 300 "$tmp/out")"
+mkdir -p "$tmp/twice"
+printf 'api_version = 1\ntd.soldier { name = "footman", health = 1, damage = 1, rate = 1, speed = 1 }\n' \
+  >"$tmp/twice/mod.lua"
+expect "soldier twice" 2 "$tmp/twice/mod.lua:2: soldier 'footman': declared twice: mod 'soldiers' declared it at $s/soldiers/mod.lua:11; to change it, mod 'twice' declares it with replace = true" \
+  -- "$td" sim --map "$map" --mod "$s/soldiers" --mod "$tmp/twice" --auto
 
 # a replay records both mods, in order, and plays back; with one it is refused
 "$td" sim --map "$map" "${two[@]}" --auto --seed 3 --record "$tmp/r.replay" >/dev/null 2>&1
