@@ -1640,6 +1640,83 @@ static void test_several_mods(void **state) {
   remove_mod();
 }
 
+/* ---- display names ------------------------------------------------------------- */
+
+static void expect_title(const char *name, const char *want) {
+  char out[TD_RULES_TITLE_MAX];
+  td_mod_title_from_name(name, out, sizeof out);
+  if (strcmp(out, want) != 0) fail_msg("title of '%s': '%s', expected '%s'", name, out, want);
+}
+
+static void test_titles(void **state) {
+  (void)state;
+  expect_title("arrow", "Arrow");
+  expect_title("arrow_2", "Arrow II");
+  expect_title("tesla_12", "Tesla XII");
+  expect_title("fire-bomb.4", "Fire Bomb IV");
+  expect_title("wave_40", "Wave 40");
+  expect_title("2", "2");
+  expect_title("01-crossroads", "Crossroads");
+  expect_title("__", "Unnamed");
+  expect_title("", "Unnamed");
+  char out[TD_RULES_TITLE_MAX];
+  td_mod_title_from_path("maps/01-crossroads.lua", out, sizeof out);
+  assert_string_equal(out, "Crossroads");
+  td_mod_title_from_path("06-the_great-expanse.tmx", out, sizeof out);
+  assert_string_equal(out, "The Great Expanse");
+  char small[12]; /* cut on a whole word */
+  td_mod_title_from_name("very_long_name_here", small, sizeof small);
+  assert_string_equal(small, "Very Long");
+
+  /* given, derived, and not inherited by an upgrade */
+  make_mod(HEAD "td.enemy { name = 'big_bad', title = 'Big Bad \xc3\x89lan', health = 1, speed = 1,\n"
+           "  description = 'Hits hard.' }\n"
+           "td.enemy { name = 'imp_3', health = 1, speed = 1 }\n"
+           "td.tower { name = 'arrow', title = 'Archer', description = 'Shoots.', levels = {\n"
+           "  { name = 'arrow', title = 'Archer Tower', description = 'A bow.', cost = 1, range = 2 },\n"
+           "  { name = 'arrow_2', cost = 2 } } }\n"
+           "td.wave { { enemy = 'imp_3' } }\n",
+           NULL, NULL);
+  td_mod *m = load_ok(dir, NULL);
+  const td_rules *r = td_mod_rules(m);
+  assert_string_equal(r->enemies[0].title, "Big Bad \xc3\x89lan");
+  assert_string_equal(r->enemies[0].description, "Hits hard.");
+  assert_string_equal(r->enemies[1].title, "Imp III");
+  assert_string_equal(r->enemies[1].description, "");
+  assert_string_equal(r->towers[0].title, "Archer");
+  assert_string_equal(r->towers[0].description, "Shoots.");
+  assert_string_equal(r->levels[0].title, "Archer Tower");
+  assert_string_equal(r->levels[1].title, "Arrow II");
+  assert_string_equal(r->levels[1].description, "");
+  /* the sim ignores them: the rules hash does not see them */
+  td_rules copy = *r;
+  td_enemy_type e0 = r->enemies[0];
+  snprintf(e0.title, sizeof e0.title, "Other");
+  td_enemy_type es[2] = {e0, r->enemies[1]};
+  copy.enemies = es;
+  assert_true(td_world_rules_hash(&copy) == td_world_rules_hash(r));
+  td_mod_destroy(m);
+  remove_mod();
+
+  expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1, title = '' }",
+                   "mod.lua:3: enemy 'a': title must not be empty");
+  expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1, title = 7 }",
+                   "mod.lua:3: enemy 'a': title must be a string, got number");
+  expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1, title = 'x\\ny' }",
+                   "mod.lua:3: enemy 'a': title must be one line without control characters "
+                   "(byte 2)");
+  expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1, description = 'ab\\xc3' }",
+                   "mod.lua:3: enemy 'a': description is not UTF-8 (byte 3)");
+  expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1, description = '\\xc0\\xaf' }",
+                   "mod.lua:3: enemy 'a': description is not UTF-8 (byte 1)");
+  expect_src_error(HEAD "td.enemy { name = 'a', health = 1, speed = 1, title = "
+                   "'0123456789012345678901234567890123456789' }",
+                   "mod.lua:3: enemy 'a': title must be at most 39 bytes long, got 40");
+  expect_src_error(HEAD "td.tower { name = 't', levels = { { name = 't', cost = 1, range = 2, "
+                   "title = false } } }",
+                   "mod.lua:3: tower 't' level 't': title must be a string, got boolean");
+}
+
 #define TEST(f) cmocka_unit_test_setup_teardown(f, td_test_alloc_setup, td_test_alloc_teardown)
 
 int main(void) {
@@ -1668,6 +1745,7 @@ int main(void) {
       TEST(test_docs),
       TEST(test_several_mods),
       TEST(test_alloc_failures_list),
+      TEST(test_titles),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -235,6 +235,18 @@ void td_mod_discard(td_mod *m, const char *why);
 ** vanished since. Uses stat: for the app's polling, not the simulation. */
 bool td_mod_changed(const td_mod *m);
 
+/* Display names (mod_title.c; rules.h: display names). A title a player
+** reads, made from an identifier: words split at '_', '-', '.' and blanks,
+** a leading number dropped when other words follow ("01-crossroads"), each
+** word's first letter in capitals, a last number of 1 .. 39 after other
+** words in Roman numerals ("arrow_2": "Arrow II", "tesla_12": "Tesla XII";
+** "wave_40": "Wave 40"). "" (or only separators) gives "Unnamed". Writes at
+** most cap bytes, cut on a whole word when it must. Pure, no locale. */
+void td_mod_title_from_name(const char *name, char *out, size_t cap);
+/* The same for a file: its directory and its last extension dropped
+** ("maps/01-crossroads.lua": "Crossroads"). */
+void td_mod_title_from_path(const char *path, char *out, size_t cap);
+
 /* Stopped handlers and failed reloads, oldest first. */
 size_t td_mod_error_count(const td_mod *m);
 const td_mod_error *td_mod_error_at(const td_mod *m, size_t i);

@@ -142,6 +142,14 @@ static const mod_field enemy_fields[] = {
    "Fights back against the soldier that holds it (without: it only waits to be killed)."},
   {"siege", FT_SIEGE, 0, 0, 0, 0, "none", NULL, OFF(enemy_decl, t), "td.siege",
    "A sapper: it stops at towers that have `health` and hits them until they fall."},
+  {"title", FT_TEXT, 0, 1, TD_RULES_TITLE_MAX, 0, "from `name`", NULL,
+   OFF(enemy_decl, t.title), "string",
+   "The name a player reads for this enemy (UTF-8, one line). Without it the game "
+   "makes one from `name` (td_mod_title_from_name: words split at `_`, `-`, `.`, "
+   "capitalised, a last number in Roman numerals: `arrow_2` reads Arrow II)."},
+  {"description", FT_TEXT, 0, 0, TD_RULES_TEXT_MAX, 0, "`\"\"`", NULL,
+   OFF(enemy_decl, t.description), "string",
+   "One line for a player about this enemy (UTF-8), shown on its card."},
   {"replace", FT_BOOL, 0, 0, 0, 0, NULL, NULL, OFF(enemy_decl, replace), "boolean",
    "Replaces the enemy of this name declared earlier (by this mod or one before it in the "
    "list) in its place: a whole new declaration, nothing is kept. Without it, a name "
@@ -192,6 +200,14 @@ static const mod_field soldier_fields[] = {
    "Tiles: it engages ground enemies this near its post (flyers never)."},
   {"regen", FT_NUM, 0, 0, BIG, 0, NULL, NULL, OFF(soldier_decl, t.regen), "number",
    "Health regained per second while it stands at its post."},
+  {"title", FT_TEXT, 0, 1, TD_RULES_TITLE_MAX, 0, "from `name`", NULL,
+   OFF(soldier_decl, t.title), "string",
+   "The name a player reads for this soldier (UTF-8, one line). Without it the game "
+   "makes one from `name` (td_mod_title_from_name: words split at `_`, `-`, `.`, "
+   "capitalised, a last number in Roman numerals: `arrow_2` reads Arrow II)."},
+  {"description", FT_TEXT, 0, 0, TD_RULES_TEXT_MAX, 0, "`\"\"`", NULL,
+   OFF(soldier_decl, t.description), "string",
+   "One line for a player about this soldier (UTF-8), shown on its card."},
   {"replace", FT_BOOL, 0, 0, 0, 0, NULL, NULL, OFF(soldier_decl, replace), "boolean",
    "Replaces the soldier type of this name declared earlier (by this mod or one before it "
    "in the list) in its place: a whole new declaration, nothing is kept. Without it, a name "
@@ -269,6 +285,15 @@ static const mod_field level_fields[] = {
    "round a rally point that the player may move within its `range` of the tower. A "
    "barracks level that gives no `rate` does not shoot (rate 0), unless it upgrades from a "
    "barracks: then it inherits that level's rate, as every other field."},
+  {"title", FT_TEXT, 0, 1, TD_RULES_TITLE_MAX, 0, "from `name`", NULL,
+   OFF(level_decl, l.title), "string",
+   "The name a player reads for this level, on its upgrade button and the tower's panel; "
+   "not inherited (UTF-8, one line). Without it the game makes one from `name` "
+   "(td_mod_title_from_name: words split at `_`, `-`, `.`, capitalised, a last number in "
+   "Roman numerals: `arrow_2` reads Arrow II)."},
+  {"description", FT_TEXT, 0, 0, TD_RULES_TEXT_MAX, 0, "`\"\"`", NULL,
+   OFF(level_decl, l.description), "string",
+   "One line for a player about this level (UTF-8; not inherited), shown on its card."},
 };
 
 static const mod_field tower_fields[] = {
@@ -283,6 +308,15 @@ static const mod_field tower_fields[] = {
    "td.level[]",
    "The upgrade tree: the first level is what is built; each other level upgrades from "
    "`from` (default: the level before it in the list). At most 4 upgrades per level."},
+  {"title", FT_TEXT, 0, 1, TD_RULES_TITLE_MAX, 0, "from `name`", NULL,
+   OFF(tower_decl, t.title), "string",
+   "The name a player reads for the tower type, on its build button (UTF-8, one line). "
+   "Without it the game makes one from `name` (td_mod_title_from_name: words split "
+   "at `_`, `-`, `.`, capitalised, a last number in Roman numerals: `arrow_2` reads "
+   "Arrow II)."},
+  {"description", FT_TEXT, 0, 0, TD_RULES_TEXT_MAX, 0, "`\"\"`", NULL,
+   OFF(tower_decl, t.description), "string",
+   "One line for a player about the tower type (UTF-8), shown on its card."},
   {"replace", FT_BOOL, 0, 0, 0, 0, NULL, NULL, OFF(tower_decl, replace), "boolean",
    "Replaces the tower of this name declared earlier (by this mod or one before it in the "
    "list) in its place, levels and targeting function included: nothing is kept. Without "
@@ -590,7 +624,7 @@ static int rawfield(lua_State *L, int t, const char *key) {
 
 static const char *expect_text(const mod_field *f) {
   switch (f->type) {
-  case FT_NAME: case FT_REF: return "a string";
+  case FT_NAME: case FT_REF: case FT_TEXT: return "a string";
   case FT_INT: case FT_SPAWN: return "an integer";
   case FT_NUM: return "a number";
   case FT_BOOL: return "a boolean";
@@ -690,6 +724,37 @@ static void read_name(rd *r, const mod_field *f, char *out) {
   size_t len;
   const char *s = lua_tolstring(r->L, -1, &len);
   check_name(r, f->type == FT_NAME ? NULL : f->name, s, len);
+  memcpy(out, s, len + 1);
+}
+
+/* The string at the top as text a player reads into out (char[f->hi]):
+** f->lo .. f->hi - 1 bytes of well-formed UTF-8 (no overlong forms, no
+** surrogates), no control characters (C0, DEL, C1): one line on a card. */
+static void read_text(rd *r, const mod_field *f, char *out) {
+  size_t len, cap = (size_t)f->hi;
+  const unsigned char *s = (const unsigned char *)lua_tolstring(r->L, -1, &len);
+  if (len < (size_t)f->lo) rfail(r, "%s%s must not be empty", r->prefix, f->name);
+  if (len >= cap)
+    rfail(r, "%s%s must be at most %zu bytes long, got %zu", r->prefix, f->name, cap - 1, len);
+  for (size_t i = 0; i < len;) {
+    unsigned c = s[i];
+    size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3
+             : (c & 0xf8) == 0xf0 ? 4 : 0;
+    uint32_t cp = n == 1 ? c : n == 2 ? c & 0x1f : n == 3 ? c & 0x0f : c & 0x07;
+    bool ok = n > 0 && i + n <= len;
+    for (size_t k = 1; ok && k < n; k++) {
+      ok = (s[i + k] & 0xc0) == 0x80;
+      cp = cp << 6 | (s[i + k] & 0x3fu);
+    }
+    if (ok && n > 1)
+      ok = cp >= (n == 2 ? 0x80u : n == 3 ? 0x800u : 0x10000u) && cp <= 0x10ffff &&
+           !(cp >= 0xd800 && cp <= 0xdfff);
+    if (!ok) rfail(r, "%s%s is not UTF-8 (byte %zu)", r->prefix, f->name, i + 1);
+    if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
+      rfail(r, "%s%s must be one line without control characters (byte %zu)", r->prefix, f->name,
+            i + 1);
+    i += n;
+  }
   memcpy(out, s, len + 1);
 }
 
@@ -813,7 +878,7 @@ static void read_fields(rd *r, int t, const mod_schema *s, void *rec) {
       rfail(r, "%s is not allowed in td.wave (the group spawns in that wave)", f->name);
     bool ok;
     switch (f->type) {
-    case FT_NAME: case FT_REF: case FT_ENUM: ok = ty == LUA_TSTRING; break;
+    case FT_NAME: case FT_REF: case FT_ENUM: case FT_TEXT: ok = ty == LUA_TSTRING; break;
     case FT_INT: case FT_NUM: case FT_SPAWN: ok = ty == LUA_TNUMBER; break;
     case FT_BOOL: ok = ty == LUA_TBOOLEAN; break;
     default: ok = ty == LUA_TTABLE; break;
@@ -822,6 +887,7 @@ static void read_fields(rd *r, int t, const mod_schema *s, void *rec) {
       rfail(r, "%s%s must be %s, got %s", r->prefix, f->name, expect_text(f), lua_typename(L, ty));
     switch (f->type) {
     case FT_NAME: case FT_REF: read_name(r, f, p); break;
+    case FT_TEXT: read_text(r, f, p); break;
     case FT_INT: case FT_SPAWN: {
       int isint = 0;
       lua_Integer v = lua_tointegerx(L, -1, &isint);
@@ -1031,8 +1097,9 @@ static void read_level(rd *r, mod_build *b, size_t tower, size_t first, size_t k
       rfail(r, "from '%s' names no earlier level of this tower%s", from,
             suggest_in(from, names, hint, sizeof hint));
     }
-    *lv = b->levels[parent]; /* inherit */
+    *lv = b->levels[parent]; /* inherit, but not what a player reads */
     lv->from[0] = '\0';
+    lv->l.title[0] = lv->l.description[0] = '\0';
   } else {
     apply_defaults(&mod_level_schema, lv);
   }
@@ -1448,6 +1515,20 @@ int mod_build_rules(mod_version *v, td_err *err) {
     R->levels[i].damage_type = dt[0] ? damage_index(b, dt) : 0;
     R->levels[i].soldier = sd[0] ? (int32_t)soldier_index(b, sd) : -1;
   }
+  /* a title for everything a player reads about (rules.h: display names) */
+  for (size_t i = 0; i < b->ne; i++)
+    if (!R->enemies[i].title[0])
+      td_mod_title_from_name(R->enemies[i].name, R->enemies[i].title, TD_RULES_TITLE_MAX);
+  for (size_t i = 0; i < b->ns; i++)
+    if (!R->soldier_types[i].title[0])
+      td_mod_title_from_name(R->soldier_types[i].name, R->soldier_types[i].title,
+                             TD_RULES_TITLE_MAX);
+  for (size_t i = 0; i < b->nt; i++)
+    if (!R->towers[i].title[0])
+      td_mod_title_from_name(R->towers[i].name, R->towers[i].title, TD_RULES_TITLE_MAX);
+  for (size_t i = 0; i < b->nl; i++)
+    if (!R->levels[i].title[0])
+      td_mod_title_from_name(R->levels[i].name, R->levels[i].title, TD_RULES_TITLE_MAX);
   for (size_t i = 0; i < b->ng; i++) {
     R->groups[i] = b->groups[i].g;
     R->groups[i].enemy = (int32_t)enemy_index(b, b->groups[i].enemy);

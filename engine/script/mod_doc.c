@@ -221,6 +221,10 @@ static void md_range(FILE *f, const mod_field *fd) {
     fprintf(f, "1 .. %d bytes of letters, digits, `_`, `-`, `.`", MOD_NAME - 1);
     return;
   }
+  if (fd->type == FT_TEXT) {
+    fprintf(f, "%g .. %g bytes of UTF-8, one line", fd->lo, fd->hi - 1);
+    return;
+  }
   if (fd->type != FT_INT && fd->type != FT_NUM && fd->type != FT_SPAWN) {
     fputs("", f);
     return;

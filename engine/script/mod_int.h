@@ -51,7 +51,9 @@ typedef enum mod_field_type {
   FT_LEVELS,  /* the array of a tower's levels (mod_level_schema) */
   FT_MELEE,   /* an enemy's melee table (mod_melee_schema; offsets into td_enemy_type) */
   FT_SIEGE,   /* an enemy's siege table (mod_siege_schema; likewise) */
-  FT_SPAWN    /* a 1-based spawn index stored as int32_t (0: absent) */
+  FT_SPAWN,   /* a 1-based spawn index stored as int32_t (0: absent) */
+  FT_TEXT     /* char[hi]: text a player reads (a title, a description): lo .. hi - 1
+              ** bytes of UTF-8, one line, no control characters */
 } mod_field_type;
 
 enum {

@@ -28,6 +28,14 @@
 ** back (melee) against a soldier holding it, and may be a sapper (siege)
 ** that attacks towers with health > 0; at 0 health a tower is destroyed.
 **
+** Display names. Enemy types, soldier types, tower types and tower levels
+** carry a title (the name a player reads: "Arrow II") and a one-line
+** description, both UTF-8 without control characters. The simulation never
+** reads them, and they are not part of td_world_rules_hash: a mod may
+** reword them without invalidating replays or saves. A mod's data stage
+** fills every title (from the name when the mod gives none:
+** td_mod_title_from_name); rules built in C may leave them empty.
+**
 ** Upgrades. A tower type is a tree of levels in td_rules.levels: its root is
 ** what is built, every other level names its parent and is bought from it.
 ** A level is complete (it lists every stat, not a change).
@@ -47,6 +55,8 @@
 
 #define TD_RULES_API_VERSION 1
 #define TD_RULES_NAME_MAX 32        /* names, with the terminating zero */
+#define TD_RULES_TITLE_MAX 40       /* display names (UTF-8), with the zero */
+#define TD_RULES_TEXT_MAX 160       /* descriptions (one line of UTF-8), with the zero */
 #define TD_RULES_MAX_DAMAGE_TYPES 8
 #define TD_RULES_MAX_CHILDREN 4     /* upgrades offered by one level */
 #define TD_RULES_MIN_DAMAGE 0.1f    /* a hit always does this share of its damage */
@@ -84,6 +94,8 @@ typedef enum td_target_mode {
 
 typedef struct td_enemy_type {
   char name[TD_RULES_NAME_MAX];
+  char title[TD_RULES_TITLE_MAX];       /* display name; not hashed */
+  char description[TD_RULES_TEXT_MAX];  /* one line, "" none; not hashed */
   float health;          /* > 0 */
   float armour;          /* flat reduction per hit, >= 0 */
   float resist[TD_RULES_MAX_DAMAGE_TYPES]; /* share of damage ignored, -1 .. 0.95 */
@@ -110,6 +122,8 @@ typedef struct td_enemy_type {
 /* A soldier (unit.h), kept by a barracks: a tower level with soldiers > 0. */
 typedef struct td_soldier_type {
   char name[TD_RULES_NAME_MAX];
+  char title[TD_RULES_TITLE_MAX];       /* display name; not hashed */
+  char description[TD_RULES_TEXT_MAX];  /* one line, "" none; not hashed */
   float health;          /* > 0 */
   float armour;          /* flat reduction per enemy hit, >= 0 (never below the minimum) */
   float damage;          /* per hit, >= 0 */
@@ -124,6 +138,8 @@ typedef struct td_soldier_type {
 
 typedef struct td_tower_level {
   char name[TD_RULES_NAME_MAX];
+  char title[TD_RULES_TITLE_MAX];       /* display name; not hashed */
+  char description[TD_RULES_TEXT_MAX];  /* one line, "" none; not hashed */
   int32_t tower;         /* the td_tower_type it belongs to */
   int32_t parent;        /* the level it upgrades from, -1: the root */
   int32_t cost;          /* gold to build (root) or to upgrade into, >= 0 */
@@ -153,6 +169,8 @@ typedef struct td_tower_level {
 
 typedef struct td_tower_type {
   char name[TD_RULES_NAME_MAX];
+  char title[TD_RULES_TITLE_MAX];       /* display name; not hashed */
+  char description[TD_RULES_TEXT_MAX];  /* one line, "" none; not hashed */
   int32_t root;          /* its first level in td_rules.levels */
   td_target_mode default_target;
   bool script_target;    /* the mod gave it a targeting function */

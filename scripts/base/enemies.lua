@@ -5,21 +5,24 @@ local hp = PROFILE.hp
 
 -- fast and frail; comes in crowds
 td.enemy {
-  name = "runner",
+  name = "runner", title = "Runner",
+  description = "Fast and frail; comes in crowds.",
   health = 30 * hp, speed = 2.5, radius = 0.25,
   bounty = 2, lives = 1,
 }
 
 -- the foot soldier
 td.enemy {
-  name = "grunt",
+  name = "grunt", title = "Grunt",
+  description = "The foot soldier: steady, nothing special.",
   health = 80 * hp, speed = 1.5,
   bounty = 4, lives = 1,
 }
 
 -- armoured: flat armour and a physical resist; fire melts it
 td.enemy {
-  name = "tank",
+  name = "tank", title = "Armoured Tank",
+  description = "Thick armour shrugs off small hits and arrows; fire melts it.",
   health = 400 * hp, speed = 0.8, radius = 0.45, armour = 4,
   resist = { physical = 0.4, fire = -0.25 },
   bounty = 12, lives = 3,
@@ -27,7 +30,8 @@ td.enemy {
 
 -- flying: only towers that hit air reach it; magic tears it
 td.enemy {
-  name = "wisp",
+  name = "wisp", title = "Wisp",
+  description = "Flies over the road; only anti-air reaches it. Weak to magic.",
   health = 60 * hp, speed = 2, flying = true,
   resist = { physical = 0.5, magic = -0.5 },
   bounty = 5, lives = 1,
@@ -35,7 +39,8 @@ td.enemy {
 
 -- splits into three runners when it dies
 td.enemy {
-  name = "splitter",
+  name = "splitter", title = "Splitter",
+  description = "Bursts into three runners when it dies.",
   health = 150 * hp, speed = 1.2, radius = 0.4,
   split_into = "runner", split_count = 3,
   bounty = 6, lives = 2,
@@ -50,7 +55,8 @@ local boss_hp = hp * PROFILE.boss_hp
 
 -- the warlord: armoured, regenerates, heals those around it; calls grunts
 td.enemy {
-  name = "warlord",
+  name = "warlord", title = "The Warlord",
+  description = "Boss: armoured, regenerates and heals those around it.",
   health = 3000 * boss_hp, speed = 0.6, radius = 0.5, armour = 5, boss = true,
   resist = { physical = 0.3, fire = 0.3, magic = 0.3 },
   regen = 5, heal_radius = 3, heal_rate = 10,
@@ -60,7 +66,8 @@ td.enemy {
 -- the hydra: cut it down and four splitters crawl out (and each of those
 -- splits into runners); calls runners
 td.enemy {
-  name = "hydra",
+  name = "hydra", title = "The Hydra",
+  description = "Boss: cut it down and four splitters crawl out.",
   health = 2400 * boss_hp, speed = 0.7, radius = 0.5, armour = 2, boss = true,
   resist = { magic = 0.3 },
   split_into = "splitter", split_count = 4,
@@ -69,7 +76,8 @@ td.enemy {
 
 -- the wyrm: a flying boss; only towers that hit air reach it; calls wisps
 td.enemy {
-  name = "wyrm",
+  name = "wyrm", title = "The Wyrm",
+  description = "Flying boss: only anti-air reaches it. Shrugs off fire.",
   health = 2400 * boss_hp, speed = 0.8, radius = 0.6, flying = true, boss = true,
   resist = { physical = 0.2, fire = 0.5, magic = -0.2 },
   regen = 4,
@@ -79,7 +87,8 @@ td.enemy {
 -- the juggernaut: so much armour that small hits barely scratch it; fire and
 -- chains are the answer; calls runners
 td.enemy {
-  name = "juggernaut",
+  name = "juggernaut", title = "The Juggernaut",
+  description = "Boss: heavy armour that regenerates; chains and fire wear it down.",
   health = 3000 * boss_hp, speed = 0.5, radius = 0.5, armour = 6, boss = true,
   resist = { physical = 0.4, fire = -0.3, magic = 0.1 },
   regen = 5,
@@ -88,7 +97,8 @@ td.enemy {
 
 -- the herald: mends every enemy within four tiles, fast; calls grunts
 td.enemy {
-  name = "herald",
+  name = "herald", title = "The Herald",
+  description = "Boss: mends every enemy within four tiles, fast.",
   health = 2600 * boss_hp, speed = 0.7, radius = 0.5, armour = 3, boss = true,
   resist = { magic = 0.4 },
   heal_radius = 4, heal_rate = 20,
@@ -97,7 +107,8 @@ td.enemy {
 
 -- the titan: slow and enormous; two golems climb off its corpse; calls grunts
 td.enemy {
-  name = "titan",
+  name = "titan", title = "The Titan",
+  description = "Boss: slow and enormous; two golems climb off its corpse.",
   health = 4000 * boss_hp, speed = 0.45, radius = 0.5, armour = 6, boss = true,
   resist = { physical = 0.3, fire = 0.2, magic = 0.2 },
   split_into = "golem", split_count = 2,
@@ -112,7 +123,8 @@ ESCORTS = {
 
 -- healer: mends everyone within 2.5 tiles; kill it first
 td.enemy {
-  name = "shaman",
+  name = "shaman", title = "Shaman",
+  description = "Heals everyone near it: kill it first.",
   health = 110 * hp, speed = 1.3,
   resist = { magic = 0.3 },
   heal_radius = 2.5, heal_rate = 12,
@@ -121,7 +133,8 @@ td.enemy {
 
 -- resistant to fire (cannons barely scratch it), regenerates
 td.enemy {
-  name = "salamander",
+  name = "salamander", title = "Salamander",
+  description = "Fire barely scratches it, and it regenerates.",
   health = 160 * hp, speed = 1.6, radius = 0.35,
   resist = { fire = 0.9, magic = -0.25 },
   regen = 4,
@@ -130,7 +143,8 @@ td.enemy {
 
 -- resistant to magic, armoured, slow
 td.enemy {
-  name = "golem",
+  name = "golem", title = "Golem",
+  description = "Slow, armoured stone that magic hardly touches.",
   health = 500 * hp, speed = 0.7, radius = 0.5, armour = 3,
   resist = { magic = 0.75, physical = 0.1, fire = -0.2 },
   bounty = 14, lives = 3,
@@ -138,7 +152,8 @@ td.enemy {
 
 -- flying and tough: brings the anti-air towers out
 td.enemy {
-  name = "drake",
+  name = "drake", title = "Drake",
+  description = "A tough flyer: bring anti-air.",
   health = 260 * hp, speed = 1.3, radius = 0.45, flying = true,
   resist = { physical = 0.3, fire = 0.5 },
   bounty = 12, lives = 2,

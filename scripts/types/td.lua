@@ -26,6 +26,8 @@
 ---@field split_count? integer How many (with split_into).
 ---@field melee? td.melee Fights back against the soldier that holds it (without: it only waits to be killed).
 ---@field siege? td.siege A sapper: it stops at towers that have `health` and hits them until they fall.
+---@field title? string The name a player reads for this enemy (UTF-8, one line). Without it the game makes one from `name` (td_mod_title_from_name: words split at `_`, `-`, `.`, capitalised, a last number in Roman numerals: `arrow_2` reads Arrow II).
+---@field description? string One line for a player about this enemy (UTF-8), shown on its card.
 ---@field replace? boolean Replaces the enemy of this name declared earlier (by this mod or one before it in the list) in its place: a whole new declaration, nothing is kept. Without it, a name declared again is an error.
 
 ---An enemy's `melee`: how it fights the soldier holding it.
@@ -52,6 +54,8 @@
 ---@field respawn? number Seconds from its fall to the next soldier walking out of the barracks.
 ---@field sight? number Tiles: it engages ground enemies this near its post (flyers never).
 ---@field regen? number Health regained per second while it stands at its post.
+---@field title? string The name a player reads for this soldier (UTF-8, one line). Without it the game makes one from `name` (td_mod_title_from_name: words split at `_`, `-`, `.`, capitalised, a last number in Roman numerals: `arrow_2` reads Arrow II).
+---@field description? string One line for a player about this soldier (UTF-8), shown on its card.
 ---@field replace? boolean Replaces the soldier type of this name declared earlier (by this mod or one before it in the list) in its place: a whole new declaration, nothing is kept. Without it, a name declared again is an error.
 
 ---The table given to td.tower.
@@ -59,6 +63,8 @@
 ---@field name string Unique among tower types.
 ---@field target? "first"|"last"|"strongest"|"closest"|fun(tower: integer, candidates: integer[]): integer? The default targeting mode, or a function choosing among the enemy handles in range (an array, in the world's order): it returns a position in that array, or nil for none.
 ---@field levels td.level[] The upgrade tree: the first level is what is built; each other level upgrades from `from` (default: the level before it in the list). At most 4 upgrades per level.
+---@field title? string The name a player reads for the tower type, on its build button (UTF-8, one line). Without it the game makes one from `name` (td_mod_title_from_name: words split at `_`, `-`, `.`, capitalised, a last number in Roman numerals: `arrow_2` reads Arrow II).
+---@field description? string One line for a player about the tower type (UTF-8), shown on its card.
 ---@field replace? boolean Replaces the tower of this name declared earlier (by this mod or one before it in the list) in its place, levels and targeting function included: nothing is kept. Without it, a name declared again is an error.
 
 ---One level of a tower's upgrade tree.
@@ -87,6 +93,8 @@
 ---@field health? number Hit points against sappers (enemies with `siege`); 0: it cannot be damaged. At 0 health the tower is destroyed (no refund) and its base is free again. An upgrade keeps the share of health the tower had.
 ---@field soldier? string A barracks' soldier type, declared with td.soldier (required with `soldiers`).
 ---@field soldiers? integer A barracks: it keeps this many soldiers of type `soldier` (0: not a barracks), on posts round a rally point that the player may move within its `range` of the tower. A barracks level that gives no `rate` does not shoot (rate 0), unless it upgrades from a barracks: then it inherits that level's rate, as every other field.
+---@field title? string The name a player reads for this level, on its upgrade button and the tower's panel; not inherited (UTF-8, one line). Without it the game makes one from `name` (td_mod_title_from_name: words split at `_`, `-`, `.`, capitalised, a last number in Roman numerals: `arrow_2` reads Arrow II).
+---@field description? string One line for a player about this level (UTF-8; not inherited), shown on its card.
 
 ---A level's status effect.
 ---@class td.effect
