@@ -18,9 +18,10 @@
 ** line, '#' comments:
 **   wait N                    N frames
 **   key NAME                  a key press ("1", "N", "Space", "F1", "shift+U")
-**   click X Y | click base ID | click button LABEL     (left button)
+**   click X Y | click base ID | click button LABEL | click enemy   (left button;
+**                             enemy: the first on the map, in slot order)
 **   rclick X Y                right button
-**   move X Y | move base ID   the mouse
+**   move X Y | move base ID | move button LABEL | move enemy   the mouse
 **   wheel N                   N notches (negative: out)
 **   resize WxH                the window, as a player dragging its edge
 **   shot FILE                 saves the current frame as PNG
@@ -32,6 +33,14 @@
 **                             window_w|window_h (the window's size now)
 **   expect state playing|won|lost
 **   expect toast TEXT         the last message shown contains TEXT
+**   expect shown REGION | expect hidden REGION   a named region (below, and
+**                             tooltip, card, enemy, intro, boss) is drawn / not
+**   expect drawn TEXT | expect not_drawn TEXT    a text of the last frame
+**                             contains TEXT (ASCII case ignored) / none does
+**   expect no_raw_ids         no text of the last frame shows an id a player
+**                             should not read: a rules name with a digit, '_',
+**                             '-' or '.' ("arrow_2"), as a word; a map's file
+**                             name; "(object"; "no such upgrade"
 **   expect changed NAME REGION   the region differs from mark NAME (>= 0.5% of
 **   expect same NAME REGION      its pixels) / does not; REGION: gold, lives,
 **                             wave, hud, build, panel, call, base ID, or X,Y,W,H
@@ -48,6 +57,7 @@
 ** is; choosing a window size sets it.
 */
 #define _POSIX_C_SOURCE 200809L /* mkdir */
+#include <ctype.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -256,6 +266,45 @@ static bool region(session *s, const char *spec, SDL_Rect *r) {
   return td_client_region(s->c, spec, r);
 }
 
+/* Whether hay holds needle, ASCII case ignored; word: only with no name
+** character (rules.h) on either side. */
+static bool contains(const char *hay, const char *needle, bool word) {
+  size_t n = strlen(needle);
+  if (n == 0) return true;
+  for (const char *p = hay; *p; p++) {
+    size_t i = 0;
+    while (i < n && p[i] && tolower((unsigned char)p[i]) == tolower((unsigned char)needle[i])) i++;
+    if (i < n) continue;
+    if (!word) return true;
+    bool before = p > hay && td_rules_name_char((unsigned char)p[-1]);
+    bool after = td_rules_name_char((unsigned char)p[n]);
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
+/* The first id of the rules (or the map's file name) that the frame's text
+** shows, or NULL (see `expect no_raw_ids`). */
+static const char *raw_id_shown(const td_game *g, const char *text, char *buf, size_t cap) {
+  static const char *const phrases[] = {"(object", "no such upgrade", ".lua", ".tmx", ".tmj"};
+  for (size_t i = 0; i < sizeof phrases / sizeof phrases[0]; i++)
+    if (contains(text, phrases[i], false)) return phrases[i];
+  if (!g) return NULL;
+  const td_rules *r = td_game_rules(g);
+  for (int pass = 0; pass < 4; pass++) {
+    size_t n = pass == 0 ? r->tower_count : pass == 1 ? r->level_count
+             : pass == 2 ? r->enemy_count : r->soldier_type_count;
+    for (size_t i = 0; i < n; i++) {
+      const char *id = pass == 0 ? r->towers[i].name : pass == 1 ? r->levels[i].name
+                     : pass == 2 ? r->enemies[i].name : r->soldier_types[i].name;
+      if (strcspn(id, "0123456789_-.") == strlen(id)) continue; /* a plain word reads as one */
+      if (contains(text, id, true)) return id;
+    }
+  }
+  td_game_map_name_of(td_game_map_path(g), buf, cap); /* "01-crossroads" */
+  return contains(text, buf, true) ? buf : NULL;
+}
+
 static double diff_fraction(const session *s, const uint32_t *a, const uint32_t *b, SDL_Rect r) {
   long n = 0, d = 0;
   for (int y = r.y; y < r.y + r.h; y++)
@@ -324,11 +373,23 @@ static int script_line(session *s, const char *file, int ln, char *line) {
     frame(s, 1.0 / 60);
     return 0;
   }
-  if ((!strcmp(cmd, "click") || !strcmp(cmd, "rclick") || !strcmp(cmd, "move")) && n >= 3) {
+  if ((!strcmp(cmd, "click") || !strcmp(cmd, "rclick") || !strcmp(cmd, "move")) &&
+      (n >= 3 || (n == 2 && !strcmp(a, "enemy")))) {
     if (!strcmp(a, "base")) {
       int32_t bi = g ? td_app_base_index(g, atoll(b)) : -1;
       if (bi < 0 || !td_client_base_screen(s->c, bi, &x, &y)) {
         td_app_fail("%s:%d: no tower base with object id %s", file, ln, b);
+        return 2;
+      }
+    } else if (!strcmp(a, "enemy")) {
+      const td_world *w = g ? td_game_world(g) : NULL;
+      bool found = false;
+      for (size_t i = 0; w && !found && i < td_world_enemy_capacity(w); i++) {
+        td_enemy_view v;
+        found = td_world_enemy(w, i, &v) && td_client_enemy_screen(s->c, v.handle, &x, &y);
+      }
+      if (!found) {
+        td_app_fail("%s:%d: no enemy on the map", file, ln);
         return 2;
       }
     } else if (!strcmp(a, "button")) {
@@ -439,6 +500,25 @@ static int script_line(session *s, const char *file, int ln, char *line) {
         got = (long long)td_audio_started(s->audio, which);
       }
       return expect_number(file, ln, a, b, c3, got);
+    }
+    if ((!strcmp(a, "shown") || !strcmp(a, "hidden")) && n == 3) {
+      SDL_Rect r;
+      bool shown = td_client_region(s->c, b, &r), ok = shown == !strcmp(a, "shown");
+      if (!ok) td_app_say("%s:%d: expect %s %s failed", file, ln, a, b);
+      return ok ? 0 : 1;
+    }
+    if ((!strcmp(a, "drawn") || !strcmp(a, "not_drawn")) && n >= 3) {
+      const char *want = strstr(line, a) + strlen(a);
+      while (*want == ' ') want++;
+      bool ok = contains(td_client_drawn_text(s->c), want, false) == !strcmp(a, "drawn");
+      if (!ok) td_app_say("%s:%d: expect %s '%s' failed", file, ln, a, want);
+      return ok ? 0 : 1;
+    }
+    if (!strcmp(a, "no_raw_ids") && n == 2) {
+      char buf[256];
+      const char *id = raw_id_shown(g, td_client_drawn_text(s->c), buf, sizeof buf);
+      if (id) td_app_say("%s:%d: expect no_raw_ids failed: '%s' is on screen", file, ln, id);
+      return id ? 1 : 0;
     }
     if (!g) {
       td_app_say("%s:%d: no game on", file, ln);

@@ -700,18 +700,15 @@ void td_batch_arrowhead(td_batch *b, float x, float y, float dx, float dy, float
 
 /* ---- text ---------------------------------------------------------------------- */
 
-int td_batch_text(td_batch *b, float x, float y, int scale, const char *s, SDL_Color c,
-                  bool shadow) {
-  if (scale < 1) scale = 1;
-  if (shadow) {
-    SDL_Color k = td_color(0, 0, 0, c.a * 3 / 4);
-    td_batch_text(b, x + (float)scale * 0.5f + 0.5f, y + (float)scale * 0.5f + 0.5f, scale, s, k,
-                  false);
-  }
+/* A UTF-8 continuation byte: part of the character before it (one cell). */
+static bool continuation(unsigned char ch) { return (ch & 0xc0) == 0x80; }
+
+static int draw_text(td_batch *b, float x, float y, int scale, const char *s, SDL_Color c) {
   float cx = x, cy = y;
   int wmax = 0;
   for (; *s; s++) {
     unsigned ch = (unsigned char)*s;
+    if (continuation((unsigned char)ch)) continue;
     if (ch == '\n') {
       cy += 9.0f * (float)scale;
       cx = x;
@@ -727,9 +724,20 @@ int td_batch_text(td_batch *b, float x, float y, int scale, const char *s, SDL_C
   return wmax;
 }
 
+int td_batch_text(td_batch *b, float x, float y, int scale, const char *s, SDL_Color c,
+                  bool shadow) {
+  if (scale < 1) scale = 1;
+  if (b->on_text) b->on_text(b->text_ud, s);
+  if (shadow)
+    draw_text(b, x + (float)scale * 0.5f + 0.5f, y + (float)scale * 0.5f + 0.5f, scale, s,
+              td_color(0, 0, 0, c.a * 3 / 4));
+  return draw_text(b, x, y, scale, s, c);
+}
+
 int td_text_width(const char *s, int scale) {
   int w = 0, line = 0;
   for (; *s; s++) {
+    if (continuation((unsigned char)*s)) continue;
     if (*s == '\n') {
       line = 0;
       continue;

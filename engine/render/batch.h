@@ -79,6 +79,10 @@ typedef struct td_batch {
   size_t scratch_cap;
   size_t quads;          /* sprites and shapes drawn since td_batch_begin */
   size_t misses;         /* frames made since td_batch_begin */
+  /* Called with every string td_batch_text draws (once, shadow or not), for
+  ** tests that check what a player reads; NULL: none. */
+  void (*on_text)(void *ud, const char *s);
+  void *text_ud;
 } td_batch;
 
 void td_batch_init(td_batch *b, SDL_Renderer *r, const td_atlas *atlas);
@@ -128,10 +132,11 @@ void td_batch_arrowhead(td_batch *b, float x, float y, float dx, float dy, float
 
 /* Text at (x, y) (top-left), each font pixel scale x scale; '\n' starts a
 ** new line. Returns the width of the longest line in pixels. A 1-pixel
-** dark shadow when shadow is set. */
+** dark shadow when shadow is set. The font has ASCII glyphs: any other
+** character of UTF-8 text takes one cell, drawn as '?'. */
 int td_batch_text(td_batch *b, float x, float y, int scale, const char *s, SDL_Color c,
                   bool shadow);
-/* The size td_batch_text would draw. */
+/* The size td_batch_text would draw (UTF-8: one cell a character). */
 int td_text_width(const char *s, int scale);
 int td_text_height(const char *s, int scale);
 

@@ -49,6 +49,17 @@ const char *client_base_name(const char *p) {
 
 const td_world *client_world(const td_client *c) { return c->game ? td_game_world(c->game) : NULL; }
 
+/* Every text drawn, one a line, for tests (td_client_drawn_text). */
+static void record_text(void *ud, const char *s) {
+  td_client *c = ud;
+  size_t n = strlen(s);
+  if (c->ndrawn + n + 2 > sizeof c->drawn) return;
+  memcpy(c->drawn + c->ndrawn, s, n);
+  c->ndrawn += n;
+  c->drawn[c->ndrawn++] = '\n';
+  c->drawn[c->ndrawn] = '\0';
+}
+
 static void sound(td_client *c, td_sound s, float gain);
 
 static void command(td_client *c, td_command cmd) {
@@ -186,6 +197,9 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
     return NULL;
   }
   td_batch_init(&c->batch, r, c->atlas);
+  c->batch.on_text = record_text;
+  c->batch.text_ud = c;
+  client_cards_reset(c);
   if (o->surface) td_batch_set_surface(&c->batch, o->surface);
   c->scene = td_scene_create(c->atlas);
   if (!c->scene) {
@@ -264,7 +278,10 @@ int td_client_start(td_client *c, const char *map_path, td_err *err) {
     c->pnext_cap = nn;
   }
   td_scene_before_step(c->scene, td_game_world(c->game));
-  toast(c, false, "%s: place towers on the pads, then call the first wave (N)", client_base_name(map_path));
+  client_cards_reset(c);
+  char title[TD_RULES_TITLE_MAX];
+  toast(c, false, "%s: place towers on the pads, then call the first wave (N)",
+        client_map_title(map_path, title, sizeof title));
   return 0;
 }
 
@@ -275,6 +292,15 @@ void td_client_set_overlay(td_client *c, td_overlay o, bool on) {
 }
 void td_client_set_frame_ms(td_client *c, double ms) { c->frame_ms = ms; }
 const char *td_client_toast(const td_client *c) { return c->toast; }
+const char *td_client_drawn_text(const td_client *c) { return c->drawn; }
+
+bool td_client_enemy_screen(const td_client *c, uint32_t handle, int *x, int *y) {
+  td_enemy_view v;
+  if (!c->game || !td_world_enemy_get(client_world(c), handle, &v) || v.waiting) return false;
+  *x = (int)lrintf(td_camera_sx(&c->cam, v.x));
+  *y = (int)lrintf(td_camera_sy(&c->cam, v.y));
+  return true;
+}
 
 bool td_client_settings_changed(td_client *c, td_client_settings *out) {
   if (!c->set_dirty) return false;
@@ -300,6 +326,7 @@ static void consume_events(td_client *c) {
   const td_event *ev = td_world_events(w, &n);
   for (size_t i = 0; i < n; i++) {
     const td_event *e = &ev[i];
+    client_cards_event(c, e);
     switch (e->kind) {
     case TD_EVENT_SPAWNED:
       if (e->type >= 0 && (size_t)e->type < r->enemy_count && r->enemies[e->type].boss)
@@ -340,9 +367,8 @@ static void consume_events(td_client *c) {
       sound(c, TD_SOUND_WAVE, 1);
       break;
     case TD_EVENT_REFUSED: {
-      char msg[200];
-      td_world_refusal_message(w, e, msg, sizeof msg);
-      toast(c, true, "Refused: %s", msg);
+      const char *why = td_cards_refusal(e->reason, (int32_t)e->amount);
+      toast(c, true, "%c%s", why[0] >= 'a' && why[0] <= 'z' ? why[0] - 'a' + 'A' : why[0], why + 1);
       sound(c, TD_SOUND_REFUSED, 1);
       break;
     }
@@ -469,7 +495,13 @@ static void set_pause(td_client *c, bool on) {
 }
 
 static void upgrade(td_client *c, int child) {
-  if (c->selected < 0) return;
+  td_tower_view tv;
+  if (c->selected < 0 || !td_world_tower(client_world(c), (size_t)c->selected, &tv)) return;
+  const td_tower_level *lv = &td_game_rules(c->game)->levels[tv.level];
+  if (child < 0 || child >= TD_RULES_MAX_CHILDREN || lv->children[child] < 0) {
+    toast(c, false, lv->children[0] < 0 ? "Fully upgraded" : "No second upgrade here");
+    return;
+  }
   command(c, (td_command){.kind = TD_COMMAND_UPGRADE, .base = c->selected, .upgrade = child});
 }
 
@@ -519,7 +551,7 @@ static void place_rally(td_client *c, int x, int y) {
   td_refusal why = TD_REFUSAL_NONE;
   float xy[2 * TD_RULES_MAX_SOLDIERS];
   if (td_world_rally_posts(client_world(c), c->selected, tv.type, wx, wy, xy, TD_RULES_MAX_SOLDIERS, &why) == 0) {
-    toast(c, true, "Cannot rally there: %s", td_refusal_text(why));
+    toast(c, true, "Cannot rally there: %s", td_cards_refusal(why, -1));
     sound(c, TD_SOUND_REFUSED, 1);
     return;
   }
@@ -552,6 +584,8 @@ static void click_world(td_client *c, int x, int y) {
     place_rally(c, x, y);
     return;
   }
+  /* an enemy under the pointer (when not building): its card */
+  if (c->build_type < 0 && client_cards_click(c, x, y)) return;
   int32_t b = base_at(c, x, y);
   if (b < 0) {
     c->selected = -1;
@@ -571,7 +605,7 @@ static void click_world(td_client *c, int x, int y) {
   }
   td_place_check pc;
   if (!td_world_check_place(td_game_world(c->game), b, c->build_type, &pc)) {
-    toast(c, true, "Cannot build here: %s", pc.text);
+    toast(c, true, "Cannot build here: %s", td_cards_refusal(pc.reason, pc.spawn));
     sound(c, TD_SOUND_REFUSED, 1);
     return;
   }

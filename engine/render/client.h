@@ -107,7 +107,10 @@ void td_client_set_overlay(td_client *c, td_overlay o, bool on);
 /* Where a base's centre is on screen (after the last draw's layout). */
 bool td_client_base_screen(const td_client *c, int32_t base, int *x, int *y);
 /* A named screen rectangle of the last frame ("gold", "lives", "wave",
-** "hud", "build", "panel", "call"): false when not shown. */
+** "hud", "build", "panel", "call"; from cards.h: "tooltip" a button's
+** tooltip, "card" the tooltip when it is a tower's or an upgrade's card,
+** "enemy" the clicked enemy's card, "intro" a new kind of enemy's card,
+** "boss" the boss bar): false when not shown. */
 bool td_client_region(const td_client *c, const char *name, SDL_Rect *out);
 /* Centre of the button for an action by its label ("Start", "Sell",...):
 ** false when no such button is shown. */
@@ -116,5 +119,11 @@ bool td_client_button(const td_client *c, const char *label, int *x, int *y);
 void td_client_set_frame_ms(td_client *c, double ms);
 /* Last status line shown to the player ("scripts reloaded", a refusal). */
 const char *td_client_toast(const td_client *c);
+/* Every text the last frame drew, one a line, in drawing order (tests:
+** what a player reads). Valid until the next td_client_draw. */
+const char *td_client_drawn_text(const td_client *c);
+/* Where a live enemy is on screen (after the last draw's layout); false
+** when the handle is dead or the enemy waits at its gate. */
+bool td_client_enemy_screen(const td_client *c, uint32_t handle, int *x, int *y);
 
 #endif

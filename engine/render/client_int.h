@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/cards.h"
 #include "render/client.h"
 #include "render/ui.h"
 
@@ -91,6 +92,10 @@ struct td_client {
   bool panel_shown;
   double frame_ms;
   td_audio *audio;       /* borrowed; NULL: no sound */
+  td_cards cards;        /* tooltips, cards, the boss bar (cards.c) */
+  char ghost_why[128];   /* the ghost's refusal, in a player's words */
+  char drawn[16384];     /* every text of the last frame, one a line (td_client_drawn_text) */
+  size_t ndrawn;
 };
 static const SDL_Color WHITE = {255, 255, 255, 255};
 
@@ -104,5 +109,15 @@ void client_clamp_camera(td_client *c);
 
 /* client_ui.c */
 void client_layout(td_client *c);                    /* every button of the screen */
+
+/* cards.c: the client's information (cards.h) */
+void client_cards_reset(td_client *c);               /* a new game */
+void client_cards_event(td_client *c, const td_event *e); /* a kind of enemy met */
+/* The enemy under (x, y) gets its card (true); none: the card goes (false). */
+bool client_cards_click(td_client *c, int x, int y);
+void client_cards_draw(td_client *c);                /* last: boss bar, cards, tooltip */
+bool client_cards_region(const td_client *c, const char *name, SDL_Rect *out);
+/* A map's title (from its file name: "01-crossroads.lua" reads Crossroads). */
+const char *client_map_title(const char *path, char *buf, size_t cap);
 
 #endif

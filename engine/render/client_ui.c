@@ -37,7 +37,9 @@ static void layout_menu(td_client *c) {
   int cx = c->w / 2;
   int y = c->h / 2 - 70;
   for (int i = 0; i < c->nmaps; i++) {
-    td_ui_button *b = add_button(c, cx - 200, y + i * 44, 400, 38, A_MAP, i, client_base_name(c->maps[i]));
+    char title[TD_RULES_TITLE_MAX];
+    td_ui_button *b = add_button(c, cx - 200, y + i * 44, 400, 38, A_MAP, i,
+                                 client_map_title(c->maps[i], title, sizeof title));
     if (b) b->active = i == c->map_sel;
   }
   y += (c->nmaps ? c->nmaps : 1) * 44 + 20;
@@ -121,10 +123,13 @@ static void layout_game(td_client *c) {
   if (bw < 90) bw = 90;
   for (size_t t = 0; t < nt_bar; t++) {
     const td_tower_level *root = &r->levels[r->towers[t].root];
-    b = add_button(c, bx, by, bw, BOTTOM_H - 12, A_BUILD, (int)t, r->towers[t].name);
+    char title[TD_RULES_TITLE_MAX];
+    b = add_button(c, bx, by, bw, BOTTOM_H - 12, A_BUILD, (int)t,
+                   td_cards_tower_title(r, (int32_t)t, title));
     if (!b) break;
     snprintf(b->sub, sizeof b->sub, "%d gold", root->cost);
     snprintf(b->key, sizeof b->key, "%zu", t + 1);
+    if (td_text_width(b->label, 2) > bw - b->r.h - 10) b->scale = 1; /* a long title */
     b->icon_kind = 1;
     b->icon_arg = r->towers[t].root;
     b->enabled = td_world_gold(w) >= root->cost;
@@ -141,7 +146,7 @@ static void layout_game(td_client *c) {
     int nch = 0;
     while (nch < TD_RULES_MAX_CHILDREN && lv->children[nch] >= 0) nch++;
     bool damaged = td_world_repair_cost(w, c->selected) >= 0;
-    int ph = 150 + 40 + nch * 46 + 50 + (damaged ? 44 : 0);
+    int ph = 150 + 40 + (nch ? nch * 46 : 24) + 50 + (damaged ? 44 : 0); /* or "Fully upgraded" */
     c->r_panel = (SDL_Rect){px, py, PANEL_W, ph};
     c->panel_shown = true;
     b = add_button(c, px + PANEL_W - 28, py + 4, 24, 22, A_CLOSE_PANEL, 0, "X");
@@ -167,10 +172,11 @@ static void layout_game(td_client *c) {
       }
     }
     ty += 40;
+    if (nch == 0) ty += 24; /* "Fully upgraded" (drawn by draw_hud) */
     for (int k = 0; k < nch; k++) {
       const td_tower_level *ch = &r->levels[lv->children[k]];
-      char lab[64];
-      snprintf(lab, sizeof lab, "Upgrade: %s", ch->name);
+      char lab[64], title[TD_RULES_TITLE_MAX];
+      snprintf(lab, sizeof lab, "Upgrade: %s", td_cards_level_title(r, lv->children[k], title));
       b = add_button(c, px + 8, ty, PANEL_W - 16, 40, A_UPGRADE, k, lab);
       if (b) {
         b->scale = 1;
@@ -325,8 +331,10 @@ static void draw_hud(td_client *c) {
         }
       }
     td_scene_tower_icon(c->scene, b, r, tv.level, (float)p.x + 30, (float)p.y + 32, 44);
-    td_batch_text(b, (float)p.x + 60, (float)p.y + 12, 2, lv->name, WHITE, true);
-    snprintf(s, sizeof s, "%s, level %d", r->towers[tv.type].name, tv.depth + 1);
+    char t1[TD_RULES_TITLE_MAX], t2[TD_RULES_TITLE_MAX];
+    td_batch_text(b, (float)p.x + 60, (float)p.y + 12, 2, td_cards_level_title(r, tv.level, t1), WHITE,
+                  true);
+    snprintf(s, sizeof s, "%s, level %d", td_cards_tower_title(r, tv.type, t2), tv.depth + 1);
     td_batch_text(b, (float)p.x + 60, (float)p.y + 34, 1, s, td_color(190, 190, 210, 255), true);
     char st[256], hp[48] = "";
     if (tv.max_health > 0)
@@ -336,7 +344,7 @@ static void draw_hud(td_client *c) {
       snprintf(st, sizeof st,
                "Soldiers %d x %s\nEach   %.0f hp, %.0f dmg x %.2f/s\nRally  within %.1f tiles\n"
                "Respawn %.0f s   Spent %d gold%s",
-               (int)tv.soldiers, so->name, (double)so->health, (double)so->damage, (double)so->rate,
+               (int)tv.soldiers, td_cards_soldier_title(r, lv->soldier, t1), (double)so->health, (double)so->damage, (double)so->rate,
                (double)lv->range, (double)so->respawn, tv.spent, hp);
     } else {
       float dmg = lv->damage * (1 + tv.buff_damage), rate = lv->rate * (1 + tv.buff_rate);
@@ -353,6 +361,9 @@ static void draw_hud(td_client *c) {
     td_batch_text(b, (float)p.x + 10, (float)p.y + 62, 1, st, td_color(220, 220, 230, 255), true);
     td_batch_text(b, (float)p.x + 10, (float)p.y + 134, 1, tv.soldiers > 0 ? "Rally point:" : "Target (T):",
                   td_color(190, 190, 210, 255), true);
+    if (lv->children[0] < 0)
+      td_batch_text(b, (float)p.x + 10, (float)p.y + 190, 2, "Fully upgraded", td_color(150, 230, 160, 255),
+                    true);
   }
 }
 
@@ -447,7 +458,10 @@ static void draw_game(td_client *c) {
     p.ghost.ok = c->p_ok;
     p.ghost.afford = c->pc.reason != TD_REFUSAL_GOLD;
     p.ghost.next = c->p_route ? c->pnext : NULL;
-    p.ghost.reason = c->pc.reason == TD_REFUSAL_NONE ? "" : c->pc.text;
+    const char *why = td_cards_refusal(c->pc.reason, c->pc.spawn);
+    snprintf(c->ghost_why, sizeof c->ghost_why, "%c%s", why[0] >= 'a' && why[0] <= 'z' ? why[0] - 'a' + 'A' : why[0],
+             why[0] ? why + 1 : "");
+    p.ghost.reason = c->ghost_why;
   }
   td_scene_draw(c->scene, b, w, &c->cam, &p);
   /* overlay names in the corner */
@@ -460,8 +474,9 @@ static void draw_game(td_client *c) {
   if (on[0]) td_batch_text(b, 10, (float)(c->h - BOTTOM_H - 16), 1, on, td_color(200, 255, 200, 255), true);
   draw_hud(c);
   if (c->overlay[TD_OVERLAY_STATS]) draw_stats(c);
-  if (td_world_paused(w) && !c->pause_menu)
-    text_center(b, (float)c->w / 2, TOP_H + 14, 3, "PAUSED", td_color(255, 255, 255, 230));
+  if (td_world_paused(w) && !c->pause_menu) /* under the boss bar when one shows */
+    text_center(b, (float)c->w / 2, c->cards.r_boss.w > 0 ? TOP_H + 50 : TOP_H + 14, 3, "PAUSED",
+                td_color(255, 255, 255, 230));
   if (c->toast[0] && c->time < c->toast_until) {
     int tw = td_text_width(c->toast, 2);
     float tx = (float)(c->w - tw) / 2, ty = (float)(c->h - BOTTOM_H - 44);
@@ -518,12 +533,12 @@ static void draw_over(td_client *c) {
   td_ui_panel(b, (float)c->w / 2 - 260, (float)c->h / 2 - 150, 520, 320);
   text_center(b, (float)c->w / 2, (float)c->h / 2 - 135, 5, won ? "Victory!" : "Defeat",
               won ? td_color(255, 215, 80, 255) : td_color(255, 90, 80, 255));
-  char s[1024];
+  char s[1024], title[TD_RULES_TITLE_MAX];
   uint64_t secs = c->st.ticks / TD_WORLD_TICK_HZ;
   snprintf(s, sizeof s,
            "Map          %s\nWaves        %d of %d\nLives left   %d\nKilled       %d\nLeaked       %d"
            "\nTowers built %d (upgrades %d, sold %d)\nGold spent   %d\nGold earned  %d\nGame time    %llu:%02llu",
-           client_base_name(c->map_path), td_world_wave(w), td_game_rules(c->game)->wave_count,
+           client_map_title(c->map_path, title, sizeof title), td_world_wave(w), td_game_rules(c->game)->wave_count,
            td_world_lives(w), c->st.kills, c->st.leaks, c->st.built, c->st.upgrades, c->st.sold,
            c->st.gold_spent, c->st.gold_earned, (unsigned long long)(secs / 60),
            (unsigned long long)(secs % 60));
@@ -548,6 +563,8 @@ void td_client_draw(td_client *c, int w, int h) {
     c->cam_set = true;
   }
   client_layout(c);
+  c->ndrawn = 0;
+  c->drawn[0] = '\0';
   td_batch_begin(&c->batch, w, h);
   td_batch_clear(&c->batch, td_color(12, 14, 20, 255));
   switch (c->screen) {
@@ -557,6 +574,7 @@ void td_client_draw(td_client *c, int w, int h) {
   case SCREEN_OVER: draw_over(c); break;
   default: break;
   }
+  client_cards_draw(c);
   td_batch_end(&c->batch);
 }
 
@@ -569,6 +587,7 @@ bool td_client_base_screen(const td_client *c, int32_t base, int *x, int *y) {
 }
 
 bool td_client_region(const td_client *c, const char *name, SDL_Rect *out) {
+  if (client_cards_region(c, name, out)) return true;
   if (c->screen != SCREEN_GAME) return false;
   if (!strcmp(name, "gold")) *out = c->r_gold;
   else if (!strcmp(name, "lives")) *out = c->r_lives;

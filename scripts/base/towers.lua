@@ -15,7 +15,7 @@ local reach = PROFILE.reach
 
 -- single target: cheap, hits ground and air
 td.tower {
-  name = "arrow", title = "Archer Tower",
+  name = "arrow", title = "Archers",
   description = "Cheap single-target shots at ground and air.",
   target = "first",
   levels = {
@@ -55,7 +55,7 @@ td.tower {
 
 -- slow: chills what it hits; storm trades the slow for a chain that stuns
 td.tower {
-  name = "frost", title = "Frost Tower",
+  name = "frost", title = "Frost",
   description = "Chills what it hits: enemies walk slower.",
   target = "closest",
   levels = {
@@ -98,7 +98,7 @@ td.tower {
 
 -- anti-air: fast flak that bursts among flyers; cannot hit the ground
 td.tower {
-  name = "flak", title = "Flak Battery",
+  name = "flak", title = "Flak",
   description = "Fast bursts among flyers; cannot hit the ground.",
   target = "first",
   levels = {
