@@ -18,10 +18,11 @@
 ** line, '#' comments:
 **   wait N                    N frames
 **   key NAME                  a key press ("1", "N", "Space", "F1", "shift+U")
-**   click X Y | click base ID | click button LABEL | click enemy   (left button;
-**                             enemy: the first on the map, in slot order)
+**   click X Y | click base ID | click button LABEL | click enemy [TYPE]   (left
+**                             button; enemy: the first on the map, in slot order,
+**                             of that enemy type when given)
 **   rclick X Y                right button
-**   move X Y | move base ID | move button LABEL | move enemy   the mouse
+**   move X Y | move base ID | move button LABEL | move enemy [TYPE]   the mouse
 **   wheel N                   N notches (negative: out)
 **   resize WxH                the window, as a player dragging its edge
 **   shot FILE                 saves the current frame as PNG
@@ -384,9 +385,11 @@ static int script_line(session *s, const char *file, int ln, char *line) {
     } else if (!strcmp(a, "enemy")) {
       const td_world *w = g ? td_game_world(g) : NULL;
       bool found = false;
+      const td_rules *r = g ? td_game_rules(g) : NULL;
       for (size_t i = 0; w && !found && i < td_world_enemy_capacity(w); i++) {
         td_enemy_view v;
-        found = td_world_enemy(w, i, &v) && td_client_enemy_screen(s->c, v.handle, &x, &y);
+        found = td_world_enemy(w, i, &v) && (n < 3 || !strcmp(r->enemies[v.type].name, b)) &&
+                td_client_enemy_screen(s->c, v.handle, &x, &y);
       }
       if (!found) {
         td_app_fail("%s:%d: no enemy on the map", file, ln);
