@@ -7,7 +7,9 @@
 ** with --replay, else by the built-in player (game/auto.h) unless --idle.
 ** --build and --hover show the building ghost on a base (its range, and the
 ** route as it would become, or the refusal); --select opens a tower's
-** panel. The picture is the game screen with its HUD, as td play draws it.
+** panel. The picture is the game screen with its HUD, as td play draws it
+** (with the enemy cards and the boss bar, render/cards.h, unless
+** --no-cards: the map alone under the HUD, for tests of what it shows).
 */
 #include <errno.h>
 #include <stdbool.h>
@@ -36,6 +38,7 @@ static const char usage[] =
   "  --replay FILE     play this replay's commands (engine/game/replay.h)\n"
   "  --tick T          step to tick T first (default 0)\n"
   "  --idle            no built-in player (without --replay it builds towers)\n"
+  "  --no-cards        no enemy cards or boss bar over the map\n"
   "  --overlay NAME    a debug overlay: graph lanes separation hash grid flyers ranges stats\n"
   "                    (repeatable)\n"
   "  --build TYPE      pick tower type TYPE (its name) ...\n"
@@ -50,7 +53,7 @@ int td_cmd_shot(int argc, char **argv) {
   size_t nmods = 0;
   uint64_t seed = 1, tick = 0;
   int64_t hover = -1, select = -1;
-  bool idle = false;
+  bool idle = false, no_cards = false;
   td_difficulty difficulty = TD_DIFFICULTY_NORMAL;
   bool seed_set = false, difficulty_set = false;
   int w = 1280, h = 720;
@@ -63,6 +66,8 @@ int td_cmd_shot(int argc, char **argv) {
       return 0;
     } else if (!strcmp(a, "--idle")) {
       idle = true;
+    } else if (!strcmp(a, "--no-cards")) {
+      no_cards = true;
     } else if (a[0] == '-' && a[1] == '-') {
       if (i + 1 >= argc) return td_app_fail("shot: %s needs a value (see td shot --help)", a);
       const char *v = argv[++i];
@@ -148,7 +153,7 @@ int td_cmd_shot(int argc, char **argv) {
                          .map_path = map,
                          .mod_dir = nmods ? mods[0] : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
                          .mod_dirs = mods, .mod_count = nmods,
-                         .seed = seed, .difficulty = difficulty};
+                         .seed = seed, .difficulty = difficulty, .no_cards = no_cards};
   int status = 0;
   td_client *c = td_client_create(ren, &o, &err);
   td_auto *bot = NULL;

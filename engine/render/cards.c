@@ -314,8 +314,10 @@ SDL_Rect td_cards_boss_bar(td_batch *b, int sw, int y, const char *title, float 
 /* ---- the client's side ------------------------------------------------------------ */
 
 void client_cards_reset(td_client *c) {
+  bool off = c->cards.off;
   memset(&c->cards, 0, sizeof c->cards);
   c->cards.hover_action = -1;
+  c->cards.off = off;
 }
 
 void client_cards_event(td_client *c, const td_event *e) {
@@ -543,7 +545,7 @@ static void draw_boss_bar(td_client *c) {
 void client_cards_draw(td_client *c) {
   td_cards *k = &c->cards;
   k->r_tooltip = k->r_enemy = k->r_intro = k->r_boss = (SDL_Rect){0, 0, 0, 0};
-  if (c->screen == SCREEN_GAME && c->game && !c->pause_menu) {
+  if (c->screen == SCREEN_GAME && c->game && !c->pause_menu && !k->off) {
     draw_boss_bar(c);
     draw_enemy_cards(c);
   }

@@ -50,6 +50,7 @@ typedef struct td_cards {
   double intro_until;          /* the first's card shows until then (0: not started) */
   SDL_Rect r_tooltip, r_enemy, r_intro, r_boss; /* of the last frame; w 0: not shown */
   bool tooltip_is_card;        /* the tooltip was a tower's or an upgrade's card */
+  bool off;                    /* no enemy cards or boss bar (td_client_options.no_cards) */
 } td_cards;
 
 /* Display names: the mod's title, or one made from the id into buf. */

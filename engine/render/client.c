@@ -199,6 +199,7 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
   td_batch_init(&c->batch, r, c->atlas);
   c->batch.on_text = record_text;
   c->batch.text_ud = c;
+  c->cards.off = o->no_cards;
   client_cards_reset(c);
   if (o->surface) td_batch_set_surface(&c->batch, o->surface);
   c->scene = td_scene_create(c->atlas);

@@ -66,6 +66,7 @@ typedef struct td_client_options {
   bool muted;
   SDL_Surface *surface;    /* offscreen: the renderer's target, drawn straight
                               into (td_batch_set_surface); NULL: a window */
+  bool no_cards;           /* no enemy cards or boss bar (cards.h; td shot --no-cards) */
 } td_client_options;
 
 typedef struct td_client_settings {

@@ -7,7 +7,8 @@
 # tests/data/mods/sprite sends a grunt (radius 0.5 tiles) and 5 s later a
 # juggernaut (0.65), and tests/data/mods/sprite_none is the same mod whose
 # waves never come. Both are shot at the same tick with --idle (no towers, so
-# no health bars): the pixels that differ are the two enemies. The zoom is
+# no health bars; --no-cards: no enemy cards over the road): the pixels that
+# differ are the two enemies. The zoom is
 # the fitted one, set by the picture's size: the viewport is W wide and
 # H - 48 - 68 high, the map 384 x 160 units plus a 32-unit margin, so
 # W = 416 z (the width decides) gives zoom z exactly.
@@ -18,7 +19,7 @@ map="$src/tests/data/maps/sprite_road.lua"
 for z in 1 2; do
   size="$((416 * z))x$((116 + 300 * z))"
   for mod in sprite sprite_none; do
-    "$td" shot --map "$map" --mod "$src/tests/data/mods/$mod" --idle --tick 510 --size "$size" \
+    "$td" shot --map "$map" --mod "$src/tests/data/mods/$mod" --idle --no-cards --tick 510 --size "$size" \
       "$tmp/$mod-$z.png" >/dev/null 2>"$tmp/err"
     check $? "shot $mod at zoom $z: $(cat "$tmp/err")"
   done
