@@ -79,7 +79,8 @@ static void add(sb *s, const char *fmt, ...) {
 
 static const char *role_of(const td_tower_level *l) {
   if (l->soldiers > 0) return "Barracks: soldiers hold enemies on the road";
-  if (l->rate <= 0 && (l->buff_damage > 0 || l->buff_rate > 0)) return "Support: strengthens towers nearby";
+  if (l->rate <= 0 && (l->buff_damage > 0 || l->buff_rate > 0))
+    return "Support: strengthens towers nearby";
   if (l->rate <= 0) return "Fires nothing";
   if (!l->hits_ground && l->hits_air) return "Anti-air";
   if (l->shot == TD_SHOT_CHAIN) return "Chain: jumps from enemy to enemy";
@@ -283,7 +284,8 @@ void td_cards_draw(td_batch *b, SDL_Rect r, const char *title, const char *sub, 
     td_batch_text(b, x + PAD + 4, ty + 2, 1, sub, td_color(255, 215, 90, 255), true);
     ty += 12;
   }
-  if (body && body[0]) td_batch_text(b, x + PAD + 4, ty + 6, 1, body, td_color(222, 224, 235, 255), true);
+  if (body && body[0])
+    td_batch_text(b, x + PAD + 4, ty + 6, 1, body, td_color(222, 224, 235, 255), true);
 }
 
 SDL_Rect td_cards_boss_bar(td_batch *b, int sw, int y, const char *title, float health, float max,
@@ -458,7 +460,8 @@ static void draw_tooltip(td_client *c) {
                         sizeof body);
     k->tooltip_is_card = true;
     accent = td_color(255, 205, 60, 255);
-  } else if (hb->action == A_UPGRADE && r && hb->icon_arg >= 0 && (size_t)hb->icon_arg < r->level_count) {
+  } else if (hb->action == A_UPGRADE && r && hb->icon_arg >= 0 &&
+             (size_t)hb->icon_arg < r->level_count) {
     const td_tower_level *l = &r->levels[hb->icon_arg];
     snprintf(title, sizeof title, "%s", td_cards_level_title(r, hb->icon_arg, tb));
     snprintf(sub, sizeof sub, "Upgrade: %d gold%s%s", (int)l->cost, key[0] ? "   key " : "", key);
@@ -493,7 +496,8 @@ static void draw_enemy_cards(td_client *c) {
   int y = TOP_H + 8;
   if (k->r_boss.w > 0) y = k->r_boss.y + k->r_boss.h + 6;
   td_enemy_view v;
-  if (k->enemy && td_world_enemy_get(w, k->enemy, &v) && v.type >= 0 && (size_t)v.type < r->enemy_count) {
+  if (k->enemy && td_world_enemy_get(w, k->enemy, &v) && v.type >= 0 &&
+      (size_t)v.type < r->enemy_count) {
     const td_enemy_type *e = &r->enemies[v.type];
     /* a ring round it on the map */
     float sx = td_camera_sx(&c->cam, v.x), sy = td_camera_sy(&c->cam, v.y);
@@ -538,8 +542,9 @@ static void draw_boss_bar(td_client *c) {
       if (n++ == 0) first = v;
   if (n == 0) return;
   char tb[TD_RULES_TITLE_MAX];
-  c->cards.r_boss = td_cards_boss_bar(&c->batch, c->w, TOP_H + 6, td_cards_enemy_title(r, first.type, tb),
-                                      first.health, first.max_health, n - 1);
+  c->cards.r_boss = td_cards_boss_bar(&c->batch, c->w, TOP_H + 6,
+                                      td_cards_enemy_title(r, first.type, tb), first.health,
+                                      first.max_health, n - 1);
 }
 
 void client_cards_draw(td_client *c) {

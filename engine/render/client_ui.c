@@ -459,8 +459,8 @@ static void draw_game(td_client *c) {
     p.ghost.afford = c->pc.reason != TD_REFUSAL_GOLD;
     p.ghost.next = c->p_route ? c->pnext : NULL;
     const char *why = td_cards_refusal(c->pc.reason, c->pc.spawn);
-    snprintf(c->ghost_why, sizeof c->ghost_why, "%c%s", why[0] >= 'a' && why[0] <= 'z' ? why[0] - 'a' + 'A' : why[0],
-             why[0] ? why + 1 : "");
+    snprintf(c->ghost_why, sizeof c->ghost_why, "%c%s",
+             why[0] >= 'a' && why[0] <= 'z' ? why[0] - 'a' + 'A' : why[0], why[0] ? why + 1 : "");
     p.ghost.reason = c->ghost_why;
   }
   td_scene_draw(c->scene, b, w, &c->cam, &p);
