@@ -13,7 +13,7 @@ return {
   nextobjectid = 21,
   properties = {
     ["title"] = "Little Maze",
-    ["description"] = "A small walled maze; six pads decide the way through.",
+    ["description"] = "A small walled maze; six pads decide the way.",
     ["order"] = 1
   },
   tilesets = {

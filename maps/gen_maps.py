@@ -600,7 +600,7 @@ def expanse():
 # on them (docs/balance.md: lives kept on normal, then on hard).
 MENU = [
     ("02-grid.lua", grid_map, 1, "Little Maze",
-     "A small walled maze; six pads decide the way through."),
+     "A small walled maze; six pads decide the way."),
     ("03-serpent.lua", serpent, 2, "Serpent",
      "One long winding road that never changes."),
     ("04-foundry.lua", foundry, 3, "Foundry",

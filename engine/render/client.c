@@ -2,10 +2,8 @@
 ** client.c: a client's lifetime, the fixed-tick loop, input and the
 ** commands it gives (see client.h; client_ui.c lays out and draws).
 */
-#define _POSIX_C_SOURCE 200809L /* opendir */
 #include "render/client_int.h"
 
-#include <dirent.h>
 #include <stdarg.h>
 
 
@@ -25,22 +23,7 @@ static void toast(td_client *c, bool bad, const char *fmt, ...) {
   c->toast_bad = bad;
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
-
-static void list_maps(td_client *c) {
-  c->nmaps = 0;
-  if (!c->maps_dir[0]) return;
-  DIR *d = opendir(c->maps_dir);
-  if (!d) return;
-  struct dirent *e;
-  while ((e = readdir(d)) && c->nmaps < MAX_MAPS) {
-    size_t n = strlen(e->d_name);
-    if (n < 5 || strcmp(e->d_name + n - 4, ".lua") != 0) continue;
-    snprintf(c->maps[c->nmaps++], sizeof c->maps[0], "%s/%s", c->maps_dir, e->d_name);
-  }
-  closedir(d);
-  qsort(c->maps, (size_t)c->nmaps, sizeof c->maps[0], cmp_str);
-}
+void client_toast(td_client *c, bool bad, const char *msg) { toast(c, bad, "%s", msg); }
 
 const char *client_base_name(const char *p) {
   const char *s = strrchr(p, '/');
@@ -199,7 +182,7 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
                                 o->fullscreen, o->vsync, 0, o->muted, o->difficulty};
   c->set.volume = o->volume < 0 ? 0 : o->volume > 100 ? 100 : o->volume;
   c->screen = SCREEN_MENU;
-  list_maps(c);
+  client_progress_init(c, o->data_dir); /* the maps in order, the player's progress */
   if (o->map_path) {
     if (td_client_start(c, o->map_path, err) != 0) {
       td_client_destroy(c);
@@ -220,6 +203,7 @@ static void end_game(td_client *c) {
 void td_client_destroy(td_client *c) {
   if (!c) return;
   end_game(c);
+  client_progress_free(c);
   td_scene_destroy(c->scene);
   td_batch_free(&c->batch);
   td_atlas_destroy(c->atlas);
@@ -233,13 +217,23 @@ int td_client_start(td_client *c, const char *map_path, td_err *err) {
   for (size_t i = 0; i < c->mod_count; i++) mods[i] = c->mod_dirs[i];
   td_game_options go = {.map_path = map_path, .mod_dir = mods[0], .mod_dirs = mods,
                         .mod_count = c->mod_count, .seed = c->seed,
-                        .difficulty = c->set.difficulty};
-  c->game = td_game_create(&go, err);
-  if (!c->game) {
+                        .difficulty = c->set.difficulty, .endless = c->endless};
+  td_game *g = td_game_create(&go, err);
+  if (!g) {
     snprintf(c->menu_error, sizeof c->menu_error, "%s", err->msg);
     c->screen = SCREEN_MENU;
     return -1;
   }
+  client_begin(c, map_path, g);
+  if (!c->game) return td_err_set(err, "client: out of memory");
+  toast(c, false, "%s: place towers on the pads, then call the first wave (N)", client_base_name(map_path));
+  return 0;
+}
+
+/* Puts g (a new or a loaded game) on screen: the client owns it from here
+** (on failure, out of memory, it is destroyed and c->game stays NULL). */
+void client_begin(td_client *c, const char *map_path, td_game *g) {
+  c->game = g;
   snprintf(c->map_path, sizeof c->map_path, "%s", map_path);
   c->menu_error[0] = 0;
   c->screen = SCREEN_GAME;
@@ -248,6 +242,12 @@ int td_client_start(td_client *c, const char *map_path, td_err *err) {
   c->speed = 1;
   c->build_type = c->selected = c->hover = c->p_base = -1;
   memset(&c->st, 0, sizeof c->st);
+  int64_t kills = 0, leaks = 0; /* a loaded game's totals so far */
+  td_game_totals(g, &kills, &leaks, NULL);
+  c->st.kills = (int32_t)kills;
+  c->st.leaks = (int32_t)leaks;
+  c->stars = 0;
+  c->record = false;
   c->errors_seen = 0;
   c->show_errors = false;
   c->cam_set = false;
@@ -258,14 +258,13 @@ int td_client_start(td_client *c, const char *map_path, td_err *err) {
     int32_t *p = realloc(c->pnext, nn * sizeof *p);
     if (!p) {
       end_game(c);
-      return td_err_set(err, "client: out of memory");
+      c->screen = SCREEN_MENU;
+      return;
     }
     c->pnext = p;
     c->pnext_cap = nn;
   }
   td_scene_before_step(c->scene, td_game_world(c->game));
-  toast(c, false, "%s: place towers on the pads, then call the first wave (N)", client_base_name(map_path));
-  return 0;
 }
 
 bool td_client_quit(const td_client *c) { return c->quit; }
@@ -368,6 +367,7 @@ static void step_once(td_client *c) {
   td_scene_after_step(c->scene, w);
   c->st.ticks++;
   consume_events(c);
+  client_progress_events(c);
 }
 
 void td_client_step_ticks(td_client *c, int n) {
@@ -641,6 +641,17 @@ static void do_action(td_client *c, const td_ui_button *b) {
   case A_REPAIR: repair(c); break;
   case A_ERR_CLOSE: c->show_errors = false; break;
   case A_ERR_COPY: copy_error(c); break;
+  case A_ENDLESS: c->endless = !c->endless; break;
+  case A_CONTINUE: client_continue(c); break;
+  case A_SAVE: client_save_game(c); break;
+  case A_NEXT_MAP: {
+    int next = client_next_map(c);
+    if (next >= 0) {
+      c->map_sel = next;
+      td_client_start(c, c->maps[next], &err);
+    }
+    break;
+  }
   default: break;
   }
 }

@@ -54,6 +54,8 @@ typedef struct td_client td_client;
 typedef struct td_client_options {
   const char *assets_dir;  /* holds atlas.png and atlas.txt */
   const char *maps_dir;    /* listed by the main menu (NULL: no list) */
+  const char *data_dir;    /* the player's progress and saves (td_progress_dir;
+                              NULL: none kept) */
   const char *map_path;    /* NULL: start in the main menu */
   const char *mod_dir;     /* NULL: scripts/base */
   const char *const *mod_dirs; /* or several, in load order (copied) */
