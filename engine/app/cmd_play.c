@@ -491,6 +491,13 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       }
       return expect_number(file, ln, a, b, c3, got);
     }
+    if (!strcmp(a, "toast") && n >= 3) {
+      const char *want = strstr(line, "toast") + 6;
+      while (*want == ' ') want++;
+      bool ok = strstr(td_client_toast(s->c), want) != NULL;
+      if (!ok) td_app_say("%s:%d: expect toast '%s' failed: '%s'", file, ln, want, td_client_toast(s->c));
+      return ok ? 0 : 1;
+    }
     if (!g) {
       td_app_say("%s:%d: no game on", file, ln);
       return 1;
@@ -501,13 +508,6 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       const char *got = names[td_world_state(w)];
       bool ok = !strcmp(got, b);
       if (!ok) td_app_say("%s:%d: expect state %s failed: %s", file, ln, b, got);
-      return ok ? 0 : 1;
-    }
-    if (!strcmp(a, "toast") && n >= 3) {
-      const char *want = strstr(line, "toast") + 6;
-      while (*want == ' ') want++;
-      bool ok = strstr(td_client_toast(s->c), want) != NULL;
-      if (!ok) td_app_say("%s:%d: expect toast '%s' failed: '%s'", file, ln, want, td_client_toast(s->c));
       return ok ? 0 : 1;
     }
     if (n == 4) {

@@ -47,7 +47,10 @@ void client_progress_init(td_client *c, const char *data_dir) {
   progress_path(c, path, sizeof path);
   int rc = td_progress_load(&c->progress, path, &err);
   c->progress_ok = rc >= 0;
-  if (rc != 0) snprintf(c->menu_error, sizeof c->menu_error, "progress: %.480s", err.msg);
+  if (rc != 0) {
+    snprintf(c->menu_error, sizeof c->menu_error, "progress: %.480s", err.msg);
+    client_toast(c, true, c->menu_error);
+  }
 }
 
 void client_progress_free(td_client *c) { td_maplist_free(&c->maplist); }

@@ -6,8 +6,8 @@
 set -u
 source "$(dirname "$0")/harness.bash"
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
-# td play keeps its settings here: the test's own, never the user's
-export XDG_CONFIG_HOME="$tmp/config"
+# td play keeps its settings, progress and saves here: the test's own
+export XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data"
 
 cat >"$tmp/session.txt" <<SCRIPT
 # the first map, at rest
