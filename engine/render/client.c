@@ -626,6 +626,7 @@ static void do_action(td_client *c, const td_ui_button *b) {
   case A_RESTART: {
     char path[512];
     snprintf(path, sizeof path, "%s", c->map_path);
+    if (c->game) c->endless = td_world_endless(client_world(c)); /* the same mode again */
     if (td_client_start(c, path, &err) != 0) toast(c, true, "%s", err.msg);
     break;
   }

@@ -505,7 +505,7 @@ static void draw_game(td_client *c) {
   }
   if (c->pause_menu) {
     td_batch_rect(b, 0, 0, (float)c->w, (float)c->h, td_color(0, 0, 0, 140));
-    td_ui_panel(b, (float)c->w / 2 - 170, (float)c->h / 2 - 140, 340, 350);
+    td_ui_panel(b, (float)c->w / 2 - 170, (float)c->h / 2 - 140, 340, 362);
     text_center(b, (float)c->w / 2, (float)c->h / 2 - 124, 3, "Paused", WHITE);
     for (int i = 0; i < c->nbtn; i++)
       if ((c->btn[i].action >= A_RESUME && c->btn[i].action <= A_MAINMENU) ||
