@@ -10,7 +10,11 @@ return {
   tileheight = 32,
   nextlayerid = 5,
   nextobjectid = 20,
-  properties = {},
+  properties = {
+    ["title"] = "Crossroads",
+    ["description"] = "A web of roads: block one and they take another.",
+    ["order"] = 4
+  },
   tilesets = {
     {
       name = "crossroads",

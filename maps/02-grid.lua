@@ -11,7 +11,11 @@ return {
   tileheight = 32,
   nextlayerid = 4,
   nextobjectid = 21,
-  properties = {},
+  properties = {
+    ["title"] = "Little Maze",
+    ["description"] = "A small walled maze; six pads decide the way.",
+    ["order"] = 1
+  },
   tilesets = {
     {
       name = "maze",

@@ -11,7 +11,11 @@ return {
   tileheight = 32,
   nextlayerid = 4,
   nextobjectid = 38,
-  properties = {},
+  properties = {
+    ["title"] = "Serpent",
+    ["description"] = "One long winding road that never changes.",
+    ["order"] = 2
+  },
   tilesets = {
     {
       name = "crossroads",

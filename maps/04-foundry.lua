@@ -11,7 +11,11 @@ return {
   tileheight = 32,
   nextlayerid = 3,
   nextobjectid = 111,
-  properties = {},
+  properties = {
+    ["title"] = "Foundry",
+    ["description"] = "An open floor: your towers make the maze.",
+    ["order"] = 3
+  },
   tilesets = {
     {
       name = "maze",

@@ -11,7 +11,11 @@ return {
   tileheight = 32,
   nextlayerid = 5,
   nextobjectid = 67,
-  properties = {},
+  properties = {
+    ["title"] = "Twin Rivers",
+    ["description"] = "Two gates, two lanes side by side: guard both.",
+    ["order"] = 6
+  },
   tilesets = {
     {
       name = "crossroads",

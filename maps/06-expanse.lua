@@ -11,7 +11,11 @@ return {
   tileheight = 32,
   nextlayerid = 3,
   nextobjectid = 200,
-  properties = {},
+  properties = {
+    ["title"] = "Expanse",
+    ["description"] = "A vast walled land: two far gates, thirty waves.",
+    ["order"] = 5
+  },
   tilesets = {
     {
       name = "maze",

@@ -3,6 +3,9 @@
 
     python3 maps/gen_maps.py             # writes maps/01-crossroads.lua ... maps/06-expanse.lua
 
+Each map's own properties title, description and order are the main menu's
+(MENU below; docs/maps.md).
+
 The output follows the layout Tiled writes with File > Export As > Lua
 files. Tiled cannot open its Lua exports, so this script is the source of
 the bundled maps: change them here and rerun it (the output is deterministic).
@@ -592,15 +595,32 @@ def expanse():
     return m
 
 
+# The menu's words and order (docs/maps.md, "Map properties"): `order` sorts
+# the maps from the gentlest to the hardest, by how the built-in player fares
+# on them (docs/balance.md: lives kept on normal, then on hard).
+MENU = [
+    ("02-grid.lua", grid_map, 1, "Little Maze",
+     "A small walled maze; six pads decide the way."),
+    ("03-serpent.lua", serpent, 2, "Serpent",
+     "One long winding road that never changes."),
+    ("04-foundry.lua", foundry, 3, "Foundry",
+     "An open floor: your towers make the maze."),
+    ("01-crossroads.lua", crossroads, 4, "Crossroads",
+     "A web of roads: block one and they take another."),
+    ("06-expanse.lua", expanse, 5, "Expanse",
+     "A vast walled land: two far gates, thirty waves."),
+    ("05-twin.lua", twin, 6, "Twin Rivers",
+     "Two gates, two lanes side by side: guard both."),
+]
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "maps")
     os.makedirs(out, exist_ok=True)
-    write_map(os.path.join(out, "01-crossroads.lua"), crossroads())
-    write_map(os.path.join(out, "02-grid.lua"), grid_map())
-    write_map(os.path.join(out, "03-serpent.lua"), serpent())
-    write_map(os.path.join(out, "04-foundry.lua"), foundry())
-    write_map(os.path.join(out, "05-twin.lua"), twin())
-    write_map(os.path.join(out, "06-expanse.lua"), expanse())
+    for name, make, order, title, description in sorted(MENU):
+        m = make()
+        m["properties"] = props({"title": title, "description": description, "order": order})
+        write_map(os.path.join(out, name), m)
 
 
 if __name__ == "__main__":

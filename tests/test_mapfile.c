@@ -672,6 +672,45 @@ static void test_bundled_road_widths(void **state) {
   assert_true(waypoint >= 3); /* 01-crossroads, 03-serpent, 05-twin */
 }
 
+/* The menu's map properties: read when present (cut to fit, control
+** characters made '?'), zero when absent, refused with the property named
+** when of the wrong type; every bundled map has all three, and no two share
+** an order. */
+static void test_menu_properties(void **state) {
+  (void)state;
+  td_map m;
+  td_err err = {{0}};
+  const char *props = "[\"title\"] = \"Twin\\nRivers\", [\"description\"] = \"Guard both.\", "
+                      "[\"order\"] = 6";
+  if (load_str(waypoint_map_with(32, 32, props, PATH_L OK_POINTS), &m, &err) != 0)
+    fail_msg("%s", err.msg);
+  assert_string_equal(m.title, "Twin?Rivers");
+  assert_string_equal(m.description, "Guard both.");
+  assert_int_equal(m.order, 6);
+  td_map_free(&m);
+  if (load_str(waypoint_map(PATH_L OK_POINTS), &m, &err) != 0) fail_msg("%s", err.msg);
+  assert_string_equal(m.title, "");
+  assert_int_equal(m.order, 0);
+  td_map_free(&m);
+  expect_error(waypoint_map_with(32, 32, "[\"order\"] = 1.5", PATH_L OK_POINTS),
+               "maps/t.lua: map: field 'order': expected an integer, got 1.5");
+  expect_error(waypoint_map_with(32, 32, "[\"title\"] = 3", PATH_L OK_POINTS),
+               "maps/t.lua: map: field 'title': expected a string, got number");
+  static const char *const names[] = {"01-crossroads", "02-grid", "03-serpent",
+                                      "04-foundry", "05-twin", "06-expanse"};
+  bool seen[7] = {false};
+  for (size_t i = 0; i < 6; i++) {
+    char path[64];
+    snprintf(path, sizeof path, "maps/%s.lua", names[i]);
+    if (td_mapfile_load(td_test_path(path), &m, &err) != 0) fail_msg("%s", err.msg);
+    if (!m.title[0] || !m.description[0] || m.order < 1 || m.order > 6 || seen[m.order])
+      fail_msg("%s: title '%s', description '%s', order %d", path, m.title, m.description,
+               (int)m.order);
+    seen[m.order] = true;
+    td_map_free(&m);
+  }
+}
+
 static void test_segment_inside_and_corner_base(void **state) {
   (void)state;
   td_map m;
@@ -1819,6 +1858,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_bad_road_width, setup, teardown),
       cmocka_unit_test_setup_teardown(test_grid_has_no_road_width, setup, teardown),
       cmocka_unit_test_setup_teardown(test_bundled_road_widths, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_menu_properties, setup, teardown),
       cmocka_unit_test_setup_teardown(test_segment_inside_and_corner_base, setup, teardown),
       cmocka_unit_test_setup_teardown(test_pads, setup, teardown),
       cmocka_unit_test_setup_teardown(test_grid_basics, setup, teardown),

@@ -42,6 +42,8 @@
 **                             should not read: a rules name with a digit, '_',
 **                             '-' or '.' ("arrow_2"), as a word; a map's file
 **                             name; "(object"; "no such upgrade"
+**   checksum NAME             remembers the world's tick and checksum
+**   expect checksum NAME      the world is at that tick with that checksum
 **   expect changed NAME REGION   the region differs from mark NAME (>= 0.5% of
 **   expect same NAME REGION      its pixels) / does not; REGION: gold, lives,
 **                             wave, hud, build, panel, call, base ID, or X,Y,W,H
@@ -53,7 +55,9 @@
 ** over them) and written when td play ends, through a temporary file and a
 ** rename. A line the reader does not take is named (file:line) in one
 ** warning and skipped; a file that cannot be written is a warning too: the
-** game never fails over its settings. A change on the settings screen is
+** game never fails over its settings. The player's progress and saved
+** games are kept in $XDG_DATA_HOME/td (else ~/.local/share/td; docs/game.md,
+** game/progress.h). A change on the settings screen is
 ** applied alone: toggling vsync leaves a window the player resized as it
 ** is; choosing a window size sets it.
 */
@@ -68,6 +72,7 @@
 #include "app/cmds.h"
 #include "app/play.h"
 #include "game/file.h"
+#include "game/progress.h"
 
 #define SETTINGS_MAX_BYTES ((size_t)64 << 10)
 #define SCRIPT_MAX_BYTES ((size_t)16 << 20)
@@ -92,7 +97,8 @@ static const char usage[] =
   "  --frames N      quit after N frames\n"
   "\n"
   "The settings screen's choices are kept in $XDG_CONFIG_HOME/td/settings.txt\n"
-  "(else ~/.config/td/settings.txt); options given here win over them.\n"
+  "(else ~/.config/td/settings.txt); options given here win over them. Progress\n"
+  "(stars, endless records) and saved games: $XDG_DATA_HOME/td (else ~/.local/share/td).\n"
   "Controls: docs/game.md.\n";
 
 /* ---- settings kept between runs ------------------------------------------ */
@@ -209,6 +215,11 @@ typedef struct frame_mark {
   uint32_t *px;
 } frame_mark;
 
+typedef struct world_mark {
+  char name[64];
+  uint64_t tick, checksum;
+} world_mark;
+
 typedef struct session {
   td_client *c;
   td_audio *audio;
@@ -218,6 +229,8 @@ typedef struct session {
   int w, h;
   frame_mark marks[8];
   int nmarks;
+  world_mark sums[8];
+  int nsums;
   int fails;
 } session;
 
@@ -449,7 +462,45 @@ static int script_line(session *s, const char *file, int ln, char *line) {
     m->px = grab(s);
     return m->px ? 0 : 2;
   }
+  if (!strcmp(cmd, "checksum") && n == 2) {
+    if (!g) {
+      td_app_say("%s:%d: checksum: no game on", file, ln);
+      return 1;
+    }
+    world_mark *m = NULL;
+    for (int i = 0; i < s->nsums; i++)
+      if (!strcmp(s->sums[i].name, a)) m = &s->sums[i];
+    if (!m && s->nsums < 8) m = &s->sums[s->nsums++];
+    if (!m) return 2;
+    snprintf(m->name, sizeof m->name, "%s", a);
+    m->tick = td_world_tick(td_game_world(g));
+    m->checksum = td_world_checksum(td_game_world(g));
+    printf("checksum %s: tick %llu %016llx\n", a, (unsigned long long)m->tick,
+           (unsigned long long)m->checksum);
+    return 0;
+  }
   if (!strcmp(cmd, "expect") && n >= 2) {
+    if (!strcmp(a, "checksum") && n == 3) {
+      const world_mark *m = NULL;
+      for (int i = 0; i < s->nsums; i++)
+        if (!strcmp(s->sums[i].name, b)) m = &s->sums[i];
+      if (!m) {
+        td_app_fail("%s:%d: no checksum '%s' remembered", file, ln, b);
+        return 2;
+      }
+      if (!g) {
+        td_app_say("%s:%d: no game on", file, ln);
+        return 1;
+      }
+      uint64_t t = td_world_tick(td_game_world(g)), sum = td_world_checksum(td_game_world(g));
+      bool ok = t == m->tick && sum == m->checksum;
+      if (!ok)
+        td_app_say("%s:%d: expect checksum %s failed: tick %llu %016llx, remembered tick %llu %016llx",
+                   file, ln, b, (unsigned long long)t, (unsigned long long)sum,
+                   (unsigned long long)m->tick, (unsigned long long)m->checksum);
+      else printf("ok: checksum %s (tick %llu %016llx)\n", b, (unsigned long long)t, (unsigned long long)sum);
+      return ok ? 0 : 1;
+    }
     if ((!strcmp(a, "changed") || !strcmp(a, "same")) && n >= 4) {
       const frame_mark *m = NULL;
       for (int i = 0; i < s->nmarks; i++)
@@ -523,6 +574,13 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       if (id) td_app_say("%s:%d: expect no_raw_ids failed: '%s' is on screen", file, ln, id);
       return id ? 1 : 0;
     }
+    if (!strcmp(a, "toast") && n >= 3) {
+      const char *want = strstr(line, "toast") + 6;
+      while (*want == ' ') want++;
+      bool ok = strstr(td_client_toast(s->c), want) != NULL;
+      if (!ok) td_app_say("%s:%d: expect toast '%s' failed: '%s'", file, ln, want, td_client_toast(s->c));
+      return ok ? 0 : 1;
+    }
     if (!g) {
       td_app_say("%s:%d: no game on", file, ln);
       return 1;
@@ -533,13 +591,6 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       const char *got = names[td_world_state(w)];
       bool ok = !strcmp(got, b);
       if (!ok) td_app_say("%s:%d: expect state %s failed: %s", file, ln, b, got);
-      return ok ? 0 : 1;
-    }
-    if (!strcmp(a, "toast") && n >= 3) {
-      const char *want = strstr(line, "toast") + 6;
-      while (*want == ' ') want++;
-      bool ok = strstr(td_client_toast(s->c), want) != NULL;
-      if (!ok) td_app_say("%s:%d: expect toast '%s' failed: '%s'", file, ln, want, td_client_toast(s->c));
       return ok ? 0 : 1;
     }
     if (n == 4) {
@@ -669,10 +720,11 @@ int td_cmd_play(int argc, char **argv) {
     SDL_Quit();
     return rc;
   }
-  char assets[1024], maps[1024], mod_buf[1024];
+  char assets[1024], maps[1024], mod_buf[1024], data[1024];
   td_client_options o = {
     .assets_dir = td_app_find_dir("assets", assets, sizeof assets),
     .maps_dir = td_app_find_dir("maps", maps, sizeof maps),
+    .data_dir = td_progress_dir(data, sizeof data) ? data : NULL,
     .map_path = map,
     .mod_dir = nmods ? mods[0] : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
     .mod_dirs = mods, .mod_count = nmods,

@@ -573,3 +573,12 @@ const char *client_map_title(const char *path, char *buf, size_t cap) {
   td_mod_title_from_path(path, buf, cap);
   return buf;
 }
+
+const char *client_game_title(const td_client *c, char *buf, size_t cap) {
+  const td_map *m = c->game ? td_game_map(c->game) : NULL;
+  if (m && m->title[0]) {
+    snprintf(buf, cap, "%s", m->title);
+    return buf;
+  }
+  return client_map_title(c->map_path, buf, cap);
+}

@@ -2,10 +2,8 @@
 ** client.c: a client's lifetime, the fixed-tick loop, input and the
 ** commands it gives (see client.h; client_ui.c lays out and draws).
 */
-#define _POSIX_C_SOURCE 200809L /* opendir */
 #include "render/client_int.h"
 
-#include <dirent.h>
 #include <stdarg.h>
 
 
@@ -25,22 +23,7 @@ static void toast(td_client *c, bool bad, const char *fmt, ...) {
   c->toast_bad = bad;
 }
 
-static int cmp_str(const void *a, const void *b) { return strcmp((const char *)a, (const char *)b); }
-
-static void list_maps(td_client *c) {
-  c->nmaps = 0;
-  if (!c->maps_dir[0]) return;
-  DIR *d = opendir(c->maps_dir);
-  if (!d) return;
-  struct dirent *e;
-  while ((e = readdir(d)) && c->nmaps < MAX_MAPS) {
-    size_t n = strlen(e->d_name);
-    if (n < 5 || strcmp(e->d_name + n - 4, ".lua") != 0) continue;
-    snprintf(c->maps[c->nmaps++], sizeof c->maps[0], "%s/%s", c->maps_dir, e->d_name);
-  }
-  closedir(d);
-  qsort(c->maps, (size_t)c->nmaps, sizeof c->maps[0], cmp_str);
-}
+void client_toast(td_client *c, bool bad, const char *msg) { toast(c, bad, "%s", msg); }
 
 const char *client_base_name(const char *p) {
   const char *s = strrchr(p, '/');
@@ -214,7 +197,7 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
                                 o->fullscreen, o->vsync, 0, o->muted, o->difficulty};
   c->set.volume = o->volume < 0 ? 0 : o->volume > 100 ? 100 : o->volume;
   c->screen = SCREEN_MENU;
-  list_maps(c);
+  client_progress_init(c, o->data_dir); /* the maps in order, the player's progress */
   if (o->map_path) {
     if (td_client_start(c, o->map_path, err) != 0) {
       td_client_destroy(c);
@@ -235,6 +218,7 @@ static void end_game(td_client *c) {
 void td_client_destroy(td_client *c) {
   if (!c) return;
   end_game(c);
+  client_progress_free(c);
   td_scene_destroy(c->scene);
   td_batch_free(&c->batch);
   td_atlas_destroy(c->atlas);
@@ -248,13 +232,25 @@ int td_client_start(td_client *c, const char *map_path, td_err *err) {
   for (size_t i = 0; i < c->mod_count; i++) mods[i] = c->mod_dirs[i];
   td_game_options go = {.map_path = map_path, .mod_dir = mods[0], .mod_dirs = mods,
                         .mod_count = c->mod_count, .seed = c->seed,
-                        .difficulty = c->set.difficulty};
-  c->game = td_game_create(&go, err);
-  if (!c->game) {
+                        .difficulty = c->set.difficulty, .endless = c->endless};
+  td_game *g = td_game_create(&go, err);
+  if (!g) {
     snprintf(c->menu_error, sizeof c->menu_error, "%s", err->msg);
     c->screen = SCREEN_MENU;
     return -1;
   }
+  client_begin(c, map_path, g);
+  if (!c->game) return td_err_set(err, "client: out of memory");
+  char title[TD_RULES_TITLE_MAX];
+  toast(c, false, "%s: place towers on the pads, then call the first wave (N)",
+        client_game_title(c, title, sizeof title));
+  return 0;
+}
+
+/* Puts g (a new or a loaded game) on screen: the client owns it from here
+** (on failure, out of memory, it is destroyed and c->game stays NULL). */
+void client_begin(td_client *c, const char *map_path, td_game *g) {
+  c->game = g;
   snprintf(c->map_path, sizeof c->map_path, "%s", map_path);
   c->menu_error[0] = 0;
   c->screen = SCREEN_GAME;
@@ -263,6 +259,12 @@ int td_client_start(td_client *c, const char *map_path, td_err *err) {
   c->speed = 1;
   c->build_type = c->selected = c->hover = c->p_base = -1;
   memset(&c->st, 0, sizeof c->st);
+  int64_t kills = 0, leaks = 0; /* a loaded game's totals so far */
+  td_game_totals(g, &kills, &leaks, NULL);
+  c->st.kills = (int32_t)kills;
+  c->st.leaks = (int32_t)leaks;
+  c->stars = 0;
+  c->record = false;
   c->errors_seen = 0;
   c->show_errors = false;
   c->cam_set = false;
@@ -273,17 +275,14 @@ int td_client_start(td_client *c, const char *map_path, td_err *err) {
     int32_t *p = realloc(c->pnext, nn * sizeof *p);
     if (!p) {
       end_game(c);
-      return td_err_set(err, "client: out of memory");
+      c->screen = SCREEN_MENU;
+      return;
     }
     c->pnext = p;
     c->pnext_cap = nn;
   }
   td_scene_before_step(c->scene, td_game_world(c->game));
   client_cards_reset(c);
-  char title[TD_RULES_TITLE_MAX];
-  toast(c, false, "%s: place towers on the pads, then call the first wave (N)",
-        client_map_title(map_path, title, sizeof title));
-  return 0;
 }
 
 bool td_client_quit(const td_client *c) { return c->quit; }
@@ -395,6 +394,7 @@ static void step_once(td_client *c) {
   td_scene_after_step(c->scene, w);
   c->st.ticks++;
   consume_events(c);
+  client_progress_events(c);
 }
 
 void td_client_step_ticks(td_client *c, int n) {
@@ -661,6 +661,7 @@ static void do_action(td_client *c, const td_ui_button *b) {
   case A_RESTART: {
     char path[512];
     snprintf(path, sizeof path, "%s", c->map_path);
+    if (c->game) c->endless = td_world_endless(client_world(c)); /* the same mode again */
     if (td_client_start(c, path, &err) != 0) toast(c, true, "%s", err.msg);
     break;
   }
@@ -676,6 +677,17 @@ static void do_action(td_client *c, const td_ui_button *b) {
   case A_REPAIR: repair(c); break;
   case A_ERR_CLOSE: c->show_errors = false; break;
   case A_ERR_COPY: copy_error(c); break;
+  case A_ENDLESS: c->endless = !c->endless; break;
+  case A_CONTINUE: client_continue(c); break;
+  case A_SAVE: client_save_game(c); break;
+  case A_NEXT_MAP: {
+    int next = client_next_map(c);
+    if (next >= 0) {
+      c->map_sel = next;
+      td_client_start(c, c->maps[next], &err);
+    }
+    break;
+  }
   default: break;
   }
 }

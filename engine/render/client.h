@@ -26,12 +26,22 @@
 ** long frame drops the rest instead of spiralling), and the remainder
 ** becomes the interpolation factor of the next draw.
 **
-** Screens: the main menu (maps from the maps directory, start, settings,
-** quit), settings (window size, fullscreen, vsync: the app applies them,
+** Screens: the main menu (the maps of the maps directory in their order,
+** each with a thumbnail, title, description and stars: maplist.h; start,
+** continue a map's saved game, campaign or endless mode, settings, quit),
+** settings (window size, fullscreen, vsync: the app applies them,
 ** td_client_settings; difficulty, for the next game; volume in steps of
 ** 10 % and mute, which the client applies to its audio; M mutes on every
 ** screen), the game
-** (Esc: the pause menu), and victory/defeat with the game's statistics.
+** (Esc: the pause menu, which can save the game), and victory/defeat with
+** the game's statistics, a win's stars and the next map.
+**
+** Progress and saves (client_progress.c): given a data directory, the
+** client keeps the player's progress there (game/progress.h: stars on a
+** win, endless mode's best wave) and one saved game per map
+** (DATA/saves/MAP.tds, game.h's td_game_save), continued from the menu
+** with the same checksums; a save that does not load is refused with its
+** reason and kept.
 **
 ** Memory: the client owns its game, scene, atlas and batch; it borrows the
 ** renderer and the audio, which must outlive it. Determinism: the game it drives is
@@ -54,6 +64,8 @@ typedef struct td_client td_client;
 typedef struct td_client_options {
   const char *assets_dir;  /* holds atlas.png and atlas.txt */
   const char *maps_dir;    /* listed by the main menu (NULL: no list) */
+  const char *data_dir;    /* the player's progress and saves (td_progress_dir;
+                              NULL: none kept) */
   const char *map_path;    /* NULL: start in the main menu */
   const char *mod_dir;     /* NULL: scripts/base */
   const char *const *mod_dirs; /* or several, in load order (copied) */

@@ -12,7 +12,9 @@
 #include <string.h>
 
 #include "render/cards.h"
+#include "game/progress.h"
 #include "render/client.h"
+#include "render/maplist.h"
 #include "render/ui.h"
 
 #define MAX_MAPS 32
@@ -28,7 +30,8 @@ enum action {
   A_NONE, A_MAP, A_START, A_SETTINGS, A_QUIT, A_BACK, A_WINSIZE, A_FULLSCREEN, A_VSYNC,
   A_DIFFICULTY, A_VOLUME, A_VOLUME_SET, A_MUTE,
   A_BUILD, A_CALL, A_SPEED, A_PAUSE, A_MENU, A_RESUME, A_RESTART, A_MAINMENU, A_UPGRADE,
-  A_SELL, A_TARGET, A_CLOSE_PANEL, A_ERR_CLOSE, A_ERR_COPY, A_RALLY, A_REPAIR
+  A_SELL, A_TARGET, A_CLOSE_PANEL, A_ERR_CLOSE, A_ERR_COPY, A_RALLY, A_REPAIR,
+  A_ENDLESS, A_CONTINUE, A_SAVE, A_NEXT_MAP
 };
 
 typedef struct stats {
@@ -96,6 +99,14 @@ struct td_client {
   char ghost_why[128];   /* the ghost's refusal, in a player's words */
   char drawn[16384];     /* every text of the last frame, one a line (td_client_drawn_text) */
   size_t ndrawn;
+  /* progress and saves (client_progress.c) */
+  char data_dir[512];    /* where they are kept; "": nowhere */
+  td_maplist maplist;    /* the menu's maps, in order (maps[] holds their paths) */
+  td_progress progress;
+  bool progress_ok;      /* read (or absent): may be written */
+  bool endless;          /* the menu's mode, for the next game started */
+  int stars;             /* the end screen's: stars of this win (0: none) */
+  bool record;           /* the end screen's: a new record */
 };
 static const SDL_Color WHITE = {255, 255, 255, 255};
 
@@ -106,6 +117,18 @@ void client_update_preview(td_client *c);           /* the ghost's verdict and r
 void client_fit_camera(td_client *c);
 void client_layout_viewport(td_client *c);
 void client_clamp_camera(td_client *c);
+
+void client_begin(td_client *c, const char *map_path, td_game *g); /* a game on */
+void client_toast(td_client *c, bool bad, const char *msg);
+
+/* client_progress.c */
+void client_progress_init(td_client *c, const char *data_dir); /* maps, progress */
+void client_progress_free(td_client *c);
+void client_progress_events(td_client *c);            /* after each step */
+bool client_has_save(const td_client *c, int map);    /* a map's save slot holds one */
+void client_save_game(td_client *c);                  /* the pause menu's Save game */
+void client_continue(td_client *c);                   /* the menu's Continue */
+int client_next_map(const td_client *c);              /* the map after this one, or -1 */
 
 /* client_ui.c */
 void client_layout(td_client *c);                    /* every button of the screen */
@@ -119,5 +142,7 @@ void client_cards_draw(td_client *c);                /* last: boss bar, cards, t
 bool client_cards_region(const td_client *c, const char *name, SDL_Rect *out);
 /* A map's title (from its file name: "01-crossroads.lua" reads Crossroads). */
 const char *client_map_title(const char *path, char *buf, size_t cap);
+/* The game's map title: its `title` property, else made from its file name. */
+const char *client_game_title(const td_client *c, char *buf, size_t cap);
 
 #endif

@@ -33,19 +33,42 @@ static int32_t early_bonus(const td_client *c) {
   return (int32_t)floor((double)td_game_rules(c->game)->early_bonus * (double)t / TD_WORLD_TICK_HZ);
 }
 
+/* The main menu: the maps in order on the left (thumbnail, title,
+** description, stars at the chosen difficulty), the chosen map's details on
+** the right with Start and Continue, then the mode, Settings and Quit. */
+#define MENU_ROW 50
+#define MENU_ROWS 7 /* rows shown; more maps scroll with the choice */
+
+static int menu_top(const td_client *c) { return c->h / 2 - 130; }
+
+static int menu_first_row(const td_client *c) {
+  int first = c->map_sel - MENU_ROWS + 1;
+  return first < 0 ? 0 : first;
+}
+
 static void layout_menu(td_client *c) {
-  int cx = c->w / 2;
-  int y = c->h / 2 - 70;
-  for (int i = 0; i < c->nmaps; i++) {
+  int cx = c->w / 2, top = menu_top(c);
+  int rows = c->nmaps < MENU_ROWS ? c->nmaps : MENU_ROWS, first = menu_first_row(c);
+  for (int k = 0; k < rows; k++) {
+    int i = first + k;
     char title[TD_RULES_TITLE_MAX];
-    td_ui_button *b = add_button(c, cx - 200, y + i * 44, 400, 38, A_MAP, i,
-                                 client_map_title(c->maps[i], title, sizeof title));
-    if (b) b->active = i == c->map_sel;
+    const td_maplist_entry *e = (size_t)i < c->maplist.count ? &c->maplist.e[i] : NULL;
+    td_ui_button *b = add_button(c, cx - 430, top + k * (MENU_ROW + 4), 420, MENU_ROW, A_MAP, i,
+                                 e ? e->title : client_map_title(c->maps[i], title, sizeof title));
+    if (!b) break;
+    b->active = i == c->map_sel;
+    b->icon_kind = 3; /* the thumbnail, drawn by draw_menu */
+    snprintf(b->sub, sizeof b->sub, " ");
   }
-  y += (c->nmaps ? c->nmaps : 1) * 44 + 20;
-  add_button(c, cx - 200, y, 400, 44, A_START, 0, "Start");
-  add_button(c, cx - 200, y + 52, 195, 40, A_SETTINGS, 0, "Settings");
-  add_button(c, cx + 5, y + 52, 195, 40, A_QUIT, 0, "Quit");
+  int by = top + 280;
+  add_button(c, cx + 20, by, 200, 44, A_START, 0, c->endless ? "Start endless" : "Start");
+  td_ui_button *b = add_button(c, cx + 230, by, 200, 44, A_CONTINUE, 0, "Continue");
+  if (b) b->enabled = client_has_save(c, c->map_sel);
+  int y = top + (rows * (MENU_ROW + 4) > 334 ? rows * (MENU_ROW + 4) : 334) + 12;
+  b = add_button(c, cx - 430, y, 280, 40, A_ENDLESS, 0, c->endless ? "Mode: endless" : "Mode: campaign");
+  if (b) b->active = c->endless;
+  add_button(c, cx - 140, y, 280, 40, A_SETTINGS, 0, "Settings");
+  add_button(c, cx + 150, y, 280, 40, A_QUIT, 0, "Quit");
 }
 
 static void layout_settings(td_client *c) {
@@ -218,17 +241,21 @@ static void layout_game(td_client *c) {
   if (c->pause_menu) {
     int cx = c->w / 2, y = c->h / 2 - 80;
     add_button(c, cx - 150, y, 300, 40, A_RESUME, 0, "Resume");
-    add_button(c, cx - 150, y + 50, 300, 40, A_RESTART, 0, "Restart");
-    add_button(c, cx - 150, y + 100, 300, 40, A_SETTINGS, 0, "Settings");
-    add_button(c, cx - 150, y + 150, 300, 40, A_MAINMENU, 0, "Main menu");
-    add_button(c, cx - 150, y + 200, 300, 40, A_QUIT, 0, "Quit");
+    add_button(c, cx - 150, y + 50, 300, 40, A_SAVE, 0, "Save game");
+    add_button(c, cx - 150, y + 100, 300, 40, A_RESTART, 0, "Restart");
+    add_button(c, cx - 150, y + 150, 300, 40, A_SETTINGS, 0, "Settings");
+    add_button(c, cx - 150, y + 200, 300, 40, A_MAINMENU, 0, "Main menu");
+    add_button(c, cx - 150, y + 250, 300, 40, A_QUIT, 0, "Quit");
   }
 }
 
 static void layout_over(td_client *c) {
   int cx = c->w / 2, y = c->h / 2 + 120;
-  add_button(c, cx - 205, y, 200, 44, A_RESTART, 0, "Play again");
-  add_button(c, cx + 5, y, 200, 44, A_MAINMENU, 0, "Main menu");
+  bool next = td_world_state(client_world(c)) == TD_GAME_WON && client_next_map(c) >= 0;
+  int x = next ? cx - 250 : cx - 205;
+  add_button(c, x, y, 160, 44, A_RESTART, 0, "Play again");
+  if (next) add_button(c, x + 170, y, 160, 44, A_NEXT_MAP, 0, "Next map");
+  add_button(c, next ? x + 340 : cx + 5, y, next ? 160 : 200, 44, A_MAINMENU, 0, "Main menu");
 }
 
 void client_layout(td_client *c) {
@@ -492,11 +519,11 @@ static void draw_game(td_client *c) {
   }
   if (c->pause_menu) {
     td_batch_rect(b, 0, 0, (float)c->w, (float)c->h, td_color(0, 0, 0, 140));
-    td_ui_panel(b, (float)c->w / 2 - 170, (float)c->h / 2 - 140, 340, 300);
+    td_ui_panel(b, (float)c->w / 2 - 170, (float)c->h / 2 - 140, 340, 362);
     text_center(b, (float)c->w / 2, (float)c->h / 2 - 124, 3, "Paused", WHITE);
     for (int i = 0; i < c->nbtn; i++)
       if ((c->btn[i].action >= A_RESUME && c->btn[i].action <= A_MAINMENU) ||
-          c->btn[i].action == A_QUIT || c->btn[i].action == A_SETTINGS)
+          c->btn[i].action == A_QUIT || c->btn[i].action == A_SETTINGS || c->btn[i].action == A_SAVE)
         td_ui_button_draw(b, &c->btn[i], td_ui_hit(&c->btn[i].r, c->mx, c->my));
   }
 }
@@ -514,9 +541,74 @@ static void draw_title(td_client *c, const char *sub) {
   text_center(b, (float)c->w / 2, (float)c->h / 2 - 160, 2, sub, td_color(220, 220, 235, 255));
 }
 
+/* A five-pointed star, filled or an empty slot. */
+static void draw_star(td_batch *b, float cx, float cy, float r, bool filled) {
+  SDL_Color col = filled ? td_color(255, 205, 60, 255) : td_color(70, 72, 90, 255);
+  float px[10], py[10];
+  for (int i = 0; i < 10; i++) {
+    float a = (float)(-3.14159265 / 2 + i * 3.14159265 / 5), rr = i % 2 ? r * 0.45f : r;
+    px[i] = cx + rr * cosf(a);
+    py[i] = cy + rr * sinf(a);
+  }
+  for (int i = 0; i < 10; i++) td_batch_tri(b, cx, cy, px[i], py[i], px[(i + 1) % 10], py[(i + 1) % 10], col);
+}
+
+static void draw_stars(td_batch *b, float x, float cy, float r, int n) {
+  for (int i = 0; i < 3; i++) draw_star(b, x + r + (float)i * (2 * r + 3), cy, r, i < n);
+}
+
+static const td_progress_entry *progress_of(const td_client *c, int map) {
+  char name[64];
+  if (map < 0 || map >= c->nmaps) return NULL;
+  td_game_map_name_of(c->maps[map], name, sizeof name);
+  return td_progress_find(&c->progress, name);
+}
+
+/* The chosen map's details: a big thumbnail, its words, stars at every
+** difficulty, endless mode's best wave. */
+static void draw_menu_details(td_client *c) {
+  td_batch *b = &c->batch;
+  int cx = c->w / 2, top = menu_top(c);
+  float px = (float)cx + 10, pw = 430;
+  td_ui_panel(b, px, (float)top, pw, 334);
+  if (c->map_sel < 0 || (size_t)c->map_sel >= c->maplist.count) return;
+  const td_maplist_entry *e = &c->maplist.e[c->map_sel];
+  const td_progress_entry *pe = progress_of(c, c->map_sel);
+  td_maplist_draw_thumb(b, e, px + 10, (float)top + 10, pw - 20, 170);
+  td_batch_text(b, px + 12, (float)top + 188, 2, e->title, WHITE, true);
+  td_batch_text(b, px + 12, (float)top + 208, 1, e->error[0] ? e->error : e->description,
+                e->error[0] ? td_color(255, 120, 100, 255) : td_color(200, 200, 215, 255), true);
+  static const td_difficulty order[3] = {TD_DIFFICULTY_EASY, TD_DIFFICULTY_NORMAL, TD_DIFFICULTY_HARD};
+  for (int i = 0; i < 3; i++) {
+    float x = px + 12 + (float)i * 140;
+    bool cur = order[i] == c->set.difficulty;
+    td_batch_text(b, x, (float)top + 226, 1, td_difficulty_name(order[i]),
+                  cur ? WHITE : td_color(150, 150, 170, 255), true);
+    draw_stars(b, x, (float)top + 246, 8, pe ? pe->stars[order[i]] : 0);
+  }
+  char s[96];
+  int32_t best = pe ? pe->wave[c->set.difficulty] : 0;
+  if (best > 0) snprintf(s, sizeof s, "Endless, %s: best wave %d", td_difficulty_name(c->set.difficulty), (int)best);
+  else snprintf(s, sizeof s, "Endless, %s: not played yet", td_difficulty_name(c->set.difficulty));
+  td_batch_text(b, px + 12, (float)top + 262, 1, s, td_color(190, 190, 210, 255), true);
+}
+
 static void draw_menu(td_client *c) {
   draw_title(c, "a tower defense - choose a map");
+  draw_menu_details(c);
   draw_buttons(c);
+  for (int i = 0; i < c->nbtn; i++) { /* the rows' thumbnails, descriptions and stars */
+    const td_ui_button *bt = &c->btn[i];
+    if (bt->action != A_MAP || bt->arg < 0 || (size_t)bt->arg >= c->maplist.count) continue;
+    const td_maplist_entry *e = &c->maplist.e[bt->arg];
+    const td_progress_entry *pe = progress_of(c, bt->arg);
+    float x = (float)bt->r.x, y = (float)bt->r.y, h = (float)bt->r.h;
+    td_maplist_draw_thumb(&c->batch, e, x + 4, y + 4, h - 8, h - 8);
+    char d[64];
+    snprintf(d, sizeof d, "%.50s%s", e->description, strlen(e->description) > 50 ? "..." : "");
+    td_batch_text(&c->batch, x + h + 4, y + 31, 1, d, td_color(190, 190, 210, 255), true);
+    draw_stars(&c->batch, x + (float)bt->r.w - 66, y + 14, 9, pe ? pe->stars[c->set.difficulty] : 0);
+  }
   if (c->nmaps == 0)
     text_center(&c->batch, (float)c->w / 2, (float)c->h / 2 - 60, 2, "no maps found", td_color(255, 120, 100, 255));
   if (c->menu_error[0])
@@ -538,11 +630,23 @@ static void draw_over(td_client *c) {
   snprintf(s, sizeof s,
            "Map          %s\nWaves        %d of %d\nLives left   %d\nKilled       %d\nLeaked       %d"
            "\nTowers built %d (upgrades %d, sold %d)\nGold spent   %d\nGold earned  %d\nGame time    %llu:%02llu",
-           client_map_title(c->map_path, title, sizeof title), td_world_wave(w), td_game_rules(c->game)->wave_count,
+           client_game_title(c, title, sizeof title), td_world_wave(w), td_game_rules(c->game)->wave_count,
            td_world_lives(w), c->st.kills, c->st.leaks, c->st.built, c->st.upgrades, c->st.sold,
            c->st.gold_spent, c->st.gold_earned, (unsigned long long)(secs / 60),
            (unsigned long long)(secs % 60));
   td_batch_text(b, (float)c->w / 2 - 230, (float)c->h / 2 - 70, 2, s, WHITE, true);
+  if (won) draw_stars(b, (float)c->w / 2 + 150, (float)c->h / 2 - 116, 12, c->stars);
+  if (c->record || td_world_endless(w)) {
+    char r[96];
+    char name[64];
+    td_game_map_name_of(c->map_path, name, sizeof name);
+    const td_progress_entry *pe = td_progress_find(&c->progress, name);
+    if (td_world_endless(w))
+      snprintf(r, sizeof r, "%sbest wave %d", c->record ? "New record: " : "Endless: ",
+               pe ? (int)pe->wave[td_game_difficulty(c->game)] : td_world_wave(w));
+    else snprintf(r, sizeof r, "New record: %d star%s", c->stars, c->stars == 1 ? "" : "s");
+    text_center(b, (float)c->w / 2, (float)c->h / 2 - 88, 1, r, td_color(255, 215, 80, 255));
+  }
   draw_buttons(c);
 }
 

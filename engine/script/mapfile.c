@@ -72,6 +72,8 @@ typedef struct extract {
   char where[192];           /* context prefix of messages */
   int32_t width, height, tile_w, tile_h;
   double road_width;         /* default width of a path's road */
+  char title[64], description[160]; /* the menu's words (map properties) */
+  int32_t order;             /* the menu's order (map property; 0: none) */
   walk_tile *tiles;
   size_t tile_count, tile_cap;
   td_map_layer *layers;
@@ -330,13 +332,19 @@ static bool opt_road_width(extract *x, int t, double *out) {
 }
 
 /* The map's own properties: `road_width`, the default of its paths (one
-** tile without it). */
+** tile without it); `title`, `description` and `order`, what a menu shows
+** and sorts by (TD_MAPFILE_MAX_ORDER). */
 static void read_map_properties(extract *x, int m) {
   x->road_width = (double)x->tile_w;
   set_where(x, "map");
   int props = opt_table(x, m, "properties");
   if (props) {
+    lua_Integer order = 0;
     opt_road_width(x, props, &x->road_width);
+    opt_string(x, props, "title", x->title, sizeof x->title);
+    opt_string(x, props, "description", x->description, sizeof x->description);
+    if (opt_integer(x, props, "order", -TD_MAPFILE_MAX_ORDER, TD_MAPFILE_MAX_ORDER, &order))
+      x->order = (int32_t)order;
     lua_pop(x->L, 1);
   }
   x->where[0] = '\0';
@@ -1404,6 +1412,9 @@ static int build_map(build *b) {
   td_map *m = b->m;
   if (check_ids(b) != 0) return -1;
   m->width = x->width;
+  memcpy(m->title, x->title, sizeof m->title);
+  memcpy(m->description, x->description, sizeof m->description);
+  m->order = x->order;
   m->height = x->height;
   m->tile_w = x->tile_w;
   m->tile_h = x->tile_h;

@@ -20,7 +20,10 @@
 **     a grid map (td_grid, one node per walkable cell);
 **   - `spawn` and `goal` point objects become nodes; `tower_base`
 **     rectangles get the batch of changes a tower there applies;
-**   - every spawn must reach a goal (checked with td_route_create).
+**   - every spawn must reach a goal (checked with td_route_create);
+**   - the map's own properties `title` and `description` (strings, cut to
+**     fit map->title and map->description) and `order` (an integer) are
+**     what a menu shows and sorts by; all optional.
 ** docs/maps.md is the modder's description of the format, the limits, and
 ** the error messages.
 **
@@ -78,6 +81,7 @@
 #define TD_MAPFILE_MAX_BASE_CELLS 64   /* cells under one base (grid maps) */
 #define TD_MAPFILE_MAX_BASE_EDGES 64   /* edges one base touches (waypoint maps) */
 #define TD_MAPFILE_MAX_TILES 4096      /* map width or height in tiles */
+#define TD_MAPFILE_MAX_ORDER 1000000   /* |order| (map property) */
 #define TD_MAPFILE_MAX_LAYERS 4096     /* layers visited (groups' each time listed) */
 #define TD_MAPFILE_MAX_DEPTH 16        /* group layers nested */
 #define TD_MAPFILE_MAX_CELLS ((size_t)1 << 24) /* tile cells of all tile layers visited */

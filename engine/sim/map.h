@@ -76,6 +76,9 @@ typedef struct td_map_layer {
 
 typedef struct td_map {
   char source[256];             /* file name, for messages */
+  char title[64];               /* the map's `title` property ("": none) */
+  char description[160];        /* its `description` property ("": none) */
+  int32_t order;                /* its `order` property (0: none): menus sort by it */
   int32_t width, height;        /* in tiles */
   int32_t tile_w, tile_h;       /* tile size in map units (pixels) */
   td_graph *graph;              /* finalized */

@@ -24,7 +24,7 @@ mkdir -p "$tmp/fifomod" && mkfifo "$tmp/fifomod/mod.lua"
 expect "fifo mod file" 2 "mod.lua: not a regular file (a FIFO)" -- $t 10 "$td" sim --map $map --mod "$tmp/fifomod" --idle
 # td play's settings a FIFO: not read, not written (neither blocks), the game runs
 mkdir -p "$tmp/conf/td" && mkfifo "$tmp/conf/td/settings.txt"
-XDG_CONFIG_HOME="$tmp/conf" SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $t 20 "$td" play --software --frames 2 \
+XDG_CONFIG_HOME="$tmp/conf" XDG_DATA_HOME="$tmp/data" SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy $t 20 "$td" play --software --frames 2 \
   >"$tmp/out" 2>"$tmp/err"
 check $? "fifo settings: td play still ends well: $(cat "$tmp/err")"
 grep -qF "settings.txt: not a regular file (a FIFO); settings not read" "$tmp/err"; check $? "fifo settings: not read, said: $(cat "$tmp/err")"

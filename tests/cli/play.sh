@@ -6,8 +6,8 @@
 set -u
 source "$(dirname "$0")/harness.bash"
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
-# td play keeps its settings here: the test's own, never the user's
-export XDG_CONFIG_HOME="$tmp/config"
+# td play keeps its settings, progress and saves here: the test's own
+export XDG_CONFIG_HOME="$tmp/config" XDG_DATA_HOME="$tmp/data"
 
 cat >"$tmp/session.txt" <<SCRIPT
 # the first map, at rest
@@ -127,7 +127,8 @@ SCRIPT
 "$td" play --software --script "$tmp/menu.txt" >"$tmp/out" 2>"$tmp/err"
 check $? "menu session: $(cat "$tmp/err")"
 
-# the difficulty in the settings: hard gives 01-crossroads' 30 lives halved
+# the difficulty in the settings: hard gives the menu's first map (02-grid,
+# ordered first by its order property) half its 20 lives
 cat >"$tmp/hard.txt" <<SCRIPT
 wait 2
 click button Settings
@@ -139,7 +140,7 @@ click button Back
 wait 1
 click button Start
 wait 5
-expect lives == 15
+expect lives == 10
 expect state playing
 SCRIPT
 "$td" play --software --script "$tmp/hard.txt" >"$tmp/out" 2>"$tmp/err"
@@ -147,10 +148,10 @@ check $? "hard from the settings: $(cat "$tmp/err")"
 # the difficulty is kept with the other settings; --difficulty wins over it
 grep -qx 'difficulty hard' "$tmp/config/td/settings.txt"
 check $? "difficulty kept: $(cat "$tmp/config/td/settings.txt" 2>&1)"
-printf 'wait 2\nclick button Start\nwait 5\nexpect lives == 15\n' >"$tmp/kept.txt"
+printf 'wait 2\nclick button Start\nwait 5\nexpect lives == 10\n' >"$tmp/kept.txt"
 "$td" play --software --script "$tmp/kept.txt" >"$tmp/out" 2>"$tmp/err"
 check $? "the kept difficulty is read back: $(cat "$tmp/err") $(tail -3 "$tmp/out")"
-printf 'wait 2\nclick button Start\nwait 5\nexpect lives == 30\n' >"$tmp/kept.txt"
+printf 'wait 2\nclick button Start\nwait 5\nexpect lives == 20\n' >"$tmp/kept.txt"
 "$td" play --software --difficulty normal --script "$tmp/kept.txt" >"$tmp/out" 2>"$tmp/err"
 check $? "--difficulty wins over the kept one: $(cat "$tmp/err") $(tail -3 "$tmp/out")"
 grep -qx 'difficulty normal' "$tmp/config/td/settings.txt"
