@@ -32,6 +32,8 @@
 **                             window_w|window_h (the window's size now)
 **   expect state playing|won|lost
 **   expect toast TEXT         the last message shown contains TEXT
+**   expect colour R,G,B REGION OP N   pixels of REGION within 60
+**                             of that colour (|dr| + |dg| + |db|)
 **   expect changed NAME REGION   the region differs from mark NAME (>= 0.5% of
 **   expect same NAME REGION      its pixels) / does not; REGION: gold, lives,
 **                             wave, hud, build, panel, call, base ID, or X,Y,W,H
@@ -386,6 +388,43 @@ static int script_line(session *s, const char *file, int ln, char *line) {
     return m->px ? 0 : 2;
   }
   if (!strcmp(cmd, "expect") && n >= 2) {
+    int cr, cg, cb;
+    if (!strcmp(a, "colour") && n == 4 && strlen(b) < 32 && sscanf(b, "%d,%d,%d", &cr, &cg, &cb) == 3) {
+      /* expect colour R,G,B REGION OP N: pixels within 60 (|dr|+|dg|+|db|) of it */
+      char reg[256], *op = NULL, *want = NULL, *rg;
+      snprintf(reg, sizeof reg, "%s", strstr(line, b) + strlen(b));
+      for (int k = 0; k < 2; k++) { /* the last two words: OP and N */
+        size_t len = strlen(reg);
+        while (len > 0 && reg[len - 1] == ' ') reg[--len] = '\0';
+        char *sp = strrchr(reg, ' ');
+        if (!sp) break;
+        *sp = '\0';
+        if (k == 0) want = sp + 1;
+        else op = sp + 1;
+      }
+      for (rg = reg; *rg == ' ';) rg++;
+      SDL_Rect r;
+      if (!op || !want) {
+        td_app_fail("%s:%d: expect colour R,G,B REGION OP N: bad line", file, ln);
+        return 2;
+      }
+      if (!region(s, rg, &r)) {
+        td_app_fail("%s:%d: expect colour: no region '%s'", file, ln, rg);
+        return 2;
+      }
+      uint32_t *now = grab(s);
+      if (!now) return 2;
+      long long got = 0;
+      for (int py = r.y; py < r.y + r.h; py++)
+        for (int px = r.x; px < r.x + r.w; px++) {
+          if (px < 0 || py < 0 || px >= s->w || py >= s->h) continue;
+          uint32_t p = now[py * s->w + px];
+          got += abs((int)((p >> 16) & 255) - cr) + abs((int)((p >> 8) & 255) - cg) +
+                 abs((int)(p & 255) - cb) <= 60;
+        }
+      free(now);
+      return expect_number(file, ln, "colour", op, want, got);
+    }
     if ((!strcmp(a, "changed") || !strcmp(a, "same")) && n >= 4) {
       const frame_mark *m = NULL;
       for (int i = 0; i < s->nmarks; i++)
