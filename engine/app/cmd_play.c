@@ -32,6 +32,7 @@
 **                             window_w|window_h (the window's size now)
 **   expect state playing|won|lost
 **   expect toast TEXT         the last message shown contains TEXT
+**   expect text NAME TEXT     a text of the last frame (wave, over) contains TEXT
 **   expect colour R,G,B REGION OP N   pixels of REGION within 60
 **                             of that colour (|dr| + |dg| + |db|)
 **   expect changed NAME REGION   the region differs from mark NAME (>= 0.5% of
@@ -139,6 +140,8 @@ static bool settings_read(const char *path, td_client_settings *st) {
       ok = sscanf(line, "%*s %d %c", &a, &extra) == 1 && (a == 0 || a == 1);
     else if (ok && !strcmp(key, "volume"))
       ok = sscanf(line, "%*s %d %c", &a, &extra) == 1 && a >= 0 && a <= 100;
+    else if (ok && !strcmp(key, "ui_scale"))
+      ok = sscanf(line, "%*s %d %c", &a, &extra) == 1 && (a == 0 || a == 100 || a == 150 || a == 200);
     else if (ok && !strcmp(key, "difficulty"))
       ok = sscanf(line, "%*s %15s %c", word, &extra) == 1 && td_difficulty_parse(word, &d) == 0;
     else
@@ -146,7 +149,8 @@ static bool settings_read(const char *path, td_client_settings *st) {
     if (!ok) {
       line[strcspn(line, "\r\n")] = '\0';
       td_app_fail("play: %s:%d: '%.60s' is not a setting (window WxH, fullscreen 0|1, "
-                  "vsync 0|1, volume 0..100, muted 0|1, difficulty easy|normal|hard); skipped",
+                  "vsync 0|1, volume 0..100, muted 0|1, difficulty easy|normal|hard, "
+                  "ui_scale 0|100|150|200); skipped",
                   path, ln, line);
       continue;
     }
@@ -155,6 +159,7 @@ static bool settings_read(const char *path, td_client_settings *st) {
     else if (!strcmp(key, "vsync")) st->vsync = a;
     else if (!strcmp(key, "muted")) st->muted = a;
     else if (!strcmp(key, "difficulty")) st->difficulty = d;
+    else if (!strcmp(key, "ui_scale")) st->ui_scale = a;
     else st->volume = a;
   }
   td_mem_free(text, cap);
@@ -185,9 +190,9 @@ static void settings_write(const char *path, size_t dir_len, const td_client_set
   int n = snprintf(text, sizeof text,
                    "# td play's settings (written by td play; docs/game.md)\n"
                    "window %dx%d\nfullscreen %d\nvsync %d\nvolume %d\nmuted %d\n"
-                   "difficulty %s\n",
+                   "difficulty %s\nui_scale %d\n",
                    st->window_w, st->window_h, st->fullscreen, st->vsync, st->volume, st->muted,
-                   td_difficulty_name(st->difficulty));
+                   td_difficulty_name(st->difficulty), st->ui_scale);
   td_err err;
   if (n < 0 || (size_t)n >= sizeof text)
     td_app_fail("play: cannot save the settings to %s: too long", path);
@@ -216,10 +221,30 @@ static int parse_size(const char *s, int *w, int *h) {
   return sscanf(s, "%dx%d", w, h) == 2 && *w >= 320 && *h >= 240 && *w <= 8192 && *h <= 8192 ? 0 : -1;
 }
 
+/* The mouse in the renderer's pixels: SDL gives it in the window's
+** coordinates, and the two differ when the output is not the window's
+** size (fullscreen without a window manager at 1600x900 put clicks ~180 px
+** from what was drawn; a high-DPI display). The client draws on the
+** output (SDL_GetRendererOutputSize, no logical size is set), so the
+** mouse is scaled by output / window. */
+static void mouse_to_output(const session *s, SDL_Event *e) {
+  int ww = 0, wh = 0, ow = 0, oh = 0;
+  SDL_GetWindowSize(s->win, &ww, &wh);
+  if (SDL_GetRendererOutputSize(s->ren, &ow, &oh) != 0 || ww <= 0 || wh <= 0 || (ww == ow && wh == oh))
+    return;
+  int *x = NULL, *y = NULL;
+  if (e->type == SDL_MOUSEMOTION) x = &e->motion.x, y = &e->motion.y;
+  else if (e->type == SDL_MOUSEBUTTONDOWN || e->type == SDL_MOUSEBUTTONUP) x = &e->button.x, y = &e->button.y;
+  if (!x) return;
+  *x = (int)((long long)*x * ow / ww);
+  *y = (int)((long long)*y * oh / wh);
+}
+
 static void frame(session *s, double dt) {
   SDL_Event e;
   while (SDL_PollEvent(&e)) {
     if (e.type == SDL_WINDOWEVENT) continue;
+    mouse_to_output(s, &e);
     td_client_event(s->c, &e);
   }
   td_client_advance(s->c, dt);
@@ -491,6 +516,17 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       if (!ok) td_app_say("%s:%d: expect state %s failed: %s", file, ln, b, got);
       return ok ? 0 : 1;
     }
+    if (!strcmp(a, "text") && n >= 3) { /* expect text NAME TEXT: td_client_text contains it */
+      const char *want = strstr(line, b) + strlen(b), *got = td_client_text(s->c, b);
+      while (*want == ' ') want++;
+      if (!got) {
+        td_app_fail("%s:%d: no text '%s' (wave, over)", file, ln, b);
+        return 2;
+      }
+      bool ok = strstr(got, want) != NULL;
+      if (!ok) td_app_say("%s:%d: expect text %s '%s' failed: '%s'", file, ln, b, want, got);
+      return ok ? 0 : 1;
+    }
     if (!strcmp(a, "toast") && n >= 3) {
       const char *want = strstr(line, "toast") + 6;
       while (*want == ' ') want++;
@@ -596,7 +632,10 @@ int td_cmd_play(int argc, char **argv) {
   char spath[1024];
   size_t sdir = 0;
   bool keep = settings_path(spath, sizeof spath, &sdir);
-  td_client_settings kept = {ww, wh, false, false, (int)volume, false, difficulty};
+  /* kept: the file's settings (else the defaults); what the command line
+  ** gives applies to this run only, and only what the player changes in
+  ** the settings is written back over the file's */
+  td_client_settings kept = {1280, 720, false, false, 80, false, TD_DIFFICULTY_NORMAL, 0, 0};
   if (keep && settings_read(spath, &kept)) {
     if (!window_set) ww = kept.window_w, wh = kept.window_h;
     fullscreen |= kept.fullscreen;
@@ -633,7 +672,7 @@ int td_cmd_play(int argc, char **argv) {
     .mod_dir = nmods ? mods[0] : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
     .mod_dirs = mods, .mod_count = nmods,
     .seed = seed, .difficulty = difficulty, .window_w = ww, .window_h = wh, .fullscreen = fullscreen, .vsync = vsync,
-    .volume = (int)volume, .muted = muted};
+    .volume = (int)volume, .muted = muted, .ui_scale = kept.ui_scale};
   td_err err = {{0}};
   td_client *c = td_client_create(ren, &o, &err);
   int status = 0;
@@ -668,9 +707,16 @@ int td_cmd_play(int argc, char **argv) {
       }
     }
     if (keep) {
-      td_client_settings now;
+      td_client_settings now, out = kept;
       td_client_get_settings(c, &now);
-      settings_write(spath, sdir, &now);
+      if (now.changed & TD_SETTING_WINDOW) out.window_w = now.window_w, out.window_h = now.window_h;
+      if (now.changed & TD_SETTING_FULLSCREEN) out.fullscreen = now.fullscreen;
+      if (now.changed & TD_SETTING_VSYNC) out.vsync = now.vsync;
+      if (now.changed & TD_SETTING_VOLUME) out.volume = now.volume;
+      if (now.changed & TD_SETTING_MUTED) out.muted = now.muted;
+      if (now.changed & TD_SETTING_DIFFICULTY) out.difficulty = now.difficulty;
+      if (now.changed & TD_SETTING_UI_SCALE) out.ui_scale = now.ui_scale;
+      settings_write(spath, sdir, &out);
     }
     td_client_destroy(c);
     td_audio_close(audio);

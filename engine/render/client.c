@@ -105,11 +105,13 @@ static void apply_volume(td_client *c) { td_audio_set_volume(c->audio, c->set.vo
 
 static void set_volume(td_client *c, int v) {
   c->set.volume = v < 0 ? 0 : v > 100 ? 100 : v;
+  c->set.changed |= TD_SETTING_VOLUME;
   apply_volume(c);
 }
 
 static void toggle_mute(td_client *c) {
   c->set.muted = !c->set.muted;
+  c->set.changed |= TD_SETTING_MUTED;
   apply_volume(c);
   if (c->set.muted) toast(c, false, "Sound off (M)");
   else {
@@ -196,7 +198,7 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
   c->speed = 1;
   c->build_type = c->selected = c->hover = c->p_base = -1;
   c->set = (td_client_settings){o->window_w ? o->window_w : 1280, o->window_h ? o->window_h : 720,
-                                o->fullscreen, o->vsync, 0, o->muted, o->difficulty};
+                                o->fullscreen, o->vsync, 0, o->muted, o->difficulty, o->ui_scale, 0};
   c->set.volume = o->volume < 0 ? 0 : o->volume > 100 ? 100 : o->volume;
   c->screen = SCREEN_MENU;
   list_maps(c);
@@ -311,7 +313,6 @@ static void consume_events(td_client *c) {
       break;
     case TD_EVENT_KILLED:
       c->st.kills++;
-      c->st.gold_earned += (int32_t)e->amount;
       sound_at(c, TD_SOUND_KILL, 0.8f, e->x, e->y);
       break;
     case TD_EVENT_LEAKED:
@@ -331,7 +332,6 @@ static void consume_events(td_client *c) {
       break;
     case TD_EVENT_SOLD:
       c->st.sold++;
-      c->st.gold_earned += (int32_t)e->amount;
       sound_at_base(c, TD_SOUND_SELL, e->base);
       break;
     case TD_EVENT_WAVE_STARTED:
@@ -346,6 +346,9 @@ static void consume_events(td_client *c) {
       sound(c, TD_SOUND_REFUSED, 1);
       break;
     }
+    case TD_EVENT_REPAIRED:
+      c->st.gold_spent += (int32_t)e->amount;
+      break;
     case TD_EVENT_WON:
     case TD_EVENT_LOST:
       c->over_at = c->time + 1.5;
@@ -361,6 +364,7 @@ static void step_once(td_client *c) {
   td_world *w = td_game_world(c->game);
   td_scene_before_step(c->scene, w);
   td_err err = {{0}};
+  int32_t gold = td_world_gold(w), spent = c->st.gold_spent;
   if (td_game_step(c->game, &err) != 0) {
     toast(c, true, "the game broke: %s", err.msg);
     return;
@@ -368,6 +372,11 @@ static void step_once(td_client *c) {
   td_scene_after_step(c->scene, w);
   c->st.ticks++;
   consume_events(c);
+  /* gold earned: every gain (bounties, sales, wave income, early-call
+  ** bonuses, what scripts give), as the tick's change in gold plus what
+  ** the tick spent (placing, upgrading, repairing) */
+  int32_t gain = td_world_gold(w) - gold + (c->st.gold_spent - spent);
+  if (gain > 0) c->st.gold_earned += gain;
 }
 
 void td_client_step_ticks(td_client *c, int n) {
@@ -604,15 +613,25 @@ static void do_action(td_client *c, const td_ui_button *b) {
       if (sizes[i][0] == c->set.window_w && sizes[i][1] == c->set.window_h) k = (i + 1) % 4;
     c->set.window_w = sizes[k][0];
     c->set.window_h = sizes[k][1];
+    c->set.changed |= TD_SETTING_WINDOW;
     c->set_dirty = true;
     break;
   }
-  case A_FULLSCREEN: c->set.fullscreen = !c->set.fullscreen; c->set_dirty = true; break;
-  case A_VSYNC: c->set.vsync = !c->set.vsync; c->set_dirty = true; break;
+  case A_FULLSCREEN:
+    c->set.fullscreen = !c->set.fullscreen;
+    c->set.changed |= TD_SETTING_FULLSCREEN;
+    c->set_dirty = true;
+    break;
+  case A_VSYNC:
+    c->set.vsync = !c->set.vsync;
+    c->set.changed |= TD_SETTING_VSYNC;
+    c->set_dirty = true;
+    break;
   case A_DIFFICULTY: /* easy -> normal -> hard -> easy; the next game started plays it */
     c->set.difficulty = c->set.difficulty == TD_DIFFICULTY_EASY     ? TD_DIFFICULTY_NORMAL
                         : c->set.difficulty == TD_DIFFICULTY_NORMAL ? TD_DIFFICULTY_HARD
                                                                     : TD_DIFFICULTY_EASY;
+    c->set.changed |= TD_SETTING_DIFFICULTY;
     break;
   case A_VOLUME: set_volume(c, volume_step(c->set.volume, b->arg)); break;
   case A_VOLUME_SET: set_volume(c, td_ui_slider_level(b, c->mx, 10)); break;
@@ -717,7 +736,10 @@ static void key_down(td_client *c, const SDL_KeyboardEvent *k) {
   case SDLK_SPACE:
   case SDLK_p: set_pause(c, !td_world_paused(client_world(c))); break;
   case SDLK_n: call_wave(c); break;
-  case SDLK_f: c->speed = c->speed == 1 ? 2 : c->speed == 2 ? 4 : 1; break;
+  case SDLK_f: /* the next speed, and play (as the speed buttons do) */
+    c->speed = c->speed == 1 ? 2 : c->speed == 2 ? 4 : 1;
+    set_pause(c, false);
+    break;
   case SDLK_u: upgrade(c, (k->keysym.mod & KMOD_SHIFT) ? 1 : 0); break;
   case SDLK_x:
   case SDLK_DELETE:

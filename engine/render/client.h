@@ -64,9 +64,18 @@ typedef struct td_client_options {
   bool fullscreen, vsync;
   int volume;              /* 0..100 % (td play's default is 80; a zeroed struct: 0) */
   bool muted;
+  int ui_scale;            /* 0 auto, else 100, 150, 200 (%) */
   SDL_Surface *surface;    /* offscreen: the renderer's target, drawn straight
                               into (td_batch_set_surface); NULL: a window */
 } td_client_options;
+
+/* Which settings the player changed on the settings screen (or with M),
+** td_client_settings.changed: what td play keeps for the next run; what
+** the command line gave applies to this run only. */
+enum {
+  TD_SETTING_WINDOW = 1, TD_SETTING_FULLSCREEN = 2, TD_SETTING_VSYNC = 4, TD_SETTING_VOLUME = 8,
+  TD_SETTING_MUTED = 16, TD_SETTING_DIFFICULTY = 32, TD_SETTING_UI_SCALE = 64
+};
 
 typedef struct td_client_settings {
   int window_w, window_h;
@@ -74,6 +83,8 @@ typedef struct td_client_settings {
   int volume;              /* 0..100 % */
   bool muted;
   td_difficulty difficulty; /* of the next game started */
+  int ui_scale;            /* 0 auto (from the window's size), else 100, 150, 200 (%) */
+  unsigned changed;        /* TD_SETTING_* bits: changed by the player since the start */
 } td_client_settings;
 
 /* NULL with err set (assets missing, the map or the mod failed to load). */
@@ -112,6 +123,10 @@ bool td_client_region(const td_client *c, const char *name, SDL_Rect *out);
 /* Centre of the button for an action by its label ("Start", "Sell",...):
 ** false when no such button is shown. */
 bool td_client_button(const td_client *c, const char *label, int *x, int *y);
+/* A text drawn by name: "wave" (the HUD's wave and what comes next, as
+** the game screen last drew it: "Wave 8/20 defeat"), "over" (the end
+** screen's statistics; "" when it is not shown); NULL for an unknown name. */
+const char *td_client_text(const td_client *c, const char *name);
 /* The frame time to show in the stats overlay (ms), set by the app. */
 void td_client_set_frame_ms(td_client *c, double ms);
 /* Last status line shown to the player ("scripts reloaded", a refusal). */

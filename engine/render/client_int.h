@@ -91,6 +91,7 @@ struct td_client {
   bool panel_shown;
   double frame_ms;
   td_audio *audio;       /* borrowed; NULL: no sound */
+  char t_wave[96], t_over[1024]; /* texts of the last frame (td_client_text) */
 };
 static const SDL_Color WHITE = {255, 255, 255, 255};
 

@@ -102,7 +102,9 @@ static void layout_game(td_client *c) {
   int64_t nt = td_world_next_wave_ticks(w);
   char s[64];
   if (nt >= 0) snprintf(s, sizeof s, "Call wave +%dg", early_bonus(c));
-  else snprintf(s, sizeof s, "No more waves");
+  else if (td_world_state(w) == TD_GAME_PLAYING && td_world_wave(w) >= r->wave_count)
+    snprintf(s, sizeof s, "No more waves");
+  else snprintf(s, sizeof s, "Call wave");
   x -= 200;
   b = add_button(c, x, 6, 194, 36, A_CALL, 0, s);
   if (b) {
@@ -287,9 +289,14 @@ static void draw_hud(td_client *c) {
   tw = td_batch_text(b, x + 38, 10, 2, s, WHITE, true);
   c->r_wave = (SDL_Rect){(int)x, 4, 38 + tw, 40};
   int64_t nt = td_world_next_wave_ticks(w);
-  if (nt >= 0) snprintf(s, sizeof s, "next in %llds", (long long)((nt + TD_WORLD_TICK_HZ - 1) / TD_WORLD_TICK_HZ));
-  else snprintf(s, sizeof s, "last wave");
+  td_game_state gs = td_world_state(w);
+  if (gs == TD_GAME_LOST) snprintf(s, sizeof s, "defeat");
+  else if (gs == TD_GAME_WON) snprintf(s, sizeof s, "victory");
+  else if (nt >= 0) snprintf(s, sizeof s, "next in %llds", (long long)((nt + TD_WORLD_TICK_HZ - 1) / TD_WORLD_TICK_HZ));
+  else if (td_world_wave(w) >= r->wave_count) snprintf(s, sizeof s, "last wave");
+  else snprintf(s, sizeof s, "next after this one");
   td_batch_text(b, x + 38, 30, 1, s, td_color(190, 190, 210, 255), true);
+  snprintf(c->t_wave, sizeof c->t_wave, "Wave %d/%d %s", td_world_wave(w), r->wave_count, s);
   x += 38 + (float)(tw > 110 ? tw : 110) + 18;
   /* the next wave's preview: icons and counts */
   td_wave_entry pv[12];
@@ -528,6 +535,7 @@ static void draw_over(td_client *c) {
            c->st.gold_spent, c->st.gold_earned, (unsigned long long)(secs / 60),
            (unsigned long long)(secs % 60));
   td_batch_text(b, (float)c->w / 2 - 230, (float)c->h / 2 - 70, 2, s, WHITE, true);
+  snprintf(c->t_over, sizeof c->t_over, "%s", s);
   draw_buttons(c);
 }
 
@@ -579,6 +587,12 @@ bool td_client_region(const td_client *c, const char *name, SDL_Rect *out) {
   else if (!strcmp(name, "panel") && c->panel_shown) *out = c->r_panel;
   else return false;
   return true;
+}
+
+const char *td_client_text(const td_client *c, const char *name) {
+  if (!strcmp(name, "wave")) return c->t_wave;
+  if (!strcmp(name, "over")) return c->screen == SCREEN_OVER ? c->t_over : "";
+  return NULL;
 }
 
 bool td_client_button(const td_client *c, const char *label, int *x, int *y) {

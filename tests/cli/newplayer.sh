@@ -52,4 +52,65 @@ print("\n".join(bad[:10]))
 sys.exit(1 if bad else 0)
 PY
 check $? "pad tiles only under bases"
+
+# ---- 06-expanse's route chevrons never all vanish ---------------------------
+# placed per one-cell step, every chevron was gone for ~0.2 s in every 1.25
+# s (0 golden pixels for 4 frames in 26); now about 520 in every frame
+{
+  echo "wait 5"
+  for i in $(seq 26); do printf 'wait 3\nexpect colour 230,190,70 0,48,1280,604 >= 300\n'; done
+} >"$tmp/chevrons.txt"
+play chevrons --map "$src/maps/06-expanse.lua" --window 1280x720
+
+# ---- a defeat at wave 8 of 20: the HUD says so, not "last wave"; gold earned
+# counts every gain (it said 0 with the gold in hand: bounties and sales
+# only); F unpauses as the speed buttons do ---------------------------------
+cat >"$tmp/defeat.txt" <<SCRIPT
+wait 2
+expect gold == 128  # hard
+# call eight waves at once, then 4x (F twice)
+key n
+key n
+key n
+key n
+key n
+key n
+key n
+key n
+key f
+key f
+wait 400
+expect wave == 8
+key Space
+wait 2
+expect tick > 0
+mark halted  # Space paused: nothing moves
+wait 5
+expect same halted 0,48,960,484
+key f
+wait 5
+expect changed halted 0,48,960,484
+wait 1500
+expect state lost
+expect text wave Wave 8/20 defeat
+expect gold == 764
+wait 200
+expect text over Gold earned  636
+SCRIPT
+play defeat --map "$src/maps/01-crossroads.lua" --difficulty hard --window 960x600
+
+# ---- options on the command line apply to this run only ---------------------
+conf=$tmp/config/td/settings.txt
+mkdir -p "$tmp/config/td"
+printf 'window 1024x640\nvolume 30\ndifficulty easy\n' >"$conf"
+printf 'wait 2\nexpect volume == 70\nexpect window_w == 1100\n' >"$tmp/cli.txt"
+play cli --volume 70 --difficulty hard --window 1100x620
+grep -qx 'window 1024x640' "$conf" && grep -qx 'volume 30' "$conf" && grep -qx 'difficulty easy' "$conf"
+check $? "command-line options not kept: $(cat "$conf")"
+# what the player changes in the settings is kept
+printf 'wait 2\nclick button Settings\nwait 1\nclick button +\nwait 1\nexpect volume == 80\n' >"$tmp/set.txt"
+play set --volume 70
+grep -qx 'volume 80' "$conf" && grep -qx 'difficulty easy' "$conf"
+check $? "a settings change kept: $(cat "$conf")"
+
 finish
