@@ -32,7 +32,7 @@
 **                             window_w|window_h (the window's size now)
 **   expect state playing|won|lost
 **   expect toast TEXT         the last message shown contains TEXT
-**   expect text NAME TEXT     a text of the last frame (wave, over) contains TEXT
+**   expect text NAME TEXT     a text shown (wave, over, confirm) contains TEXT
 **   expect colour R,G,B REGION OP N   pixels of REGION within 60
 **                             of that colour (|dr| + |dg| + |db|)
 **   expect changed NAME REGION   the region differs from mark NAME (>= 0.5% of
@@ -520,7 +520,7 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       const char *want = strstr(line, b) + strlen(b), *got = td_client_text(s->c, b);
       while (*want == ' ') want++;
       if (!got) {
-        td_app_fail("%s:%d: no text '%s' (wave, over)", file, ln, b);
+        td_app_fail("%s:%d: no text '%s' (wave, over, confirm)", file, ln, b);
         return 2;
       }
       bool ok = strstr(got, want) != NULL;

@@ -246,6 +246,8 @@ int td_client_start(td_client *c, const char *map_path, td_err *err) {
   c->menu_error[0] = 0;
   c->screen = SCREEN_GAME;
   c->pause_menu = false;
+  c->confirm = A_NONE;
+  c->t_wave[0] = '\0';
   c->acc = 0;
   c->speed = 1;
   c->build_type = c->selected = c->hover = c->p_base = -1;
@@ -595,6 +597,19 @@ static int volume_step(int v, int dir) {
   return k < 0 ? 0 : k > 10 ? 100 : k * 10;
 }
 
+static void restart(td_client *c) {
+  td_err err = {{0}};
+  char path[512];
+  snprintf(path, sizeof path, "%s", c->map_path);
+  if (td_client_start(c, path, &err) != 0) toast(c, true, "%s", err.msg);
+}
+
+static void to_main_menu(td_client *c) {
+  end_game(c);
+  c->screen = SCREEN_MENU;
+  c->pause_menu = false;
+}
+
 static void do_action(td_client *c, const td_ui_button *b) {
   td_err err = {{0}};
   static const int sizes[][2] = {{1280, 720}, {1600, 900}, {1920, 1080}, {1024, 640}};
@@ -605,7 +620,11 @@ static void do_action(td_client *c, const td_ui_button *b) {
     else if (c->map_path[0]) td_client_start(c, c->map_path, &err);
     break;
   case A_SETTINGS: c->screen = SCREEN_SETTINGS; break;
-  case A_QUIT: c->quit = true; break;
+  case A_QUIT:
+    if (c->game && c->screen == SCREEN_GAME && td_world_state(client_world(c)) == TD_GAME_PLAYING)
+      c->confirm = A_QUIT; /* a game on: ask first */
+    else c->quit = true;
+    break;
   case A_BACK: c->screen = c->game ? SCREEN_GAME : SCREEN_MENU; break;
   case A_WINSIZE: {
     int k = 0;
@@ -642,13 +661,31 @@ static void do_action(td_client *c, const td_ui_button *b) {
   case A_PAUSE: set_pause(c, !td_world_paused(client_world(c))); break;
   case A_MENU: c->pause_menu = true; break;
   case A_RESUME: c->pause_menu = false; break;
-  case A_RESTART: {
-    char path[512];
-    snprintf(path, sizeof path, "%s", c->map_path);
-    if (td_client_start(c, path, &err) != 0) toast(c, true, "%s", err.msg);
+  case A_RESTART:
+    if (c->screen == SCREEN_GAME) {
+      c->confirm = A_RESTART;
+      break;
+    }
+    restart(c);
     break;
-  }
-  case A_MAINMENU: end_game(c); c->screen = SCREEN_MENU; c->pause_menu = false; break;
+  case A_MAINMENU:
+    if (c->screen == SCREEN_GAME) {
+      c->confirm = A_MAINMENU;
+      break;
+    }
+    to_main_menu(c);
+    break;
+  case A_CANCEL: c->confirm = A_NONE; break;
+  case A_CONFIRM:
+    c->confirm = A_NONE;
+    if (b->arg == A_RESTART) restart(c);
+    else if (b->arg == A_MAINMENU) to_main_menu(c);
+    else if (b->arg == A_QUIT) c->quit = true;
+    break;
+  case A_UI_SCALE:
+    c->set.ui_scale = c->set.ui_scale == 0 ? 100 : c->set.ui_scale == 100 ? 150 : c->set.ui_scale == 150 ? 200 : 0;
+    c->set.changed |= TD_SETTING_UI_SCALE;
+    break;
   case A_UPGRADE: upgrade(c, b->arg); break;
   case A_SELL: sell(c); break;
   case A_TARGET:
@@ -711,6 +748,14 @@ static void key_down(td_client *c, const SDL_KeyboardEvent *k) {
     } else if (c->screen == SCREEN_MENU && sym == SDLK_UP && c->nmaps) {
       c->map_sel = (c->map_sel + c->nmaps - 1) % c->nmaps;
       sound(c, TD_SOUND_CLICK, 1);
+    }
+    return;
+  }
+  if (c->confirm != A_NONE) { /* the dialog: Esc cancels, Enter confirms */
+    if (sym == SDLK_ESCAPE) c->confirm = A_NONE;
+    else if (sym == SDLK_RETURN || sym == SDLK_KP_ENTER) {
+      td_ui_button b = {.action = A_CONFIRM, .arg = c->confirm};
+      do_action(c, &b);
     }
     return;
   }
@@ -781,7 +826,13 @@ static void key_up(td_client *c, SDL_Keycode sym) {
 
 void td_client_event(td_client *c, const SDL_Event *e) {
   switch (e->type) {
-  case SDL_QUIT: c->quit = true; break;
+  case SDL_QUIT: /* the window closed: with a game on, ask first */
+    if (c->game && c->screen == SCREEN_GAME && td_world_state(client_world(c)) == TD_GAME_PLAYING &&
+        c->confirm == A_NONE) {
+      c->pause_menu = true;
+      c->confirm = A_QUIT;
+    } else c->quit = true;
+    break;
   case SDL_KEYDOWN: key_down(c, &e->key); break;
   case SDL_KEYUP: key_up(c, e->key.keysym.sym); break;
   case SDL_MOUSEMOTION:

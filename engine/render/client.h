@@ -125,7 +125,8 @@ bool td_client_region(const td_client *c, const char *name, SDL_Rect *out);
 bool td_client_button(const td_client *c, const char *label, int *x, int *y);
 /* A text drawn by name: "wave" (the HUD's wave and what comes next, as
 ** the game screen last drew it: "Wave 8/20 defeat"), "over" (the end
-** screen's statistics; "" when it is not shown); NULL for an unknown name. */
+** screen's statistics; "" when it is not shown), "confirm" (the confirm
+** dialog's question, "" when none); NULL for an unknown name. */
 const char *td_client_text(const td_client *c, const char *name);
 /* The frame time to show in the stats overlay (ms), set by the app. */
 void td_client_set_frame_ms(td_client *c, double ms);

@@ -27,7 +27,8 @@ enum action {
   A_NONE, A_MAP, A_START, A_SETTINGS, A_QUIT, A_BACK, A_WINSIZE, A_FULLSCREEN, A_VSYNC,
   A_DIFFICULTY, A_VOLUME, A_VOLUME_SET, A_MUTE,
   A_BUILD, A_CALL, A_SPEED, A_PAUSE, A_MENU, A_RESUME, A_RESTART, A_MAINMENU, A_UPGRADE,
-  A_SELL, A_TARGET, A_CLOSE_PANEL, A_ERR_CLOSE, A_ERR_COPY, A_RALLY, A_REPAIR
+  A_SELL, A_TARGET, A_CLOSE_PANEL, A_ERR_CLOSE, A_ERR_COPY, A_RALLY, A_REPAIR,
+  A_CONFIRM, A_CANCEL, A_UI_SCALE
 };
 
 typedef struct stats {
@@ -51,6 +52,8 @@ struct td_client {
   char menu_error[512];
   int screen;
   bool pause_menu, quit;
+  int confirm;           /* an action waiting for the player's yes (A_RESTART, A_MAINMENU,
+                            A_QUIT), A_NONE: no dialog */
   int w, h;
   td_camera cam;
   bool cam_set;

@@ -33,6 +33,35 @@ static int32_t early_bonus(const td_client *c) {
   return (int32_t)floor((double)td_game_rules(c->game)->early_bonus * (double)t / TD_WORLD_TICK_HZ);
 }
 
+/* The pause menu's panel: at the left under the top bar. */
+static SDL_Rect pause_panel(const td_client *c) {
+  int h = c->h - TOP_H - BOTTOM_H - 32;
+  return (SDL_Rect){16, TOP_H + 16, 300, h < 330 ? h : 330};
+}
+
+static const char *confirm_question(int action) {
+  return action == A_RESTART    ? "Restart this game? Progress is lost."
+         : action == A_MAINMENU ? "Leave for the main menu? Progress is lost."
+                                : "Quit the game? Progress is lost.";
+}
+
+static const char *confirm_verb(int action) {
+  return action == A_RESTART ? "Restart" : action == A_MAINMENU ? "Main menu" : "Quit";
+}
+
+/* The confirm dialog's panel: centred, as wide as its question. */
+static SDL_Rect confirm_panel(const td_client *c) {
+  int w = td_text_width(confirm_question(c->confirm), 2) + 60;
+  if (w < 420) w = 420;
+  return (SDL_Rect){(c->w - w) / 2, c->h / 2 - 70, w, 140};
+}
+
+static void layout_confirm(td_client *c) {
+  SDL_Rect p = confirm_panel(c);
+  add_button(c, p.x + p.w / 2 - 190, p.y + 80, 180, 40, A_CONFIRM, c->confirm, confirm_verb(c->confirm));
+  add_button(c, p.x + p.w / 2 + 10, p.y + 80, 180, 40, A_CANCEL, 0, "Cancel");
+}
+
 static void layout_menu(td_client *c) {
   int cx = c->w / 2;
   int y = c->h / 2 - 70;
@@ -211,14 +240,17 @@ static void layout_game(td_client *c) {
     c->btn[c->nbtn - 1].scale = 1;
     c->btn[c->nbtn - 2].scale = 1;
   }
-  if (c->pause_menu) {
-    int cx = c->w / 2, y = c->h / 2 - 80;
-    add_button(c, cx - 150, y, 300, 40, A_RESUME, 0, "Resume");
-    add_button(c, cx - 150, y + 50, 300, 40, A_RESTART, 0, "Restart");
-    add_button(c, cx - 150, y + 100, 300, 40, A_SETTINGS, 0, "Settings");
-    add_button(c, cx - 150, y + 150, 300, 40, A_MAINMENU, 0, "Main menu");
-    add_button(c, cx - 150, y + 200, 300, 40, A_QUIT, 0, "Quit");
+  if (c->pause_menu && c->confirm == A_NONE) {
+    /* at the left, away from the map's middle where one clicks to build */
+    SDL_Rect p = pause_panel(c);
+    int mx = p.x + 20, my = p.y + 56, mw = p.w - 40;
+    add_button(c, mx, my, mw, 40, A_RESUME, 0, "Resume");
+    add_button(c, mx, my + 50, mw, 40, A_SETTINGS, 0, "Settings");
+    add_button(c, mx, my + 120, mw, 40, A_RESTART, 0, "Restart");
+    add_button(c, mx, my + 170, mw, 40, A_MAINMENU, 0, "Main menu");
+    add_button(c, mx, my + 220, mw, 40, A_QUIT, 0, "Quit");
   }
+  if (c->confirm != A_NONE) layout_confirm(c);
 }
 
 static void layout_over(td_client *c) {
@@ -261,6 +293,24 @@ static void draw_buttons(td_client *c) {
                           (float)bt->r.y + (float)bt->r.h / 2, s);
     }
   }
+}
+
+/* Draws again, on top, the buttons whose action is in [lo, hi] or one of a, b. */
+static void draw_buttons_of(td_client *c, int lo, int hi, int a, int b) {
+  for (int i = 0; i < c->nbtn; i++) {
+    int act = c->btn[i].action;
+    if ((act >= lo && act <= hi) || act == a || act == b)
+      td_ui_button_draw(&c->batch, &c->btn[i], td_ui_hit(&c->btn[i].r, c->mx, c->my));
+  }
+}
+
+static void draw_confirm(td_client *c) {
+  td_batch *b = &c->batch;
+  SDL_Rect p = confirm_panel(c);
+  td_batch_rect(b, 0, 0, (float)c->w, (float)c->h, td_color(0, 0, 0, 120));
+  td_ui_panel(b, (float)p.x, (float)p.y, (float)p.w, (float)p.h);
+  text_center(b, (float)(p.x + p.w / 2), (float)p.y + 30, 2, confirm_question(c->confirm), WHITE);
+  draw_buttons_of(c, A_CONFIRM, A_CANCEL, A_CONFIRM, A_CANCEL);
 }
 
 static void draw_hud(td_client *c) {
@@ -484,13 +534,12 @@ static void draw_game(td_client *c) {
   }
   if (c->pause_menu) {
     td_batch_rect(b, 0, 0, (float)c->w, (float)c->h, td_color(0, 0, 0, 140));
-    td_ui_panel(b, (float)c->w / 2 - 170, (float)c->h / 2 - 140, 340, 300);
-    text_center(b, (float)c->w / 2, (float)c->h / 2 - 124, 3, "Paused", WHITE);
-    for (int i = 0; i < c->nbtn; i++)
-      if ((c->btn[i].action >= A_RESUME && c->btn[i].action <= A_MAINMENU) ||
-          c->btn[i].action == A_QUIT || c->btn[i].action == A_SETTINGS)
-        td_ui_button_draw(b, &c->btn[i], td_ui_hit(&c->btn[i].r, c->mx, c->my));
+    SDL_Rect pp = pause_panel(c);
+    td_ui_panel(b, (float)pp.x, (float)pp.y, (float)pp.w, (float)pp.h);
+    text_center(b, (float)(pp.x + pp.w / 2), (float)pp.y + 16, 3, "Paused", WHITE);
+    if (c->confirm == A_NONE) draw_buttons_of(c, A_RESUME, A_MAINMENU, A_QUIT, A_SETTINGS);
   }
+  if (c->confirm != A_NONE) draw_confirm(c);
 }
 
 static void draw_title(td_client *c, const char *sub) {
@@ -592,6 +641,7 @@ bool td_client_region(const td_client *c, const char *name, SDL_Rect *out) {
 const char *td_client_text(const td_client *c, const char *name) {
   if (!strcmp(name, "wave")) return c->t_wave;
   if (!strcmp(name, "over")) return c->screen == SCREEN_OVER ? c->t_over : "";
+  if (!strcmp(name, "confirm")) return c->confirm != A_NONE ? confirm_question(c->confirm) : "";
   return NULL;
 }
 

@@ -113,4 +113,42 @@ play set --volume 70
 grep -qx 'volume 80' "$conf" && grep -qx 'difficulty easy' "$conf"
 check $? "a settings change kept: $(cat "$conf")"
 
+# ---- Restart, Main menu and Quit ask first; the pause menu sits at the left
+cat >"$tmp/confirm.txt" <<SCRIPT
+wait 2
+key 1
+click base 9
+wait 3
+expect towers == 1
+key Escape
+wait 2
+# the pause menu's buttons (white labels) at the left, none in the map's middle
+expect colour 240,240,240 540,250,200,220 < 20
+expect colour 240,240,240 16,64,300,330 > 200
+click button Restart
+wait 2
+expect text confirm Restart this game? Progress is lost.
+click button Cancel
+wait 2
+expect towers == 1
+click button Restart
+key Escape
+expect towers == 1
+click button Main menu
+wait 2
+expect text confirm main menu
+click button Cancel
+click button Quit
+wait 2
+expect text confirm Quit
+click button Cancel
+click button Restart
+wait 2
+click button Restart
+wait 3
+expect towers == 0
+expect state playing
+SCRIPT
+play confirm --map "$src/maps/01-crossroads.lua" --window 1280x720
+
 finish
