@@ -32,6 +32,9 @@
 **                             window_w|window_h (the window's size now)
 **   expect state playing|won|lost
 **   expect toast TEXT         the last message shown contains TEXT
+**   expect layout             no two areas of the screen (td_client_areas: the
+**                             HUD's labels, every button) overlap, all inside
+**                             the window, no button's text cut
 **   expect text NAME TEXT     a text shown (wave, over, confirm) contains TEXT
 **   expect colour R,G,B REGION OP N   pixels of REGION within 60
 **                             of that colour (|dr| + |dg| + |db|)
@@ -449,6 +452,33 @@ static int script_line(session *s, const char *file, int ln, char *line) {
         }
       free(now);
       return expect_number(file, ln, "colour", op, want, got);
+    }
+    if (!strcmp(a, "layout") && n == 2) { /* no two areas overlap, all inside the window */
+      td_client_area ar[128];
+      int na = td_client_areas(s->c, ar, 128), bad = 0;
+      if (na > 128) na = 128;
+      for (int i = 0; i < na; i++) {
+        SDL_Rect r = ar[i].r;
+        if (r.x < 0 || r.y < 0 || r.x + r.w > s->w || r.y + r.h > s->h) {
+          td_app_say("%s:%d: expect layout: '%s' (%d,%d %dx%d) leaves the %dx%d window", file, ln,
+                     ar[i].name, ar[i].r.x, ar[i].r.y, ar[i].r.w, ar[i].r.h, s->w, s->h);
+          bad++;
+        }
+        if (ar[i].need_w > r.w) {
+          td_app_say("%s:%d: expect layout: '%s' needs %d px, has %d: its text is cut", file, ln,
+                     ar[i].name, ar[i].need_w, r.w);
+          bad++;
+        }
+        for (int j = i + 1; j < na; j++)
+          if (SDL_HasIntersection(&ar[i].r, &ar[j].r)) {
+            td_app_say("%s:%d: expect layout: '%s' (%d,%d %dx%d) overlaps '%s' (%d,%d %dx%d)", file, ln,
+                       ar[i].name, ar[i].r.x, ar[i].r.y, ar[i].r.w, ar[i].r.h, ar[j].name, ar[j].r.x,
+                       ar[j].r.y, ar[j].r.w, ar[j].r.h);
+            bad++;
+          }
+      }
+      if (!bad) printf("ok: layout (%d areas in %dx%d)\n", na, s->w, s->h);
+      return bad ? 1 : 0;
     }
     if ((!strcmp(a, "changed") || !strcmp(a, "same")) && n >= 4) {
       const frame_mark *m = NULL;

@@ -120,6 +120,19 @@ bool td_client_base_screen(const td_client *c, int32_t base, int *x, int *y);
 /* A named screen rectangle of the last frame ("gold", "lives", "wave",
 ** "hud", "build", "panel", "call"): false when not shown. */
 bool td_client_region(const td_client *c, const char *name, SDL_Rect *out);
+/* Every separate thing on screen in the last frame, for layout checks:
+** the HUD's labels ("gold", "lives", "wave", "preview": the next wave's
+** icons), every button (named by its label, "button N" without one) and
+** the toast; none of them may overlap another or leave the window, and no
+** button's text may be wider than the button.
+** Containers (the bars, the panel) are not listed. Writes at most cap,
+** returns how many there are. */
+typedef struct td_client_area {
+  char name[64];
+  SDL_Rect r;
+  int need_w;              /* a button: the width its text needs (<= r.w: not cut) */
+} td_client_area;
+int td_client_areas(const td_client *c, td_client_area *out, int cap);
 /* Centre of the button for an action by its label ("Start", "Sell",...):
 ** false when no such button is shown. */
 bool td_client_button(const td_client *c, const char *label, int *x, int *y);

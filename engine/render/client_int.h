@@ -90,7 +90,7 @@ struct td_client {
   bool set_dirty;
   td_ui_button btn[MAX_BUTTONS];
   int nbtn;
-  SDL_Rect r_gold, r_lives, r_wave, r_hud, r_build, r_panel, r_call;
+  SDL_Rect r_gold, r_lives, r_wave, r_hud, r_build, r_panel, r_call, r_preview, r_toast;
   bool panel_shown;
   double frame_ms;
   td_audio *audio;       /* borrowed; NULL: no sound */

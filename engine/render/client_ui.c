@@ -158,6 +158,7 @@ static void layout_game(td_client *c) {
     snprintf(b->key, sizeof b->key, "%zu", t + 1);
     b->icon_kind = 1;
     b->icon_arg = r->towers[t].root;
+    if (td_ui_button_need_w(b) > bw) b->scale = 1; /* a long name in a narrow bar */
     b->enabled = td_world_gold(w) >= root->cost;
     b->active = c->build_type == (int32_t)t;
     if (!b->enabled && b->active) b->enabled = true;
@@ -345,7 +346,8 @@ static void draw_hud(td_client *c) {
   else if (nt >= 0) snprintf(s, sizeof s, "next in %llds", (long long)((nt + TD_WORLD_TICK_HZ - 1) / TD_WORLD_TICK_HZ));
   else if (td_world_wave(w) >= r->wave_count) snprintf(s, sizeof s, "last wave");
   else snprintf(s, sizeof s, "next after this one");
-  td_batch_text(b, x + 38, 30, 1, s, td_color(190, 190, 210, 255), true);
+  int sw = td_batch_text(b, x + 38, 30, 1, s, td_color(190, 190, 210, 255), true);
+  if (sw > tw) c->r_wave.w = 38 + sw;
   snprintf(c->t_wave, sizeof c->t_wave, "Wave %d/%d %s", td_world_wave(w), r->wave_count, s);
   x += 38 + (float)(tw > 110 ? tw : 110) + 18;
   /* the next wave's preview: icons and counts */
@@ -354,7 +356,9 @@ static void draw_hud(td_client *c) {
   size_t np = nt >= 0 ? td_world_preview(w, nw, pv, 12) : 0;
   if (np > 12) np = 12;
   float limit = (float)c->r_call.x - 8;
+  c->r_preview = (SDL_Rect){0, 0, 0, 0};
   if (np > 0 && x + 60 < limit) {
+    float x0 = x;
     td_batch_text(b, x, 18, 1, "NEXT:", td_color(190, 190, 210, 255), true);
     x += 36;
     for (size_t i = 0; i < np && x + 70 < limit; i++) {
@@ -363,6 +367,7 @@ static void draw_hud(td_client *c) {
       int t2 = td_batch_text(b, x + 33, 17, 2, s, WHITE, true);
       x += 40 + (float)t2;
     }
+    c->r_preview = (SDL_Rect){(int)x0, 6, (int)(x - x0), 36};
   }
   draw_buttons(c);
   /* the selected tower's details */
@@ -507,6 +512,7 @@ static void draw_game(td_client *c) {
     p.ghost.reason = c->pc.reason == TD_REFUSAL_NONE ? "" : c->pc.text;
   }
   td_scene_draw(c->scene, b, w, &c->cam, &p);
+  c->r_toast = (SDL_Rect){0, 0, 0, 0};
   /* overlay names in the corner */
   char on[160] = "";
   for (int i = 0; i < TD_OVERLAY_COUNT; i++)
@@ -523,6 +529,7 @@ static void draw_game(td_client *c) {
     int tw = td_text_width(c->toast, 2);
     float tx = (float)(c->w - tw) / 2, ty = (float)(c->h - BOTTOM_H - 44);
     td_batch_rect(b, tx - 10, ty - 6, (float)tw + 20, 28, td_color(10, 10, 16, 210));
+    c->r_toast = (SDL_Rect){(int)tx - 10, (int)ty - 6, tw + 20, 28};
     td_batch_text(b, tx, ty, 2, c->toast, c->toast_bad ? td_color(255, 120, 100, 255) : WHITE, true);
   }
   draw_errors(c);
@@ -643,6 +650,39 @@ const char *td_client_text(const td_client *c, const char *name) {
   if (!strcmp(name, "over")) return c->screen == SCREEN_OVER ? c->t_over : "";
   if (!strcmp(name, "confirm")) return c->confirm != A_NONE ? confirm_question(c->confirm) : "";
   return NULL;
+}
+
+int td_client_areas(const td_client *c, td_client_area *out, int cap) {
+  int n = 0;
+  const struct { const char *name; const SDL_Rect *r; } hud[] = {
+    {"gold", &c->r_gold}, {"lives", &c->r_lives}, {"wave", &c->r_wave},
+    {"preview", &c->r_preview}, {"toast", &c->r_toast}};
+  if (c->screen == SCREEN_GAME && !c->pause_menu && c->confirm == A_NONE)
+    for (size_t i = 0; i < sizeof hud / sizeof hud[0]; i++) {
+      if (hud[i].r->w <= 0 || hud[i].r->h <= 0) continue;
+      if (n < cap) {
+        snprintf(out[n].name, sizeof out[n].name, "%s", hud[i].name);
+        out[n].r = *hud[i].r;
+        out[n].need_w = 0;
+      }
+      n++;
+    }
+  for (int i = 0; i < c->nbtn; i++) {
+    /* under the pause menu or a dialog, only their buttons count */
+    int a = c->btn[i].action;
+    if (c->confirm != A_NONE && a != A_CONFIRM && a != A_CANCEL) continue;
+    if (c->confirm == A_NONE && c->pause_menu && a != A_RESUME && a != A_RESTART &&
+        a != A_SETTINGS && a != A_MAINMENU && a != A_QUIT)
+      continue;
+    if (n < cap) {
+      if (c->btn[i].label[0]) snprintf(out[n].name, sizeof out[n].name, "%s", c->btn[i].label);
+      else snprintf(out[n].name, sizeof out[n].name, "button %d", i);
+      out[n].r = c->btn[i].r;
+      out[n].need_w = td_ui_button_need_w(&c->btn[i]);
+    }
+    n++;
+  }
+  return n;
 }
 
 bool td_client_button(const td_client *c, const char *label, int *x, int *y) {
