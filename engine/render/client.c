@@ -134,10 +134,12 @@ void client_fit_camera(td_client *c) {
 }
 
 void client_layout_viewport(td_client *c) {
+  /* the map between the bars, in pixels */
+  int top = (int)lrintf((float)TOP_H * c->ui), bottom = (int)lrintf((float)BOTTOM_H * c->ui);
   c->cam.vx = 0;
-  c->cam.vy = TOP_H;
-  c->cam.vw = c->w;
-  c->cam.vh = c->h - TOP_H - BOTTOM_H;
+  c->cam.vy = top;
+  c->cam.vw = c->pw;
+  c->cam.vh = c->ph - top - bottom;
   if (c->cam.vh < 50) c->cam.vh = 50;
 }
 
@@ -196,6 +198,7 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
     return NULL;
   }
   c->speed = 1;
+  c->ui = 1;
   c->build_type = c->selected = c->hover = c->p_base = -1;
   c->set = (td_client_settings){o->window_w ? o->window_w : 1280, o->window_h ? o->window_h : 720,
                                 o->fullscreen, o->vsync, 0, o->muted, o->difficulty, o->ui_scale, 0};
@@ -653,7 +656,7 @@ static void do_action(td_client *c, const td_ui_button *b) {
     c->set.changed |= TD_SETTING_DIFFICULTY;
     break;
   case A_VOLUME: set_volume(c, volume_step(c->set.volume, b->arg)); break;
-  case A_VOLUME_SET: set_volume(c, td_ui_slider_level(b, c->mx, 10)); break;
+  case A_VOLUME_SET: set_volume(c, td_ui_slider_level(b, c->ux, 10)); break;
   case A_MUTE: toggle_mute(c); break;
   case A_BUILD: select_build(c, b->arg); break;
   case A_CALL: call_wave(c); break;
@@ -701,7 +704,11 @@ static void do_action(td_client *c, const td_ui_button *b) {
   }
 }
 
+/* (x, y): pixels, as every mouse position the client keeps; the buttons
+** are laid out in UI units. */
 static bool click_button(td_client *c, int x, int y) {
+  x = (int)((float)x / c->ui);
+  y = (int)((float)y / c->ui);
   for (int i = c->nbtn - 1; i >= 0; i--)
     if (td_ui_hit(&c->btn[i].r, x, y)) {
       td_ui_button b = c->btn[i];
@@ -718,6 +725,8 @@ static bool click_button(td_client *c, int x, int y) {
 }
 
 static bool in_hud(const td_client *c, int x, int y) {
+  x = (int)((float)x / c->ui);
+  y = (int)((float)y / c->ui);
   return td_ui_hit(&c->r_hud, x, y) || td_ui_hit(&c->r_build, x, y) ||
          (c->panel_shown && td_ui_hit(&c->r_panel, x, y));
 }
@@ -824,6 +833,14 @@ static void key_up(td_client *c, SDL_Keycode sym) {
   }
 }
 
+/* The mouse at (x, y) pixels: kept in pixels (the map) and in UI units. */
+static void set_mouse(td_client *c, int x, int y) {
+  c->mx = x;
+  c->my = y;
+  c->ux = (int)((float)x / c->ui);
+  c->uy = (int)((float)y / c->ui);
+}
+
 void td_client_event(td_client *c, const SDL_Event *e) {
   switch (e->type) {
   case SDL_QUIT: /* the window closed: with a game on, ask first */
@@ -836,8 +853,7 @@ void td_client_event(td_client *c, const SDL_Event *e) {
   case SDL_KEYDOWN: key_down(c, &e->key); break;
   case SDL_KEYUP: key_up(c, e->key.keysym.sym); break;
   case SDL_MOUSEMOTION:
-    c->mx = e->motion.x;
-    c->my = e->motion.y;
+    set_mouse(c, e->motion.x, e->motion.y);
     if (c->game && c->screen == SCREEN_GAME) {
       if ((c->ldown || c->rdown) && !c->dragging &&
           abs(c->mx - c->down_x) + abs(c->my - c->down_y) > 6 && !in_hud(c, c->down_x, c->down_y))
@@ -851,8 +867,7 @@ void td_client_event(td_client *c, const SDL_Event *e) {
     }
     break;
   case SDL_MOUSEBUTTONDOWN:
-    c->mx = e->button.x;
-    c->my = e->button.y;
+    set_mouse(c, e->button.x, e->button.y);
     c->down_x = c->mx;
     c->down_y = c->my;
     c->drag_cx = c->cam.cx;
@@ -862,8 +877,7 @@ void td_client_event(td_client *c, const SDL_Event *e) {
     else c->rdown = true;
     break;
   case SDL_MOUSEBUTTONUP: {
-    c->mx = e->button.x;
-    c->my = e->button.y;
+    set_mouse(c, e->button.x, e->button.y);
     bool was_drag = c->dragging;
     c->dragging = false;
     if (e->button.button == SDL_BUTTON_LEFT) c->ldown = false;

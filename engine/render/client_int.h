@@ -54,7 +54,10 @@ struct td_client {
   bool pause_menu, quit;
   int confirm;           /* an action waiting for the player's yes (A_RESTART, A_MAINMENU,
                             A_QUIT), A_NONE: no dialog */
-  int w, h;
+  int w, h;              /* the screen in UI units: pixels / ui */
+  int pw, ph;            /* the screen in pixels */
+  float ui;              /* the UI scale: one UI unit is ui pixels (1, 1.5, 2, 3) */
+  int ux, uy;            /* the mouse in UI units */
   td_camera cam;
   bool cam_set;
   double acc, time, over_at;

@@ -101,7 +101,10 @@ static void layout_settings(td_client *c) {
   snprintf(s, sizeof s, "Sound: %s%s", c->set.muted ? "muted" : "on", c->audio ? "" : " (no audio device)");
   b = add_button(c, cx - 200, y + 230, 400, 40, A_MUTE, 0, s);
   if (b) snprintf(b->key, sizeof b->key, "M");
-  add_button(c, cx - 200, y + 290, 400, 40, A_BACK, 0, "Back");
+  if (c->set.ui_scale > 0) snprintf(s, sizeof s, "UI scale: %g x", (double)c->set.ui_scale / 100);
+  else snprintf(s, sizeof s, "UI scale: Auto (%g x)", (double)c->ui);
+  add_button(c, cx - 200, y + 276, 400, 40, A_UI_SCALE, 0, s);
+  add_button(c, cx - 200, y + 336, 400, 40, A_BACK, 0, "Back");
 }
 
 static void layout_game(td_client *c) {
@@ -286,7 +289,7 @@ static void draw_buttons(td_client *c) {
   const td_rules *r = c->game ? td_game_rules(c->game) : NULL;
   for (int i = 0; i < c->nbtn; i++) {
     const td_ui_button *bt = &c->btn[i];
-    bool hover = td_ui_hit(&bt->r, c->mx, c->my);
+    bool hover = td_ui_hit(&bt->r, c->ux, c->uy);
     td_ui_button_draw(b, bt, hover);
     if (bt->icon_kind == 1 && r) {
       float s = (float)bt->r.h - 8;
@@ -301,7 +304,7 @@ static void draw_buttons_of(td_client *c, int lo, int hi, int a, int b) {
   for (int i = 0; i < c->nbtn; i++) {
     int act = c->btn[i].action;
     if ((act >= lo && act <= hi) || act == a || act == b)
-      td_ui_button_draw(&c->batch, &c->btn[i], td_ui_hit(&c->btn[i].r, c->mx, c->my));
+      td_ui_button_draw(&c->batch, &c->btn[i], td_ui_hit(&c->btn[i].r, c->ux, c->uy));
   }
 }
 
@@ -379,7 +382,7 @@ static void draw_hud(td_client *c) {
     /* re-draw the buttons of the panel above it */
     for (int i = 0; i < c->nbtn; i++)
       if (td_ui_hit(&p, c->btn[i].r.x, c->btn[i].r.y)) {
-        td_ui_button_draw(b, &c->btn[i], td_ui_hit(&c->btn[i].r, c->mx, c->my));
+        td_ui_button_draw(b, &c->btn[i], td_ui_hit(&c->btn[i].r, c->ux, c->uy));
         if (c->btn[i].icon_kind == 1) {
           float sz = (float)c->btn[i].r.h - 8;
           td_scene_tower_icon(c->scene, b, r, c->btn[i].icon_arg, (float)c->btn[i].r.x + 4 + sz / 2,
@@ -511,7 +514,9 @@ static void draw_game(td_client *c) {
     p.ghost.next = c->p_route ? c->pnext : NULL;
     p.ghost.reason = c->pc.reason == TD_REFUSAL_NONE ? "" : c->pc.text;
   }
+  td_batch_set_scale(b, 1);
   td_scene_draw(c->scene, b, w, &c->cam, &p);
+  td_batch_set_scale(b, c->ui);
   c->r_toast = (SDL_Rect){0, 0, 0, 0};
   /* overlay names in the corner */
   char on[160] = "";
@@ -537,7 +542,7 @@ static void draw_game(td_client *c) {
     /* the Copy/Hide buttons sit on the error panel: draw them again on top */
     for (int i = 0; i < c->nbtn; i++)
       if (c->btn[i].action == A_ERR_COPY || c->btn[i].action == A_ERR_CLOSE)
-        td_ui_button_draw(b, &c->btn[i], td_ui_hit(&c->btn[i].r, c->mx, c->my));
+        td_ui_button_draw(b, &c->btn[i], td_ui_hit(&c->btn[i].r, c->ux, c->uy));
   }
   if (c->pause_menu) {
     td_batch_rect(b, 0, 0, (float)c->w, (float)c->h, td_color(0, 0, 0, 140));
@@ -595,11 +600,35 @@ static void draw_over(td_client *c) {
   draw_buttons(c);
 }
 
+/* The UI scale for a w x h window: the setting (1x, 1.5x, 2x) or, on
+** Auto, the largest of 1, 1.5, 2 and 3 that leaves at least 1280 x 720
+** units (1920x1080: 1.5x, 2560x1440: 2x, 4K: 3x); never so large that
+** fewer than 960 x 600 units remain (the smallest layout checked). */
+static float ui_factor(const td_client *c, int w, int h) {
+  static const float autos[] = {3, 2, 1.5f};
+  float k = (float)c->set.ui_scale / 100.0f;
+  if (c->set.ui_scale <= 0) {
+    k = 1;
+    for (size_t i = 0; i < sizeof autos / sizeof autos[0]; i++)
+      if ((float)w / autos[i] >= 1280 && (float)h / autos[i] >= 720) {
+        k = autos[i];
+        break;
+      }
+  }
+  float fit = fminf((float)w / 960.0f, (float)h / 600.0f);
+  if (k > fit) k = fit;
+  return k < 1 ? 1 : k;
+}
+
 void td_client_draw(td_client *c, int w, int h) {
-  if (w != c->w || h != c->h) {
+  float k = ui_factor(c, w, h);
+  if (w != c->pw || h != c->ph || k != c->ui) {
     float oz = c->cam.zoom;
-    c->w = w;
-    c->h = h;
+    c->pw = w;
+    c->ph = h;
+    c->ui = k;
+    c->w = (int)((float)w / k);
+    c->h = (int)((float)h / k);
     client_layout_viewport(c);
     if (c->cam_set) {
       c->cam.zoom = oz;
@@ -614,6 +643,7 @@ void td_client_draw(td_client *c, int w, int h) {
   client_layout(c);
   td_batch_begin(&c->batch, w, h);
   td_batch_clear(&c->batch, td_color(12, 14, 20, 255));
+  td_batch_set_scale(&c->batch, c->ui); /* the UI in units of ui pixels; the map in pixels */
   switch (c->screen) {
   case SCREEN_MENU: draw_menu(c); break;
   case SCREEN_SETTINGS: draw_title(c, "settings"); draw_buttons(c); break;
@@ -632,6 +662,13 @@ bool td_client_base_screen(const td_client *c, int32_t base, int *x, int *y) {
   return true;
 }
 
+/* A rectangle of the UI (in units of ui pixels) in the frame's pixels. */
+static SDL_Rect to_pixels(const td_client *c, SDL_Rect r) {
+  int x0 = (int)lrintf((float)r.x * c->ui), y0 = (int)lrintf((float)r.y * c->ui);
+  int x1 = (int)lrintf((float)(r.x + r.w) * c->ui), y1 = (int)lrintf((float)(r.y + r.h) * c->ui);
+  return (SDL_Rect){x0, y0, x1 - x0, y1 - y0};
+}
+
 bool td_client_region(const td_client *c, const char *name, SDL_Rect *out) {
   if (c->screen != SCREEN_GAME) return false;
   if (!strcmp(name, "gold")) *out = c->r_gold;
@@ -642,6 +679,7 @@ bool td_client_region(const td_client *c, const char *name, SDL_Rect *out) {
   else if (!strcmp(name, "call")) *out = c->r_call;
   else if (!strcmp(name, "panel") && c->panel_shown) *out = c->r_panel;
   else return false;
+  *out = to_pixels(c, *out);
   return true;
 }
 
@@ -662,7 +700,7 @@ int td_client_areas(const td_client *c, td_client_area *out, int cap) {
       if (hud[i].r->w <= 0 || hud[i].r->h <= 0) continue;
       if (n < cap) {
         snprintf(out[n].name, sizeof out[n].name, "%s", hud[i].name);
-        out[n].r = *hud[i].r;
+        out[n].r = to_pixels(c, *hud[i].r);
         out[n].need_w = 0;
       }
       n++;
@@ -677,8 +715,8 @@ int td_client_areas(const td_client *c, td_client_area *out, int cap) {
     if (n < cap) {
       if (c->btn[i].label[0]) snprintf(out[n].name, sizeof out[n].name, "%s", c->btn[i].label);
       else snprintf(out[n].name, sizeof out[n].name, "button %d", i);
-      out[n].r = c->btn[i].r;
-      out[n].need_w = td_ui_button_need_w(&c->btn[i]);
+      out[n].r = to_pixels(c, c->btn[i].r);
+      out[n].need_w = (int)lrintf((float)td_ui_button_need_w(&c->btn[i]) * c->ui);
     }
     n++;
   }
@@ -688,8 +726,9 @@ int td_client_areas(const td_client *c, td_client_area *out, int cap) {
 bool td_client_button(const td_client *c, const char *label, int *x, int *y) {
   for (int i = 0; i < c->nbtn; i++)
     if (!strncmp(c->btn[i].label, label, strlen(label))) {
-      *x = c->btn[i].r.x + c->btn[i].r.w / 2;
-      *y = c->btn[i].r.y + c->btn[i].r.h / 2;
+      SDL_Rect r = to_pixels(c, c->btn[i].r);
+      *x = r.x + r.w / 2;
+      *y = r.y + r.h / 2;
       return true;
     }
   return false;
