@@ -46,7 +46,9 @@
 ** Settings: the settings screen's choices (window size, fullscreen, vsync,
 ** volume, mute, difficulty) are kept in $XDG_CONFIG_HOME/td/settings.txt (else
 ** ~/.config/td/settings.txt), read at start (the command line's options win
-** over them) and written when td play ends, through a temporary file and a
+** over them, for the run only: what is written back is the file's settings
+** with those the player changed, td_client_settings.changed) and written
+** when td play ends, through a temporary file and a
 ** rename. A line the reader does not take is named (file:line) in one
 ** warning and skipped; a file that cannot be written is a warning too: the
 ** game never fails over its settings. A change on the settings screen is
@@ -87,7 +89,8 @@ static const char usage[] =
   "  --frames N      quit after N frames\n"
   "\n"
   "The settings screen's choices are kept in $XDG_CONFIG_HOME/td/settings.txt\n"
-  "(else ~/.config/td/settings.txt); options given here win over them.\n"
+  "(else ~/.config/td/settings.txt); options given here win over them\n"
+  "for this run only.\n"
   "Controls: docs/game.md.\n";
 
 /* ---- settings kept between runs ------------------------------------------ */

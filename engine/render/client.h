@@ -30,8 +30,14 @@
 ** quit), settings (window size, fullscreen, vsync: the app applies them,
 ** td_client_settings; difficulty, for the next game; volume in steps of
 ** 10 % and mute, which the client applies to its audio; M mutes on every
-** screen), the game
-** (Esc: the pause menu), and victory/defeat with the game's statistics.
+** screen; the UI scale: Auto, 1x, 1.5x, 2x), the game (Esc: the pause
+** menu, a panel at the left; Restart, Main menu and Quit ask first in a
+** dialog), and victory/defeat with the game's statistics.
+**
+** Layout. Menus, HUD, panels and dialogs are laid out in UI units, each
+** drawn as `ui` pixels (td_batch_set_scale); the map is drawn in pixels
+** between the bars. Everything this header hands out (regions, buttons,
+** areas, base positions) and every mouse position it takes is in pixels.
 **
 ** Memory: the client owns its game, scene, atlas and batch; it borrows the
 ** renderer and the audio, which must outlive it. Determinism: the game it drives is
