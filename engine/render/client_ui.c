@@ -64,7 +64,9 @@ static void layout_confirm(td_client *c) {
 
 static void layout_menu(td_client *c) {
   int cx = c->w / 2;
+  int block = (c->nmaps ? c->nmaps : 1) * 44 + 112; /* the maps, Start, Settings and Quit */
   int y = c->h / 2 - 70;
+  if (y + block > c->h - 48) y = c->h - 48 - block; /* above the error and the hint lines */
   for (int i = 0; i < c->nmaps; i++) {
     td_ui_button *b = add_button(c, cx - 200, y + i * 44, 400, 38, A_MAP, i, client_base_name(c->maps[i]));
     if (b) b->active = i == c->map_sel;

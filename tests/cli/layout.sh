@@ -39,6 +39,11 @@ for size in 960x600 1024x640 1100x620 1280x720 1600x900 1920x1080; do
   [ "$(grep -c '^ok: layout' "$tmp/out")" -eq 5 ]; check $? "layout at $size: 5 checks: $(grep layout "$tmp/out")"
 done
 
+# the main menu and the settings screen at the smallest size
+printf 'wait 2\nexpect layout\nclick button Settings\nwait 2\nexpect layout\n' >"$tmp/menus.txt"
+"$td" play --software --window 960x600 --script "$tmp/menus.txt" >"$tmp/out" 2>"$tmp/err"
+check $? "menus at 960x600: $(cat "$tmp/err")"
+
 # the UI scale: Auto picks 1.5x at 1920x1080 and 3x at 4K, a setting of
 # 1x, 1.5x or 2x is taken where the window leaves 960x600 units; at each,
 # the same checks (in the frame's pixels)
