@@ -267,8 +267,12 @@ def crossroads():
     # decoration: grass, with road tiles under every road
     gids = [1] * (W * H)
     paint_road(gids, W, H, [(pts, p["road_width"]) for _, _, pts, p in paths])
+    # a pad tile only where a base covers that whole tile: bases 7-9 (ids
+    # 15-17) sit half a tile off the grid, on the roads they close, and the
+    # game draws every base's pad at its own rectangle (scene.c)
     for _, (cx, cy) in base_centres:
-        gids[(cy // T) * W + cx // T] = 3
+        if (cx - T // 2) % T == 0 and (cy - T // 2) % T == 0:
+            gids[(cy // T) * W + cx // T] = 3
     m = header("1.8", "1.8.6", W, H, 5, 20, False)
     m["tilesets"] = [tileset("crossroads", 1, "../assets/tiles/crossroads.png", 3,
                              [(0, {"terrain": "grass"}), (1, {"terrain": "road"}),
@@ -335,13 +339,16 @@ def grid_map():
         assert goal in reachable(wall, spawn, set(cells)), oid
     assert goal not in reachable(wall, spawn, set(bases[14] + bases[15]))
 
+    # the grey tile (3, walkable) is a pad: under the bases' cells and
+    # nowhere else, so what looks like a pad is one
+    pads = {c for cells in bases.values() for c in cells}
     gids = []
     for y in range(GRID_H):
         for x in range(GRID_W):
             if wall[y][x]:
                 gids.append(2)                                # wall
-            elif (x * 7 + y * 13) % 11 == 0:
-                gids.append(3)                                # flowers (walkable)
+            elif (x, y) in pads:
+                gids.append(3)                                # pad (walkable)
             else:
                 gids.append(1)                                # floor
     # a flipped floor tile: Tiled sets the top bits; still walkable
@@ -424,7 +431,9 @@ def serpent():
     turns = [(1, 2), (20, 2), (20, 6), (3, 6), (3, 10), (20, 10), (20, 14), (3, 14),
              (3, 18), (22, 18)]
     spots = [(x, y) for y in (4, 8, 12, 16) for x in range(5, 19, 2)]
-    spots += [(22, 4), (22, 12), (1, 8), (1, 16), (12, 0), (12, 20)]
+    # beside the turns; none on the map's top or bottom row, where the
+    # HUD's centred labels (PAUSED, the messages) lie over the map's edge
+    spots += [(22, 4), (22, 12), (1, 8), (1, 16), (22, 8), (1, 12)]
     route = [centre(*t) for t in turns]
     ids = Ids()
     road = obj(ids(), "serpent", "path", "polyline", route[0][0], route[0][1], key="class",

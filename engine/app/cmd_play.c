@@ -44,6 +44,12 @@
 **                             name; "(object"; "no such upgrade"
 **   checksum NAME             remembers the world's tick and checksum
 **   expect checksum NAME      the world is at that tick with that checksum
+**   expect layout             no two areas of the screen (td_client_areas: the
+**                             HUD's labels, every button) overlap, all inside
+**                             the window, no button's text cut
+**   expect text NAME TEXT     a text shown (wave, over, confirm) contains TEXT
+**   expect colour R,G,B REGION OP N   pixels of REGION within 60
+**                             of that colour (|dr| + |dg| + |db|)
 **   expect changed NAME REGION   the region differs from mark NAME (>= 0.5% of
 **   expect same NAME REGION      its pixels) / does not; REGION: gold, lives,
 **                             wave, hud, build, panel, call, base ID, or X,Y,W,H
@@ -52,7 +58,9 @@
 ** Settings: the settings screen's choices (window size, fullscreen, vsync,
 ** volume, mute, difficulty) are kept in $XDG_CONFIG_HOME/td/settings.txt (else
 ** ~/.config/td/settings.txt), read at start (the command line's options win
-** over them) and written when td play ends, through a temporary file and a
+** over them, for the run only: what is written back is the file's settings
+** with those the player changed, td_client_settings.changed) and written
+** when td play ends, through a temporary file and a
 ** rename. A line the reader does not take is named (file:line) in one
 ** warning and skipped; a file that cannot be written is a warning too: the
 ** game never fails over its settings. The player's progress and saved
@@ -97,8 +105,9 @@ static const char usage[] =
   "  --frames N      quit after N frames\n"
   "\n"
   "The settings screen's choices are kept in $XDG_CONFIG_HOME/td/settings.txt\n"
-  "(else ~/.config/td/settings.txt); options given here win over them. Progress\n"
-  "(stars, endless records) and saved games: $XDG_DATA_HOME/td (else ~/.local/share/td).\n"
+  "(else ~/.config/td/settings.txt); options given here win over them\n"
+  "for this run only. Progress (stars, endless records) and saved games:\n"
+  "$XDG_DATA_HOME/td (else ~/.local/share/td).\n"
   "Controls: docs/game.md.\n";
 
 /* ---- settings kept between runs ------------------------------------------ */
@@ -154,6 +163,8 @@ static bool settings_read(const char *path, td_client_settings *st) {
       ok = sscanf(line, "%*s %d %c", &a, &extra) == 1 && (a == 0 || a == 1);
     else if (ok && !strcmp(key, "volume"))
       ok = sscanf(line, "%*s %d %c", &a, &extra) == 1 && a >= 0 && a <= 100;
+    else if (ok && !strcmp(key, "ui_scale"))
+      ok = sscanf(line, "%*s %d %c", &a, &extra) == 1 && (a == 0 || a == 100 || a == 150 || a == 200);
     else if (ok && !strcmp(key, "difficulty"))
       ok = sscanf(line, "%*s %15s %c", word, &extra) == 1 && td_difficulty_parse(word, &d) == 0;
     else
@@ -161,7 +172,8 @@ static bool settings_read(const char *path, td_client_settings *st) {
     if (!ok) {
       line[strcspn(line, "\r\n")] = '\0';
       td_app_fail("play: %s:%d: '%.60s' is not a setting (window WxH, fullscreen 0|1, "
-                  "vsync 0|1, volume 0..100, muted 0|1, difficulty easy|normal|hard); skipped",
+                  "vsync 0|1, volume 0..100, muted 0|1, difficulty easy|normal|hard, "
+                  "ui_scale 0|100|150|200); skipped",
                   path, ln, line);
       continue;
     }
@@ -170,6 +182,7 @@ static bool settings_read(const char *path, td_client_settings *st) {
     else if (!strcmp(key, "vsync")) st->vsync = a;
     else if (!strcmp(key, "muted")) st->muted = a;
     else if (!strcmp(key, "difficulty")) st->difficulty = d;
+    else if (!strcmp(key, "ui_scale")) st->ui_scale = a;
     else st->volume = a;
   }
   td_mem_free(text, cap);
@@ -200,9 +213,9 @@ static void settings_write(const char *path, size_t dir_len, const td_client_set
   int n = snprintf(text, sizeof text,
                    "# td play's settings (written by td play; docs/game.md)\n"
                    "window %dx%d\nfullscreen %d\nvsync %d\nvolume %d\nmuted %d\n"
-                   "difficulty %s\n",
+                   "difficulty %s\nui_scale %d\n",
                    st->window_w, st->window_h, st->fullscreen, st->vsync, st->volume, st->muted,
-                   td_difficulty_name(st->difficulty));
+                   td_difficulty_name(st->difficulty), st->ui_scale);
   td_err err;
   if (n < 0 || (size_t)n >= sizeof text)
     td_app_fail("play: cannot save the settings to %s: too long", path);
@@ -238,10 +251,30 @@ static int parse_size(const char *s, int *w, int *h) {
   return sscanf(s, "%dx%d", w, h) == 2 && *w >= 320 && *h >= 240 && *w <= 8192 && *h <= 8192 ? 0 : -1;
 }
 
+/* The mouse in the renderer's pixels: SDL gives it in the window's
+** coordinates, and the two differ when the output is not the window's
+** size (fullscreen without a window manager at 1600x900 put clicks ~180 px
+** from what was drawn; a high-DPI display). The client draws on the
+** output (SDL_GetRendererOutputSize, no logical size is set), so the
+** mouse is scaled by output / window. */
+static void mouse_to_output(const session *s, SDL_Event *e) {
+  int ww = 0, wh = 0, ow = 0, oh = 0;
+  SDL_GetWindowSize(s->win, &ww, &wh);
+  if (SDL_GetRendererOutputSize(s->ren, &ow, &oh) != 0 || ww <= 0 || wh <= 0 || (ww == ow && wh == oh))
+    return;
+  int *x = NULL, *y = NULL;
+  if (e->type == SDL_MOUSEMOTION) x = &e->motion.x, y = &e->motion.y;
+  else if (e->type == SDL_MOUSEBUTTONDOWN || e->type == SDL_MOUSEBUTTONUP) x = &e->button.x, y = &e->button.y;
+  if (!x) return;
+  *x = (int)((long long)*x * ow / ww);
+  *y = (int)((long long)*y * oh / wh);
+}
+
 static void frame(session *s, double dt) {
   SDL_Event e;
   while (SDL_PollEvent(&e)) {
     if (e.type == SDL_WINDOWEVENT) continue;
+    mouse_to_output(s, &e);
     td_client_event(s->c, &e);
   }
   td_client_advance(s->c, dt);
@@ -501,6 +534,70 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       else printf("ok: checksum %s (tick %llu %016llx)\n", b, (unsigned long long)t, (unsigned long long)sum);
       return ok ? 0 : 1;
     }
+    int cr, cg, cb;
+    if (!strcmp(a, "colour") && n == 4 && strlen(b) < 32 && sscanf(b, "%d,%d,%d", &cr, &cg, &cb) == 3) {
+      /* expect colour R,G,B REGION OP N: pixels within 60 (|dr|+|dg|+|db|) of it */
+      char reg[256], *op = NULL, *want = NULL, *rg;
+      snprintf(reg, sizeof reg, "%s", strstr(line, b) + strlen(b));
+      for (int k = 0; k < 2; k++) { /* the last two words: OP and N */
+        size_t len = strlen(reg);
+        while (len > 0 && reg[len - 1] == ' ') reg[--len] = '\0';
+        char *sp = strrchr(reg, ' ');
+        if (!sp) break;
+        *sp = '\0';
+        if (k == 0) want = sp + 1;
+        else op = sp + 1;
+      }
+      for (rg = reg; *rg == ' ';) rg++;
+      SDL_Rect r;
+      if (!op || !want) {
+        td_app_fail("%s:%d: expect colour R,G,B REGION OP N: bad line", file, ln);
+        return 2;
+      }
+      if (!region(s, rg, &r)) {
+        td_app_fail("%s:%d: expect colour: no region '%s'", file, ln, rg);
+        return 2;
+      }
+      uint32_t *now = grab(s);
+      if (!now) return 2;
+      long long got = 0;
+      for (int py = r.y; py < r.y + r.h; py++)
+        for (int px = r.x; px < r.x + r.w; px++) {
+          if (px < 0 || py < 0 || px >= s->w || py >= s->h) continue;
+          uint32_t p = now[py * s->w + px];
+          got += abs((int)((p >> 16) & 255) - cr) + abs((int)((p >> 8) & 255) - cg) +
+                 abs((int)(p & 255) - cb) <= 60;
+        }
+      free(now);
+      return expect_number(file, ln, "colour", op, want, got);
+    }
+    if (!strcmp(a, "layout") && n == 2) { /* no two areas overlap, all inside the window */
+      td_client_area ar[128];
+      int na = td_client_areas(s->c, ar, 128), bad = 0;
+      if (na > 128) na = 128;
+      for (int i = 0; i < na; i++) {
+        SDL_Rect r = ar[i].r;
+        if (r.x < 0 || r.y < 0 || r.x + r.w > s->w || r.y + r.h > s->h) {
+          td_app_say("%s:%d: expect layout: '%s' (%d,%d %dx%d) leaves the %dx%d window", file, ln,
+                     ar[i].name, ar[i].r.x, ar[i].r.y, ar[i].r.w, ar[i].r.h, s->w, s->h);
+          bad++;
+        }
+        if (ar[i].need_w > r.w) {
+          td_app_say("%s:%d: expect layout: '%s' needs %d px, has %d: its text is cut", file, ln,
+                     ar[i].name, ar[i].need_w, r.w);
+          bad++;
+        }
+        for (int j = i + 1; j < na; j++)
+          if (SDL_HasIntersection(&ar[i].r, &ar[j].r)) {
+            td_app_say("%s:%d: expect layout: '%s' (%d,%d %dx%d) overlaps '%s' (%d,%d %dx%d)", file, ln,
+                       ar[i].name, ar[i].r.x, ar[i].r.y, ar[i].r.w, ar[i].r.h, ar[j].name, ar[j].r.x,
+                       ar[j].r.y, ar[j].r.w, ar[j].r.h);
+            bad++;
+          }
+      }
+      if (!bad) printf("ok: layout (%d areas in %dx%d)\n", na, s->w, s->h);
+      return bad ? 1 : 0;
+    }
     if ((!strcmp(a, "changed") || !strcmp(a, "same")) && n >= 4) {
       const frame_mark *m = NULL;
       for (int i = 0; i < s->nmarks; i++)
@@ -591,6 +688,24 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       const char *got = names[td_world_state(w)];
       bool ok = !strcmp(got, b);
       if (!ok) td_app_say("%s:%d: expect state %s failed: %s", file, ln, b, got);
+      return ok ? 0 : 1;
+    }
+    if (!strcmp(a, "text") && n >= 3) { /* expect text NAME TEXT: td_client_text contains it */
+      const char *want = strstr(line, b) + strlen(b), *got = td_client_text(s->c, b);
+      while (*want == ' ') want++;
+      if (!got) {
+        td_app_fail("%s:%d: no text '%s' (wave, over, confirm)", file, ln, b);
+        return 2;
+      }
+      bool ok = strstr(got, want) != NULL;
+      if (!ok) td_app_say("%s:%d: expect text %s '%s' failed: '%s'", file, ln, b, want, got);
+      return ok ? 0 : 1;
+    }
+    if (!strcmp(a, "toast") && n >= 3) {
+      const char *want = strstr(line, "toast") + 6;
+      while (*want == ' ') want++;
+      bool ok = strstr(td_client_toast(s->c), want) != NULL;
+      if (!ok) td_app_say("%s:%d: expect toast '%s' failed: '%s'", file, ln, want, td_client_toast(s->c));
       return ok ? 0 : 1;
     }
     if (n == 4) {
@@ -691,7 +806,10 @@ int td_cmd_play(int argc, char **argv) {
   char spath[1024];
   size_t sdir = 0;
   bool keep = settings_path(spath, sizeof spath, &sdir);
-  td_client_settings kept = {ww, wh, false, false, (int)volume, false, difficulty};
+  /* kept: the file's settings (else the defaults); what the command line
+  ** gives applies to this run only, and only what the player changes in
+  ** the settings is written back over the file's */
+  td_client_settings kept = {1280, 720, false, false, 80, false, TD_DIFFICULTY_NORMAL, 0, 0};
   if (keep && settings_read(spath, &kept)) {
     if (!window_set) ww = kept.window_w, wh = kept.window_h;
     fullscreen |= kept.fullscreen;
@@ -729,7 +847,7 @@ int td_cmd_play(int argc, char **argv) {
     .mod_dir = nmods ? mods[0] : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
     .mod_dirs = mods, .mod_count = nmods,
     .seed = seed, .difficulty = difficulty, .window_w = ww, .window_h = wh, .fullscreen = fullscreen, .vsync = vsync,
-    .volume = (int)volume, .muted = muted};
+    .volume = (int)volume, .muted = muted, .ui_scale = kept.ui_scale};
   td_err err = {{0}};
   td_client *c = td_client_create(ren, &o, &err);
   int status = 0;
@@ -764,9 +882,16 @@ int td_cmd_play(int argc, char **argv) {
       }
     }
     if (keep) {
-      td_client_settings now;
+      td_client_settings now, out = kept;
       td_client_get_settings(c, &now);
-      settings_write(spath, sdir, &now);
+      if (now.changed & TD_SETTING_WINDOW) out.window_w = now.window_w, out.window_h = now.window_h;
+      if (now.changed & TD_SETTING_FULLSCREEN) out.fullscreen = now.fullscreen;
+      if (now.changed & TD_SETTING_VSYNC) out.vsync = now.vsync;
+      if (now.changed & TD_SETTING_VOLUME) out.volume = now.volume;
+      if (now.changed & TD_SETTING_MUTED) out.muted = now.muted;
+      if (now.changed & TD_SETTING_DIFFICULTY) out.difficulty = now.difficulty;
+      if (now.changed & TD_SETTING_UI_SCALE) out.ui_scale = now.ui_scale;
+      settings_write(spath, sdir, &out);
     }
     td_client_destroy(c);
     td_audio_close(audio);

@@ -487,7 +487,10 @@ void td_batch_init(td_batch *b, SDL_Renderer *r, const td_atlas *atlas) {
   memset(b, 0, sizeof *b);
   b->r = r;
   b->atlas = atlas;
+  b->scale = 1;
 }
+
+void td_batch_set_scale(td_batch *b, float s) { b->scale = s > 0 && isfinite(s) ? s : 1; }
 
 void td_batch_free(td_batch *b) {
   b->ncmd = 0;
@@ -518,6 +521,7 @@ void td_batch_set_surface(td_batch *b, SDL_Surface *s) {
 
 void td_batch_begin(td_batch *b, int w, int h) {
   b->ncmd = 0;
+  b->scale = 1;
   unlock(b); /* a frame never ended */
   b->on_surface = false;
   b->w = (float)w;
@@ -587,6 +591,7 @@ static void put_frame(td_batch *b, const td_batch_frame *f, int x, int y, SDL_Co
 void td_batch_sprite(td_batch *b, const td_sprite *s, float cx, float cy, float w, float h,
                      float angle, SDL_Color c) {
   if (!b->canvas.px || !s || c.a == 0) return;
+  cx *= b->scale, cy *= b->scale, w *= b->scale, h *= b->scale;
   /* culled before anything is made: the turned sprite lies within
   ** (w + h) / 2 of its centre */
   float reach = 0.5f * (fabsf(w) + fabsf(h)) + 1.0f;
@@ -608,6 +613,7 @@ void td_batch_sprite(td_batch *b, const td_sprite *s, float cx, float cy, float 
 void td_batch_sprite_rect(td_batch *b, const td_sprite *s, float x, float y, float w, float h,
                           SDL_Color c) {
   if (!b->canvas.px || !s || c.a == 0) return;
+  x *= b->scale, y *= b->scale, w *= b->scale, h *= b->scale;
   const int lim = 1 << 20;
   int x0 = round_px(x, -lim, lim), y0 = round_px(y, -lim, lim);
   int x1 = round_px(x + w, -lim, lim), y1 = round_px(y + h, -lim, lim);
@@ -621,6 +627,7 @@ void td_batch_sprite_rect(td_batch *b, const td_sprite *s, float x, float y, flo
 
 void td_batch_rect(td_batch *b, float x, float y, float w, float h, SDL_Color c) {
   if (!b->canvas.px || c.a == 0) return;
+  x *= b->scale, y *= b->scale, w *= b->scale, h *= b->scale;
   int x0 = round_px(x, 0, b->canvas.w), y0 = round_px(y, 0, b->canvas.h);
   int x1 = round_px(x + w, 0, b->canvas.w), y1 = round_px(y + h, 0, b->canvas.h);
   if (x0 >= x1 || y0 >= y1) return;
@@ -640,8 +647,9 @@ void td_batch_rect_outline(td_batch *b, float x, float y, float w, float h, floa
 
 /* A convex polygon of n <= 4 points; raster.c's coverage reaches a pixel
 ** beyond the outline. */
-static void poly(td_batch *b, const float *xy, int n, SDL_Color c) {
+static void poly(td_batch *b, float *xy, int n, SDL_Color c) {
   if (!b->canvas.px || c.a == 0) return;
+  for (int i = 0; i < 2 * n; i++) xy[i] *= b->scale;
   float x0 = xy[0], x1 = xy[0], y0 = xy[1], y1 = xy[1];
   for (size_t k = 2; k < 2 * (size_t)n; k += 2) {
     x0 = fminf(x0, xy[k]);
@@ -672,6 +680,7 @@ void td_batch_tri(td_batch *b, float x0, float y0, float x1, float y1, float x2,
 }
 
 static void circle(td_batch *b, cmd_kind kind, float cx, float cy, float r, float w, SDL_Color c) {
+  cx *= b->scale, cy *= b->scale, r *= b->scale, w *= b->scale;
   float reach = (r < 0.5f ? 0.5f : r) + 0.5f * w + 2.0f;
   if (!b->canvas.px || c.a == 0 || !(cx + reach >= 0.0f && cx - reach <= b->w)) return;
   td_batch_cmd *k = record(b, kind, floorf(cy - reach), cy + reach);

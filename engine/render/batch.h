@@ -83,6 +83,8 @@ typedef struct td_batch {
   ** tests that check what a player reads; NULL: none. */
   void (*on_text)(void *ud, const char *s);
   void *text_ud;
+  float scale;           /* the calls' coordinates and sizes times this are pixels
+                            (td_batch_set_scale; 1 after td_batch_begin) */
 } td_batch;
 
 void td_batch_init(td_batch *b, SDL_Renderer *r, const td_atlas *atlas);
@@ -103,6 +105,10 @@ void td_batch_end(td_batch *b);
 ** queued drawing is flushed at begin, so it lands beneath. NULL: the
 ** texture. The surface is borrowed. */
 void td_batch_set_surface(td_batch *b, SDL_Surface *s);
+/* The scale of the calls that follow: their coordinates and sizes (text
+** included) times s are the frame's pixels (a UI scale: the HUD laid out
+** in units of s pixels). td_batch_begin sets 1. */
+void td_batch_set_scale(td_batch *b, float s);
 /* Empties the frame cache (it refills on use). */
 void td_batch_cache_clear(td_batch *b);
 

@@ -99,11 +99,13 @@ static void apply_volume(td_client *c) { td_audio_set_volume(c->audio, c->set.vo
 
 static void set_volume(td_client *c, int v) {
   c->set.volume = v < 0 ? 0 : v > 100 ? 100 : v;
+  c->set.changed |= TD_SETTING_VOLUME;
   apply_volume(c);
 }
 
 static void toggle_mute(td_client *c) {
   c->set.muted = !c->set.muted;
+  c->set.changed |= TD_SETTING_MUTED;
   apply_volume(c);
   if (c->set.muted) toast(c, false, "Sound off (M)");
   else {
@@ -126,10 +128,12 @@ void client_fit_camera(td_client *c) {
 }
 
 void client_layout_viewport(td_client *c) {
+  /* the map between the bars, in pixels */
+  int top = (int)lrintf((float)TOP_H * c->ui), bottom = (int)lrintf((float)BOTTOM_H * c->ui);
   c->cam.vx = 0;
-  c->cam.vy = TOP_H;
-  c->cam.vw = c->w;
-  c->cam.vh = c->h - TOP_H - BOTTOM_H;
+  c->cam.vy = top;
+  c->cam.vw = c->pw;
+  c->cam.vh = c->ph - top - bottom;
   if (c->cam.vh < 50) c->cam.vh = 50;
 }
 
@@ -192,9 +196,10 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
     return NULL;
   }
   c->speed = 1;
+  c->ui = 1;
   c->build_type = c->selected = c->hover = c->p_base = -1;
   c->set = (td_client_settings){o->window_w ? o->window_w : 1280, o->window_h ? o->window_h : 720,
-                                o->fullscreen, o->vsync, 0, o->muted, o->difficulty};
+                                o->fullscreen, o->vsync, 0, o->muted, o->difficulty, o->ui_scale, 0};
   c->set.volume = o->volume < 0 ? 0 : o->volume > 100 ? 100 : o->volume;
   c->screen = SCREEN_MENU;
   client_progress_init(c, o->data_dir); /* the maps in order, the player's progress */
@@ -255,6 +260,8 @@ void client_begin(td_client *c, const char *map_path, td_game *g) {
   c->menu_error[0] = 0;
   c->screen = SCREEN_GAME;
   c->pause_menu = false;
+  c->confirm = A_NONE;
+  c->t_wave[0] = '\0';
   c->acc = 0;
   c->speed = 1;
   c->build_type = c->selected = c->hover = c->p_base = -1;
@@ -338,7 +345,6 @@ static void consume_events(td_client *c) {
       break;
     case TD_EVENT_KILLED:
       c->st.kills++;
-      c->st.gold_earned += (int32_t)e->amount;
       sound_at(c, TD_SOUND_KILL, 0.8f, e->x, e->y);
       break;
     case TD_EVENT_LEAKED:
@@ -358,7 +364,6 @@ static void consume_events(td_client *c) {
       break;
     case TD_EVENT_SOLD:
       c->st.sold++;
-      c->st.gold_earned += (int32_t)e->amount;
       sound_at_base(c, TD_SOUND_SELL, e->base);
       break;
     case TD_EVENT_WAVE_STARTED:
@@ -372,6 +377,9 @@ static void consume_events(td_client *c) {
       sound(c, TD_SOUND_REFUSED, 1);
       break;
     }
+    case TD_EVENT_REPAIRED:
+      c->st.gold_spent += (int32_t)e->amount;
+      break;
     case TD_EVENT_WON:
     case TD_EVENT_LOST:
       c->over_at = c->time + 1.5;
@@ -387,6 +395,7 @@ static void step_once(td_client *c) {
   td_world *w = td_game_world(c->game);
   td_scene_before_step(c->scene, w);
   td_err err = {{0}};
+  int32_t gold = td_world_gold(w), spent = c->st.gold_spent;
   if (td_game_step(c->game, &err) != 0) {
     toast(c, true, "the game broke: %s", err.msg);
     return;
@@ -395,6 +404,11 @@ static void step_once(td_client *c) {
   c->st.ticks++;
   consume_events(c);
   client_progress_events(c);
+  /* gold earned: every gain (bounties, sales, wave income, early-call
+  ** bonuses, what scripts give), as the tick's change in gold plus what
+  ** the tick spent (placing, upgrading, repairing) */
+  int32_t gain = td_world_gold(w) - gold + (c->st.gold_spent - spent);
+  if (gain > 0) c->st.gold_earned += gain;
 }
 
 void td_client_step_ticks(td_client *c, int n) {
@@ -621,6 +635,20 @@ static int volume_step(int v, int dir) {
   return k < 0 ? 0 : k > 10 ? 100 : k * 10;
 }
 
+static void restart(td_client *c) {
+  td_err err = {{0}};
+  char path[512];
+  snprintf(path, sizeof path, "%s", c->map_path);
+  if (c->game) c->endless = td_world_endless(client_world(c)); /* the same mode again */
+  if (td_client_start(c, path, &err) != 0) toast(c, true, "%s", err.msg);
+}
+
+static void to_main_menu(td_client *c) {
+  end_game(c);
+  c->screen = SCREEN_MENU;
+  c->pause_menu = false;
+}
+
 static void do_action(td_client *c, const td_ui_button *b) {
   td_err err = {{0}};
   static const int sizes[][2] = {{1280, 720}, {1600, 900}, {1920, 1080}, {1024, 640}};
@@ -631,7 +659,11 @@ static void do_action(td_client *c, const td_ui_button *b) {
     else if (c->map_path[0]) td_client_start(c, c->map_path, &err);
     break;
   case A_SETTINGS: c->screen = SCREEN_SETTINGS; break;
-  case A_QUIT: c->quit = true; break;
+  case A_QUIT:
+    if (c->game && c->screen == SCREEN_GAME && td_world_state(client_world(c)) == TD_GAME_PLAYING)
+      c->confirm = A_QUIT; /* a game on: ask first */
+    else c->quit = true;
+    break;
   case A_BACK: c->screen = c->game ? SCREEN_GAME : SCREEN_MENU; break;
   case A_WINSIZE: {
     int k = 0;
@@ -639,18 +671,28 @@ static void do_action(td_client *c, const td_ui_button *b) {
       if (sizes[i][0] == c->set.window_w && sizes[i][1] == c->set.window_h) k = (i + 1) % 4;
     c->set.window_w = sizes[k][0];
     c->set.window_h = sizes[k][1];
+    c->set.changed |= TD_SETTING_WINDOW;
     c->set_dirty = true;
     break;
   }
-  case A_FULLSCREEN: c->set.fullscreen = !c->set.fullscreen; c->set_dirty = true; break;
-  case A_VSYNC: c->set.vsync = !c->set.vsync; c->set_dirty = true; break;
+  case A_FULLSCREEN:
+    c->set.fullscreen = !c->set.fullscreen;
+    c->set.changed |= TD_SETTING_FULLSCREEN;
+    c->set_dirty = true;
+    break;
+  case A_VSYNC:
+    c->set.vsync = !c->set.vsync;
+    c->set.changed |= TD_SETTING_VSYNC;
+    c->set_dirty = true;
+    break;
   case A_DIFFICULTY: /* easy -> normal -> hard -> easy; the next game started plays it */
     c->set.difficulty = c->set.difficulty == TD_DIFFICULTY_EASY     ? TD_DIFFICULTY_NORMAL
                         : c->set.difficulty == TD_DIFFICULTY_NORMAL ? TD_DIFFICULTY_HARD
                                                                     : TD_DIFFICULTY_EASY;
+    c->set.changed |= TD_SETTING_DIFFICULTY;
     break;
   case A_VOLUME: set_volume(c, volume_step(c->set.volume, b->arg)); break;
-  case A_VOLUME_SET: set_volume(c, td_ui_slider_level(b, c->mx, 10)); break;
+  case A_VOLUME_SET: set_volume(c, td_ui_slider_level(b, c->ux, 10)); break;
   case A_MUTE: toggle_mute(c); break;
   case A_BUILD: select_build(c, b->arg); break;
   case A_CALL: call_wave(c); break;
@@ -658,14 +700,31 @@ static void do_action(td_client *c, const td_ui_button *b) {
   case A_PAUSE: set_pause(c, !td_world_paused(client_world(c))); break;
   case A_MENU: c->pause_menu = true; break;
   case A_RESUME: c->pause_menu = false; break;
-  case A_RESTART: {
-    char path[512];
-    snprintf(path, sizeof path, "%s", c->map_path);
-    if (c->game) c->endless = td_world_endless(client_world(c)); /* the same mode again */
-    if (td_client_start(c, path, &err) != 0) toast(c, true, "%s", err.msg);
+  case A_RESTART:
+    if (c->screen == SCREEN_GAME) {
+      c->confirm = A_RESTART;
+      break;
+    }
+    restart(c);
     break;
-  }
-  case A_MAINMENU: end_game(c); c->screen = SCREEN_MENU; c->pause_menu = false; break;
+  case A_MAINMENU:
+    if (c->screen == SCREEN_GAME) {
+      c->confirm = A_MAINMENU;
+      break;
+    }
+    to_main_menu(c);
+    break;
+  case A_CANCEL: c->confirm = A_NONE; break;
+  case A_CONFIRM:
+    c->confirm = A_NONE;
+    if (b->arg == A_RESTART) restart(c);
+    else if (b->arg == A_MAINMENU) to_main_menu(c);
+    else if (b->arg == A_QUIT) c->quit = true;
+    break;
+  case A_UI_SCALE:
+    c->set.ui_scale = c->set.ui_scale == 0 ? 100 : c->set.ui_scale == 100 ? 150 : c->set.ui_scale == 150 ? 200 : 0;
+    c->set.changed |= TD_SETTING_UI_SCALE;
+    break;
   case A_UPGRADE: upgrade(c, b->arg); break;
   case A_SELL: sell(c); break;
   case A_TARGET:
@@ -692,7 +751,11 @@ static void do_action(td_client *c, const td_ui_button *b) {
   }
 }
 
+/* (x, y): pixels, as every mouse position the client keeps; the buttons
+** are laid out in UI units. */
 static bool click_button(td_client *c, int x, int y) {
+  x = (int)((float)x / c->ui);
+  y = (int)((float)y / c->ui);
   for (int i = c->nbtn - 1; i >= 0; i--)
     if (td_ui_hit(&c->btn[i].r, x, y)) {
       td_ui_button b = c->btn[i];
@@ -709,6 +772,8 @@ static bool click_button(td_client *c, int x, int y) {
 }
 
 static bool in_hud(const td_client *c, int x, int y) {
+  x = (int)((float)x / c->ui);
+  y = (int)((float)y / c->ui);
   return td_ui_hit(&c->r_hud, x, y) || td_ui_hit(&c->r_build, x, y) ||
          (c->panel_shown && td_ui_hit(&c->r_panel, x, y));
 }
@@ -742,6 +807,14 @@ static void key_down(td_client *c, const SDL_KeyboardEvent *k) {
     }
     return;
   }
+  if (c->confirm != A_NONE) { /* the dialog: Esc cancels, Enter confirms */
+    if (sym == SDLK_ESCAPE) c->confirm = A_NONE;
+    else if (sym == SDLK_RETURN || sym == SDLK_KP_ENTER) {
+      td_ui_button b = {.action = A_CONFIRM, .arg = c->confirm};
+      do_action(c, &b);
+    }
+    return;
+  }
   if (c->pause_menu) {
     if (sym == SDLK_ESCAPE) c->pause_menu = false;
     return;
@@ -764,7 +837,10 @@ static void key_down(td_client *c, const SDL_KeyboardEvent *k) {
   case SDLK_SPACE:
   case SDLK_p: set_pause(c, !td_world_paused(client_world(c))); break;
   case SDLK_n: call_wave(c); break;
-  case SDLK_f: c->speed = c->speed == 1 ? 2 : c->speed == 2 ? 4 : 1; break;
+  case SDLK_f: /* the next speed, and play (as the speed buttons do) */
+    c->speed = c->speed == 1 ? 2 : c->speed == 2 ? 4 : 1;
+    set_pause(c, false);
+    break;
   case SDLK_u: upgrade(c, (k->keysym.mod & KMOD_SHIFT) ? 1 : 0); break;
   case SDLK_x:
   case SDLK_DELETE:
@@ -804,14 +880,27 @@ static void key_up(td_client *c, SDL_Keycode sym) {
   }
 }
 
+/* The mouse at (x, y) pixels: kept in pixels (the map) and in UI units. */
+static void set_mouse(td_client *c, int x, int y) {
+  c->mx = x;
+  c->my = y;
+  c->ux = (int)((float)x / c->ui);
+  c->uy = (int)((float)y / c->ui);
+}
+
 void td_client_event(td_client *c, const SDL_Event *e) {
   switch (e->type) {
-  case SDL_QUIT: c->quit = true; break;
+  case SDL_QUIT: /* the window closed: with a game on, ask first */
+    if (c->game && c->screen == SCREEN_GAME && td_world_state(client_world(c)) == TD_GAME_PLAYING &&
+        c->confirm == A_NONE) {
+      c->pause_menu = true;
+      c->confirm = A_QUIT;
+    } else c->quit = true;
+    break;
   case SDL_KEYDOWN: key_down(c, &e->key); break;
   case SDL_KEYUP: key_up(c, e->key.keysym.sym); break;
   case SDL_MOUSEMOTION:
-    c->mx = e->motion.x;
-    c->my = e->motion.y;
+    set_mouse(c, e->motion.x, e->motion.y);
     if (c->game && c->screen == SCREEN_GAME) {
       if ((c->ldown || c->rdown) && !c->dragging &&
           abs(c->mx - c->down_x) + abs(c->my - c->down_y) > 6 && !in_hud(c, c->down_x, c->down_y))
@@ -825,8 +914,7 @@ void td_client_event(td_client *c, const SDL_Event *e) {
     }
     break;
   case SDL_MOUSEBUTTONDOWN:
-    c->mx = e->button.x;
-    c->my = e->button.y;
+    set_mouse(c, e->button.x, e->button.y);
     c->down_x = c->mx;
     c->down_y = c->my;
     c->drag_cx = c->cam.cx;
@@ -836,8 +924,7 @@ void td_client_event(td_client *c, const SDL_Event *e) {
     else c->rdown = true;
     break;
   case SDL_MOUSEBUTTONUP: {
-    c->mx = e->button.x;
-    c->my = e->button.y;
+    set_mouse(c, e->button.x, e->button.y);
     bool was_drag = c->dragging;
     c->dragging = false;
     if (e->button.button == SDL_BUTTON_LEFT) c->ldown = false;

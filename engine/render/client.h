@@ -32,9 +32,10 @@
 ** settings (window size, fullscreen, vsync: the app applies them,
 ** td_client_settings; difficulty, for the next game; volume in steps of
 ** 10 % and mute, which the client applies to its audio; M mutes on every
-** screen), the game
-** (Esc: the pause menu, which can save the game), and victory/defeat with
-** the game's statistics, a win's stars and the next map.
+** screen; the UI scale: Auto, 1x, 1.5x, 2x), the game (Esc: the pause
+** menu, a panel at the left, which can save the game; Restart, Main menu
+** and Quit ask first in a dialog), and victory/defeat with the game's
+** statistics, a win's stars and the next map.
 **
 ** Progress and saves (client_progress.c): given a data directory, the
 ** client keeps the player's progress there (game/progress.h: stars on a
@@ -42,6 +43,11 @@
 ** (DATA/saves/MAP.tds, game.h's td_game_save), continued from the menu
 ** with the same checksums; a save that does not load is refused with its
 ** reason and kept.
+**
+** Layout. Menus, HUD, panels and dialogs are laid out in UI units, each
+** drawn as `ui` pixels (td_batch_set_scale); the map is drawn in pixels
+** between the bars. Everything this header hands out (regions, buttons,
+** areas, base positions) and every mouse position it takes is in pixels.
 **
 ** Memory: the client owns its game, scene, atlas and batch; it borrows the
 ** renderer and the audio, which must outlive it. Determinism: the game it drives is
@@ -76,10 +82,19 @@ typedef struct td_client_options {
   bool fullscreen, vsync;
   int volume;              /* 0..100 % (td play's default is 80; a zeroed struct: 0) */
   bool muted;
+  int ui_scale;            /* 0 auto, else 100, 150, 200 (%) */
   SDL_Surface *surface;    /* offscreen: the renderer's target, drawn straight
                               into (td_batch_set_surface); NULL: a window */
   bool no_cards;           /* no enemy cards or boss bar (cards.h; td shot --no-cards) */
 } td_client_options;
+
+/* Which settings the player changed on the settings screen (or with M),
+** td_client_settings.changed: what td play keeps for the next run; what
+** the command line gave applies to this run only. */
+enum {
+  TD_SETTING_WINDOW = 1, TD_SETTING_FULLSCREEN = 2, TD_SETTING_VSYNC = 4, TD_SETTING_VOLUME = 8,
+  TD_SETTING_MUTED = 16, TD_SETTING_DIFFICULTY = 32, TD_SETTING_UI_SCALE = 64
+};
 
 typedef struct td_client_settings {
   int window_w, window_h;
@@ -87,6 +102,8 @@ typedef struct td_client_settings {
   int volume;              /* 0..100 % */
   bool muted;
   td_difficulty difficulty; /* of the next game started */
+  int ui_scale;            /* 0 auto (from the window's size), else 100, 150, 200 (%) */
+  unsigned changed;        /* TD_SETTING_* bits: changed by the player since the start */
 } td_client_settings;
 
 /* NULL with err set (assets missing, the map or the mod failed to load). */
@@ -125,9 +142,27 @@ bool td_client_base_screen(const td_client *c, int32_t base, int *x, int *y);
 ** "enemy" the clicked enemy's card, "intro" a new kind of enemy's card,
 ** "boss" the boss bar): false when not shown. */
 bool td_client_region(const td_client *c, const char *name, SDL_Rect *out);
+/* Every separate thing on screen in the last frame, for layout checks:
+** the HUD's labels ("gold", "lives", "wave", "preview": the next wave's
+** icons), every button (named by its label, "button N" without one) and
+** the toast; none of them may overlap another or leave the window, and no
+** button's text may be wider than the button.
+** Containers (the bars, the panel) are not listed. Writes at most cap,
+** returns how many there are. */
+typedef struct td_client_area {
+  char name[64];
+  SDL_Rect r;
+  int need_w;              /* a button: the width its text needs (<= r.w: not cut) */
+} td_client_area;
+int td_client_areas(const td_client *c, td_client_area *out, int cap);
 /* Centre of the button for an action by its label ("Start", "Sell",...):
 ** false when no such button is shown. */
 bool td_client_button(const td_client *c, const char *label, int *x, int *y);
+/* A text drawn by name: "wave" (the HUD's wave and what comes next, as
+** the game screen last drew it: "Wave 8/20 defeat"), "over" (the end
+** screen's statistics; "" when it is not shown), "confirm" (the confirm
+** dialog's question, "" when none); NULL for an unknown name. */
+const char *td_client_text(const td_client *c, const char *name);
 /* The frame time to show in the stats overlay (ms), set by the app. */
 void td_client_set_frame_ms(td_client *c, double ms);
 /* Last status line shown to the player ("scripts reloaded", a refusal). */

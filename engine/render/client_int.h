@@ -31,7 +31,7 @@ enum action {
   A_DIFFICULTY, A_VOLUME, A_VOLUME_SET, A_MUTE,
   A_BUILD, A_CALL, A_SPEED, A_PAUSE, A_MENU, A_RESUME, A_RESTART, A_MAINMENU, A_UPGRADE,
   A_SELL, A_TARGET, A_CLOSE_PANEL, A_ERR_CLOSE, A_ERR_COPY, A_RALLY, A_REPAIR,
-  A_ENDLESS, A_CONTINUE, A_SAVE, A_NEXT_MAP
+  A_ENDLESS, A_CONTINUE, A_SAVE, A_NEXT_MAP, A_CONFIRM, A_CANCEL, A_UI_SCALE
 };
 
 typedef struct stats {
@@ -55,7 +55,12 @@ struct td_client {
   char menu_error[512];
   int screen;
   bool pause_menu, quit;
-  int w, h;
+  int confirm;           /* an action waiting for the player's yes (A_RESTART, A_MAINMENU,
+                            A_QUIT), A_NONE: no dialog */
+  int w, h;              /* the screen in UI units: pixels / ui */
+  int pw, ph;            /* the screen in pixels */
+  float ui;              /* the UI scale: one UI unit is ui pixels (1, 1.5, 2, 3) */
+  int ux, uy;            /* the mouse in UI units */
   td_camera cam;
   bool cam_set;
   double acc, time, over_at;
@@ -91,7 +96,7 @@ struct td_client {
   bool set_dirty;
   td_ui_button btn[MAX_BUTTONS];
   int nbtn;
-  SDL_Rect r_gold, r_lives, r_wave, r_hud, r_build, r_panel, r_call;
+  SDL_Rect r_gold, r_lives, r_wave, r_hud, r_build, r_panel, r_call, r_preview, r_toast;
   bool panel_shown;
   double frame_ms;
   td_audio *audio;       /* borrowed; NULL: no sound */
@@ -107,6 +112,7 @@ struct td_client {
   bool endless;          /* the menu's mode, for the next game started */
   int stars;             /* the end screen's: stars of this win (0: none) */
   bool record;           /* the end screen's: a new record */
+  char t_wave[96], t_over[1024]; /* texts of the last frame (td_client_text) */
 };
 static const SDL_Color WHITE = {255, 255, 255, 255};
 

@@ -33,6 +33,35 @@ static int32_t early_bonus(const td_client *c) {
   return (int32_t)floor((double)td_game_rules(c->game)->early_bonus * (double)t / TD_WORLD_TICK_HZ);
 }
 
+/* The pause menu's panel: at the left under the top bar. */
+static SDL_Rect pause_panel(const td_client *c) {
+  int h = c->h - TOP_H - BOTTOM_H - 32;
+  return (SDL_Rect){16, TOP_H + 16, 300, h < 380 ? h : 380};
+}
+
+static const char *confirm_question(int action) {
+  return action == A_RESTART    ? "Restart this game? Progress is lost."
+         : action == A_MAINMENU ? "Leave for the main menu? Progress is lost."
+                                : "Quit the game? Progress is lost.";
+}
+
+static const char *confirm_verb(int action) {
+  return action == A_RESTART ? "Restart" : action == A_MAINMENU ? "Main menu" : "Quit";
+}
+
+/* The confirm dialog's panel: centred, as wide as its question. */
+static SDL_Rect confirm_panel(const td_client *c) {
+  int w = td_text_width(confirm_question(c->confirm), 2) + 60;
+  if (w < 420) w = 420;
+  return (SDL_Rect){(c->w - w) / 2, c->h / 2 - 70, w, 140};
+}
+
+static void layout_confirm(td_client *c) {
+  SDL_Rect p = confirm_panel(c);
+  add_button(c, p.x + p.w / 2 - 190, p.y + 80, 180, 40, A_CONFIRM, c->confirm, confirm_verb(c->confirm));
+  add_button(c, p.x + p.w / 2 + 10, p.y + 80, 180, 40, A_CANCEL, 0, "Cancel");
+}
+
 /* The main menu: the maps in order on the left (thumbnail, title,
 ** description, stars at the chosen difficulty), the chosen map's details on
 ** the right with Start and Continue, then the mode, Settings and Quit. */
@@ -97,7 +126,10 @@ static void layout_settings(td_client *c) {
   snprintf(s, sizeof s, "Sound: %s%s", c->set.muted ? "muted" : "on", c->audio ? "" : " (no audio device)");
   b = add_button(c, cx - 200, y + 230, 400, 40, A_MUTE, 0, s);
   if (b) snprintf(b->key, sizeof b->key, "M");
-  add_button(c, cx - 200, y + 290, 400, 40, A_BACK, 0, "Back");
+  if (c->set.ui_scale > 0) snprintf(s, sizeof s, "UI scale: %g x", (double)c->set.ui_scale / 100);
+  else snprintf(s, sizeof s, "UI scale: Auto (%g x)", (double)c->ui);
+  add_button(c, cx - 200, y + 276, 400, 40, A_UI_SCALE, 0, s);
+  add_button(c, cx - 200, y + 336, 400, 40, A_BACK, 0, "Back");
 }
 
 static void layout_game(td_client *c) {
@@ -127,7 +159,9 @@ static void layout_game(td_client *c) {
   int64_t nt = td_world_next_wave_ticks(w);
   char s[64];
   if (nt >= 0) snprintf(s, sizeof s, "Call wave +%dg", early_bonus(c));
-  else snprintf(s, sizeof s, "No more waves");
+  else if (td_world_state(w) == TD_GAME_PLAYING && td_world_wave(w) >= r->wave_count)
+    snprintf(s, sizeof s, "No more waves");
+  else snprintf(s, sizeof s, "Call wave");
   x -= 200;
   b = add_button(c, x, 6, 194, 36, A_CALL, 0, s);
   if (b) {
@@ -155,6 +189,7 @@ static void layout_game(td_client *c) {
     if (td_text_width(b->label, 2) > bw - b->r.h - 10) b->scale = 1; /* a long title */
     b->icon_kind = 1;
     b->icon_arg = r->towers[t].root;
+    if (td_ui_button_need_w(b) > bw) b->scale = 1; /* a long name in a narrow bar */
     b->enabled = td_world_gold(w) >= root->cost;
     b->active = c->build_type == (int32_t)t;
     if (!b->enabled && b->active) b->enabled = true;
@@ -238,15 +273,18 @@ static void layout_game(td_client *c) {
     c->btn[c->nbtn - 1].scale = 1;
     c->btn[c->nbtn - 2].scale = 1;
   }
-  if (c->pause_menu) {
-    int cx = c->w / 2, y = c->h / 2 - 80;
-    add_button(c, cx - 150, y, 300, 40, A_RESUME, 0, "Resume");
-    add_button(c, cx - 150, y + 50, 300, 40, A_SAVE, 0, "Save game");
-    add_button(c, cx - 150, y + 100, 300, 40, A_RESTART, 0, "Restart");
-    add_button(c, cx - 150, y + 150, 300, 40, A_SETTINGS, 0, "Settings");
-    add_button(c, cx - 150, y + 200, 300, 40, A_MAINMENU, 0, "Main menu");
-    add_button(c, cx - 150, y + 250, 300, 40, A_QUIT, 0, "Quit");
+  if (c->pause_menu && c->confirm == A_NONE) {
+    /* at the left, away from the map's middle where one clicks to build */
+    SDL_Rect p = pause_panel(c);
+    int mx = p.x + 20, my = p.y + 56, mw = p.w - 40;
+    add_button(c, mx, my, mw, 40, A_RESUME, 0, "Resume");
+    add_button(c, mx, my + 50, mw, 40, A_SAVE, 0, "Save game");
+    add_button(c, mx, my + 100, mw, 40, A_SETTINGS, 0, "Settings");
+    add_button(c, mx, my + 170, mw, 40, A_RESTART, 0, "Restart");
+    add_button(c, mx, my + 220, mw, 40, A_MAINMENU, 0, "Main menu");
+    add_button(c, mx, my + 270, mw, 40, A_QUIT, 0, "Quit");
   }
+  if (c->confirm != A_NONE) layout_confirm(c);
 }
 
 static void layout_over(td_client *c) {
@@ -284,7 +322,7 @@ static void draw_buttons(td_client *c) {
   const td_rules *r = c->game ? td_game_rules(c->game) : NULL;
   for (int i = 0; i < c->nbtn; i++) {
     const td_ui_button *bt = &c->btn[i];
-    bool hover = td_ui_hit(&bt->r, c->mx, c->my);
+    bool hover = td_ui_hit(&bt->r, c->ux, c->uy);
     td_ui_button_draw(b, bt, hover);
     if (bt->icon_kind == 1 && r) {
       float s = (float)bt->r.h - 8;
@@ -292,6 +330,24 @@ static void draw_buttons(td_client *c) {
                           (float)bt->r.y + (float)bt->r.h / 2, s);
     }
   }
+}
+
+/* Draws again, on top, the buttons whose action is in [lo, hi] or one of a, b. */
+static void draw_buttons_of(td_client *c, int lo, int hi, int a, int b) {
+  for (int i = 0; i < c->nbtn; i++) {
+    int act = c->btn[i].action;
+    if ((act >= lo && act <= hi) || act == a || act == b)
+      td_ui_button_draw(&c->batch, &c->btn[i], td_ui_hit(&c->btn[i].r, c->ux, c->uy));
+  }
+}
+
+static void draw_confirm(td_client *c) {
+  td_batch *b = &c->batch;
+  SDL_Rect p = confirm_panel(c);
+  td_batch_rect(b, 0, 0, (float)c->w, (float)c->h, td_color(0, 0, 0, 120));
+  td_ui_panel(b, (float)p.x, (float)p.y, (float)p.w, (float)p.h);
+  text_center(b, (float)(p.x + p.w / 2), (float)p.y + 30, 2, confirm_question(c->confirm), WHITE);
+  draw_buttons_of(c, A_CONFIRM, A_CANCEL, A_CONFIRM, A_CANCEL);
 }
 
 static void draw_hud(td_client *c) {
@@ -320,9 +376,15 @@ static void draw_hud(td_client *c) {
   tw = td_batch_text(b, x + 38, 10, 2, s, WHITE, true);
   c->r_wave = (SDL_Rect){(int)x, 4, 38 + tw, 40};
   int64_t nt = td_world_next_wave_ticks(w);
-  if (nt >= 0) snprintf(s, sizeof s, "next in %llds", (long long)((nt + TD_WORLD_TICK_HZ - 1) / TD_WORLD_TICK_HZ));
-  else snprintf(s, sizeof s, "last wave");
-  td_batch_text(b, x + 38, 30, 1, s, td_color(190, 190, 210, 255), true);
+  td_game_state gs = td_world_state(w);
+  if (gs == TD_GAME_LOST) snprintf(s, sizeof s, "defeat");
+  else if (gs == TD_GAME_WON) snprintf(s, sizeof s, "victory");
+  else if (nt >= 0) snprintf(s, sizeof s, "next in %llds", (long long)((nt + TD_WORLD_TICK_HZ - 1) / TD_WORLD_TICK_HZ));
+  else if (td_world_wave(w) >= r->wave_count) snprintf(s, sizeof s, "last wave");
+  else snprintf(s, sizeof s, "next after this one");
+  int sw = td_batch_text(b, x + 38, 30, 1, s, td_color(190, 190, 210, 255), true);
+  if (sw > tw) c->r_wave.w = 38 + sw;
+  snprintf(c->t_wave, sizeof c->t_wave, "Wave %d/%d %s", td_world_wave(w), r->wave_count, s);
   x += 38 + (float)(tw > 110 ? tw : 110) + 18;
   /* the next wave's preview: icons and counts */
   td_wave_entry pv[12];
@@ -330,7 +392,9 @@ static void draw_hud(td_client *c) {
   size_t np = nt >= 0 ? td_world_preview(w, nw, pv, 12) : 0;
   if (np > 12) np = 12;
   float limit = (float)c->r_call.x - 8;
+  c->r_preview = (SDL_Rect){0, 0, 0, 0};
   if (np > 0 && x + 60 < limit) {
+    float x0 = x;
     td_batch_text(b, x, 18, 1, "NEXT:", td_color(190, 190, 210, 255), true);
     x += 36;
     for (size_t i = 0; i < np && x + 70 < limit; i++) {
@@ -339,6 +403,7 @@ static void draw_hud(td_client *c) {
       int t2 = td_batch_text(b, x + 33, 17, 2, s, WHITE, true);
       x += 40 + (float)t2;
     }
+    c->r_preview = (SDL_Rect){(int)x0, 6, (int)(x - x0), 36};
   }
   draw_buttons(c);
   /* the selected tower's details */
@@ -350,7 +415,7 @@ static void draw_hud(td_client *c) {
     /* re-draw the buttons of the panel above it */
     for (int i = 0; i < c->nbtn; i++)
       if (td_ui_hit(&p, c->btn[i].r.x, c->btn[i].r.y)) {
-        td_ui_button_draw(b, &c->btn[i], td_ui_hit(&c->btn[i].r, c->mx, c->my));
+        td_ui_button_draw(b, &c->btn[i], td_ui_hit(&c->btn[i].r, c->ux, c->uy));
         if (c->btn[i].icon_kind == 1) {
           float sz = (float)c->btn[i].r.h - 8;
           td_scene_tower_icon(c->scene, b, r, c->btn[i].icon_arg, (float)c->btn[i].r.x + 4 + sz / 2,
@@ -490,7 +555,10 @@ static void draw_game(td_client *c) {
              why[0] >= 'a' && why[0] <= 'z' ? why[0] - 'a' + 'A' : why[0], why[0] ? why + 1 : "");
     p.ghost.reason = c->ghost_why;
   }
+  td_batch_set_scale(b, 1);
   td_scene_draw(c->scene, b, w, &c->cam, &p);
+  td_batch_set_scale(b, c->ui);
+  c->r_toast = (SDL_Rect){0, 0, 0, 0};
   /* overlay names in the corner */
   char on[160] = "";
   for (int i = 0; i < TD_OVERLAY_COUNT; i++)
@@ -508,6 +576,7 @@ static void draw_game(td_client *c) {
     int tw = td_text_width(c->toast, 2);
     float tx = (float)(c->w - tw) / 2, ty = (float)(c->h - BOTTOM_H - 44);
     td_batch_rect(b, tx - 10, ty - 6, (float)tw + 20, 28, td_color(10, 10, 16, 210));
+    c->r_toast = (SDL_Rect){(int)tx - 10, (int)ty - 6, tw + 20, 28};
     td_batch_text(b, tx, ty, 2, c->toast, c->toast_bad ? td_color(255, 120, 100, 255) : WHITE, true);
   }
   draw_errors(c);
@@ -515,17 +584,19 @@ static void draw_game(td_client *c) {
     /* the Copy/Hide buttons sit on the error panel: draw them again on top */
     for (int i = 0; i < c->nbtn; i++)
       if (c->btn[i].action == A_ERR_COPY || c->btn[i].action == A_ERR_CLOSE)
-        td_ui_button_draw(b, &c->btn[i], td_ui_hit(&c->btn[i].r, c->mx, c->my));
+        td_ui_button_draw(b, &c->btn[i], td_ui_hit(&c->btn[i].r, c->ux, c->uy));
   }
   if (c->pause_menu) {
     td_batch_rect(b, 0, 0, (float)c->w, (float)c->h, td_color(0, 0, 0, 140));
-    td_ui_panel(b, (float)c->w / 2 - 170, (float)c->h / 2 - 140, 340, 362);
-    text_center(b, (float)c->w / 2, (float)c->h / 2 - 124, 3, "Paused", WHITE);
-    for (int i = 0; i < c->nbtn; i++)
-      if ((c->btn[i].action >= A_RESUME && c->btn[i].action <= A_MAINMENU) ||
-          c->btn[i].action == A_QUIT || c->btn[i].action == A_SETTINGS || c->btn[i].action == A_SAVE)
-        td_ui_button_draw(b, &c->btn[i], td_ui_hit(&c->btn[i].r, c->mx, c->my));
+    SDL_Rect pp = pause_panel(c);
+    td_ui_panel(b, (float)pp.x, (float)pp.y, (float)pp.w, (float)pp.h);
+    text_center(b, (float)(pp.x + pp.w / 2), (float)pp.y + 16, 3, "Paused", WHITE);
+    if (c->confirm == A_NONE) {
+      draw_buttons_of(c, A_RESUME, A_MAINMENU, A_QUIT, A_SETTINGS);
+      draw_buttons_of(c, A_SAVE, A_SAVE, A_SAVE, A_SAVE);
+    }
   }
+  if (c->confirm != A_NONE) draw_confirm(c);
 }
 
 static void draw_title(td_client *c, const char *sub) {
@@ -647,14 +718,39 @@ static void draw_over(td_client *c) {
     else snprintf(r, sizeof r, "New record: %d star%s", c->stars, c->stars == 1 ? "" : "s");
     text_center(b, (float)c->w / 2, (float)c->h / 2 - 88, 1, r, td_color(255, 215, 80, 255));
   }
+  snprintf(c->t_over, sizeof c->t_over, "%s", s);
   draw_buttons(c);
 }
 
+/* The UI scale for a w x h window: the setting (1x, 1.5x, 2x) or, on
+** Auto, the largest of 1, 1.5, 2 and 3 that leaves at least 1280 x 720
+** units (1920x1080: 1.5x, 2560x1440: 2x, 4K: 3x); never so large that
+** fewer than 960 x 600 units remain (the smallest layout checked). */
+static float ui_factor(const td_client *c, int w, int h) {
+  static const float autos[] = {3, 2, 1.5f};
+  float k = (float)c->set.ui_scale / 100.0f;
+  if (c->set.ui_scale <= 0) {
+    k = 1;
+    for (size_t i = 0; i < sizeof autos / sizeof autos[0]; i++)
+      if ((float)w / autos[i] >= 1280 && (float)h / autos[i] >= 720) {
+        k = autos[i];
+        break;
+      }
+  }
+  float fit = fminf((float)w / 960.0f, (float)h / 600.0f);
+  if (k > fit) k = fit;
+  return k < 1 ? 1 : k;
+}
+
 void td_client_draw(td_client *c, int w, int h) {
-  if (w != c->w || h != c->h) {
+  float k = ui_factor(c, w, h);
+  if (w != c->pw || h != c->ph || k != c->ui) {
     float oz = c->cam.zoom;
-    c->w = w;
-    c->h = h;
+    c->pw = w;
+    c->ph = h;
+    c->ui = k;
+    c->w = (int)((float)w / k);
+    c->h = (int)((float)h / k);
     client_layout_viewport(c);
     if (c->cam_set) {
       c->cam.zoom = oz;
@@ -671,6 +767,7 @@ void td_client_draw(td_client *c, int w, int h) {
   c->drawn[0] = '\0';
   td_batch_begin(&c->batch, w, h);
   td_batch_clear(&c->batch, td_color(12, 14, 20, 255));
+  td_batch_set_scale(&c->batch, c->ui); /* the UI in units of ui pixels; the map in pixels */
   switch (c->screen) {
   case SCREEN_MENU: draw_menu(c); break;
   case SCREEN_SETTINGS: draw_title(c, "settings"); draw_buttons(c); break;
@@ -690,6 +787,13 @@ bool td_client_base_screen(const td_client *c, int32_t base, int *x, int *y) {
   return true;
 }
 
+/* A rectangle of the UI (in units of ui pixels) in the frame's pixels. */
+static SDL_Rect to_pixels(const td_client *c, SDL_Rect r) {
+  int x0 = (int)lrintf((float)r.x * c->ui), y0 = (int)lrintf((float)r.y * c->ui);
+  int x1 = (int)lrintf((float)(r.x + r.w) * c->ui), y1 = (int)lrintf((float)(r.y + r.h) * c->ui);
+  return (SDL_Rect){x0, y0, x1 - x0, y1 - y0};
+}
+
 bool td_client_region(const td_client *c, const char *name, SDL_Rect *out) {
   if (client_cards_region(c, name, out)) return true;
   if (c->screen != SCREEN_GAME) return false;
@@ -701,14 +805,56 @@ bool td_client_region(const td_client *c, const char *name, SDL_Rect *out) {
   else if (!strcmp(name, "call")) *out = c->r_call;
   else if (!strcmp(name, "panel") && c->panel_shown) *out = c->r_panel;
   else return false;
+  *out = to_pixels(c, *out);
   return true;
+}
+
+const char *td_client_text(const td_client *c, const char *name) {
+  if (!strcmp(name, "wave")) return c->t_wave;
+  if (!strcmp(name, "over")) return c->screen == SCREEN_OVER ? c->t_over : "";
+  if (!strcmp(name, "confirm")) return c->confirm != A_NONE ? confirm_question(c->confirm) : "";
+  return NULL;
+}
+
+int td_client_areas(const td_client *c, td_client_area *out, int cap) {
+  int n = 0;
+  const struct { const char *name; const SDL_Rect *r; } hud[] = {
+    {"gold", &c->r_gold}, {"lives", &c->r_lives}, {"wave", &c->r_wave},
+    {"preview", &c->r_preview}, {"toast", &c->r_toast}};
+  if (c->screen == SCREEN_GAME && !c->pause_menu && c->confirm == A_NONE)
+    for (size_t i = 0; i < sizeof hud / sizeof hud[0]; i++) {
+      if (hud[i].r->w <= 0 || hud[i].r->h <= 0) continue;
+      if (n < cap) {
+        snprintf(out[n].name, sizeof out[n].name, "%s", hud[i].name);
+        out[n].r = to_pixels(c, *hud[i].r);
+        out[n].need_w = 0;
+      }
+      n++;
+    }
+  for (int i = 0; i < c->nbtn; i++) {
+    /* under the pause menu or a dialog, only their buttons count */
+    int a = c->btn[i].action;
+    if (c->confirm != A_NONE && a != A_CONFIRM && a != A_CANCEL) continue;
+    if (c->confirm == A_NONE && c->pause_menu && a != A_RESUME && a != A_RESTART &&
+        a != A_SETTINGS && a != A_MAINMENU && a != A_QUIT)
+      continue;
+    if (n < cap) {
+      if (c->btn[i].label[0]) snprintf(out[n].name, sizeof out[n].name, "%s", c->btn[i].label);
+      else snprintf(out[n].name, sizeof out[n].name, "button %d", i);
+      out[n].r = to_pixels(c, c->btn[i].r);
+      out[n].need_w = (int)lrintf((float)td_ui_button_need_w(&c->btn[i]) * c->ui);
+    }
+    n++;
+  }
+  return n;
 }
 
 bool td_client_button(const td_client *c, const char *label, int *x, int *y) {
   for (int i = 0; i < c->nbtn; i++)
     if (!strncmp(c->btn[i].label, label, strlen(label))) {
-      *x = c->btn[i].r.x + c->btn[i].r.w / 2;
-      *y = c->btn[i].r.y + c->btn[i].r.h / 2;
+      SDL_Rect r = to_pixels(c, c->btn[i].r);
+      *x = r.x + r.w / 2;
+      *y = r.y + r.h / 2;
       return true;
     }
   return false;

@@ -537,6 +537,28 @@ static void draw_tiles(td_scene *s, td_batch *b, const td_map *m, const td_camer
   }
 }
 
+/* Every tower base's pad, drawn at the base's own rectangle (one pad tile
+** per tile it covers): a base off the tile grid (01-crossroads' 7-9 sit
+** half a tile off, on the roads they close) shows where it is, whatever
+** the tile layer draws under it. */
+static void draw_pads(td_scene *s, td_batch *b, const td_map *m, const td_camera *cam) {
+  const td_sprite *pad = td_atlas_find(s->atlas, "tile_pad");
+  float tw = (float)m->tile_w, th = (float)m->tile_h, z = cam->zoom;
+  if (!pad || tw <= 0 || th <= 0) return;
+  for (size_t i = 0; i < m->base_count; i++) {
+    const td_tower_base *tb = &m->bases[i];
+    int nx = (int)lrintf((float)tb->w / tw), ny = (int)lrintf((float)tb->h / th);
+    if (nx < 1) nx = 1;
+    if (ny < 1) ny = 1;
+    float cw = (float)tb->w / (float)nx, ch = (float)tb->h / (float)ny;
+    for (int y = 0; y < ny; y++)
+      for (int x = 0; x < nx; x++)
+        td_batch_sprite_rect(b, pad, td_camera_sx(cam, (float)tb->x + cw * (float)x),
+                             td_camera_sy(cam, (float)tb->y + ch * (float)y), cw * z + 0.5f,
+                             ch * z + 0.5f, WHITE);
+  }
+}
+
 static void chevron(td_batch *b, float x, float y, float dx, float dy, float size, SDL_Color c) {
   float px = -dy, py = dx;
   float w = fmaxf(1.5f, size * 0.28f);
@@ -546,36 +568,60 @@ static void chevron(td_batch *b, float x, float y, float dx, float dy, float siz
                 x + dx * size * 0.3f, y + dy * size * 0.3f, w, c);
 }
 
-/* The route on the ground: golden chevrons along every node's next, moving
-** toward the goals (waypoint maps), or one arrow per cell (grid maps).
-** `changed` nodes (a ghost's preview differs there) are drawn in white. */
-/* Chevrons along one route step n -> t: spaced and drifting with time
-** (seed 004's golden arrows), or one at the middle when `one`. */
-static void step_chevrons(td_batch *b, const td_graph *g, int32_t n, int32_t t,
-                          const td_camera *cam, float tile, float phase, bool one, SDL_Color c) {
+/* A grid step's arrow: a shaft and a narrow head, so it reads as an arrow
+** in all eight directions (a plain chevron turned 45 degrees on square
+** cells looks like a corner bracket). */
+static void arrow(td_batch *b, float x, float y, float dx, float dy, float size, SDL_Color c) {
+  float px = -dy, py = dx;
+  float w = fmaxf(1.5f, size * 0.22f);
+  float tx = x + dx * size * 0.55f, ty = y + dy * size * 0.55f;
+  td_batch_line(b, x - dx * size * 0.55f, y - dy * size * 0.55f, tx, ty, w, c);
+  td_batch_line(b, tx - dx * size * 0.5f + px * size * 0.32f, ty - dy * size * 0.5f + py * size * 0.32f,
+                tx, ty, w, c);
+  td_batch_line(b, tx - dx * size * 0.5f - px * size * 0.32f, ty - dy * size * 0.5f - py * size * 0.32f,
+                tx, ty, w, c);
+}
+
+#define CHEVRON_SPACING 0.75f /* tiles between chevrons along a way */
+
+/* Chevrons along one route step n -> t, spaced and drifting with time
+** (seed 004's golden arrows), or one arrow at the middle when `one` (a
+** grid's field). `start` is how far along its way the step begins (map
+** units): the chevrons sit at the way's distances phase, phase + spacing,
+** ..., so a way of steps shorter than the spacing (a grid's cells) shows
+** them evenly whatever the phase (each step counting from its own start,
+** a one-cell step had none once the phase was past 0.83: every chevron of
+** a large grid vanished at once, ~0.2 s in every 1.25 s). Returns the
+** step's length. */
+static float step_chevrons(td_batch *b, const td_graph *g, int32_t n, int32_t t,
+                           const td_camera *cam, float tile, float phase, float start, bool one,
+                           SDL_Color c) {
   float ax = (float)g->x[n], ay = (float)g->y[n], bx = (float)g->x[t], by = (float)g->y[t];
   float dx = bx - ax, dy = by - ay, len = sqrtf(dx * dx + dy * dy);
-  if (len < 1e-3f) return;
+  if (len < 1e-3f) return 0;
   dx /= len;
   dy /= len;
   float sa = td_camera_sx(cam, ax), sb = td_camera_sx(cam, bx);
   float ta = td_camera_sy(cam, ay), tb = td_camera_sy(cam, by);
   if (fmaxf(sa, sb) < (float)cam->vx - 20 || fminf(sa, sb) > (float)(cam->vx + cam->vw) + 20 ||
       fmaxf(ta, tb) < (float)cam->vy - 20 || fminf(ta, tb) > (float)(cam->vy + cam->vh) + 20)
-    return;
+    return len;
   if (one) {
     float mx = td_camera_sx(cam, ax + dx * len * 0.5f), my = td_camera_sy(cam, ay + dy * len * 0.5f);
-    chevron(b, mx, my, dx, dy, tile * 0.3f * cam->zoom, c);
-    return;
+    arrow(b, mx, my, dx, dy, tile * 0.34f * cam->zoom, c);
+    return len;
   }
-  float spacing = tile * 0.75f;
+  float spacing = tile * CHEVRON_SPACING;
+  /* the first chevron at or after start, in [0, spacing) from the step's start */
+  float d0 = fmodf(spacing * (phase + 0.5f) - start, spacing);
+  if (d0 < 0) d0 += spacing;
   /* an integer counter: a float one that no longer changes never ends */
-  float d0 = spacing * phase + spacing * 0.5f;
   for (int k = 0; d0 + spacing * (float)k < len; k++) {
     float d = d0 + spacing * (float)k;
     float x = ax + dx * d, y = ay + dy * d;
     chevron(b, td_camera_sx(cam, x), td_camera_sy(cam, y), dx, dy, tile * 0.32f * cam->zoom, c);
   }
+  return len;
 }
 
 /* The route on the ground: every node's next on a small map (a grid's
@@ -594,7 +640,7 @@ static void draw_route(td_scene *s, td_batch *b, const td_map *m, const td_graph
     bool one = m->grid != NULL;
     for (int32_t n = 0; n < g->node_count; n++)
       if (next[n] >= 0)
-        step_chevrons(b, g, n, next[n], cam, tile, phase, one, cur && cur[n] != next[n] ? changed : col);
+        step_chevrons(b, g, n, next[n], cam, tile, phase, 0, one, cur && cur[n] != next[n] ? changed : col);
     return;
   }
   /* the spawns' ways, each node once (ways merge): marks stamped with a
@@ -607,11 +653,12 @@ static void draw_route(td_scene *s, td_batch *b, const td_map *m, const td_graph
   }
   for (size_t i = 0; i < m->spawn_count; i++) {
     int32_t n = m->spawns[i].node;
+    float along = 0; /* the way's length so far: chevrons evenly along it */
     for (int32_t steps = 0; n >= 0 && steps < g->node_count; steps++) {
       int32_t t = next[n];
       if (t < 0 || s->route_mark[n] == s->mark_gen) break;
       s->route_mark[n] = s->mark_gen;
-      step_chevrons(b, g, n, t, cam, tile, phase, false, cur && cur[n] != t ? changed : col);
+      along += step_chevrons(b, g, n, t, cam, tile, phase, along, false, cur && cur[n] != t ? changed : col);
       n = t;
     }
   }
@@ -1225,6 +1272,7 @@ void td_scene_draw(td_scene *s, td_batch *b, const td_world *w, const td_camera 
   bind_rules(s, r);
   const float z = cam->zoom, tile = (float)m->tile_w, a = p->alpha;
   draw_tiles(s, b, m, cam);
+  draw_pads(s, b, m, cam);
   draw_overlays_under(s, b, w, cam, p);
 
   /* the route: the preview's when a ghost is shown */

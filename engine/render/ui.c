@@ -61,6 +61,15 @@ void td_ui_button_draw(td_batch *b, const td_ui_button *bt, bool hover) {
                   td_color(180, 180, 200, 255), false);
 }
 
+int td_ui_button_need_w(const td_ui_button *bt) {
+  int sc = bt->scale ? bt->scale : 2, h = bt->r.h;
+  int lead = 8;
+  if (bt->icon && bt->icon_kind == 0) lead = 12 + (h - 12 > 32 ? 32 : h - 12);
+  else if (bt->icon_kind != 0) lead = h + 4;
+  int tw = td_text_width(bt->label, sc), sw = bt->sub[0] ? td_text_width(bt->sub, 1) : 0;
+  return lead + (tw > sw ? tw : sw) + 4;
+}
+
 int td_ui_slider_level(const td_ui_button *bt, int x, int step) {
   int w = bt->r.w - 2 * SLIDER_PAD;
   if (w <= 0 || step <= 0) return bt->level;

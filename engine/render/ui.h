@@ -34,6 +34,9 @@ void td_ui_panel(td_batch *b, float x, float y, float w, float h);
 /* Draws the button's frame and text; the icon (when icon_kind is 0); a
 ** slider's bar. */
 void td_ui_button_draw(td_batch *b, const td_ui_button *bt, bool hover);
+/* The width the button needs to show its icon, label and sub line whole
+** (what td_ui_button_draw puts left of the text, the text, a margin). */
+int td_ui_button_need_w(const td_ui_button *bt);
 /* The level (0..100, in steps of `step`) a click at x on a slider picks. */
 int td_ui_slider_level(const td_ui_button *bt, int x, int step);
 

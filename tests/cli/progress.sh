@@ -48,6 +48,7 @@ expect tick < 10
 expect towers == 0
 key Escape
 click button Main menu
+click button Main menu
 key Up
 wait 2
 # the first row's stars (1280x720: the row of the first map, its right end)
@@ -67,6 +68,7 @@ wait 5
 expect wave >= 1
 key Escape
 click button Main menu
+click button Main menu
 SCRIPT
 play "endless" "$tmp/endless.txt"
 grep -q "^wave 02-grid normal [1-9]" "$data/progress"; check $? "progress: no endless wave: $(cat "$data/progress")"
@@ -79,6 +81,7 @@ play "damaged progress" "$tmp/damaged.txt"
 cmp -s "$data/progress.bad" <(printf 'td-progress 1\nstars 02-grid easy 2\nstars 02-grid normal nine\n')
 check $? "damaged progress: no exact .bad copy"
 
+# (in a game, Main menu asks first: the second click is the dialog's)
 # ---- save, leave, continue: the same game as one played through ----------
 cat >"$tmp/save.txt" <<'SCRIPT'
 wait 2
@@ -94,12 +97,14 @@ click button Save game
 expect toast Game saved
 expect tick == 155
 click button Main menu
+click button Main menu
 wait 2
 click button Continue
 expect tick == 156
 wait 300
 checksum resumed
 key Escape
+click button Main menu
 click button Main menu
 click button Start
 key 1
