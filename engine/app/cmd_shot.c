@@ -37,7 +37,8 @@ static const char usage[] =
   "  --difficulty D    normal (default), easy or hard (with --replay: the replay's)\n"
   "  --replay FILE     play this replay's commands (engine/game/replay.h)\n"
   "  --tick T          step to tick T first (default 0)\n"
-  "  --idle            no built-in player (without --replay it builds towers)\n"
+  "  --idle            no built-in player (without --replay it builds towers); a\n"
+  "                    first wave that waits for the player is called at once\n"
   "  --no-cards        no enemy cards or boss bar over the map\n"
   "  --overlay NAME    a debug overlay: graph lanes separation hash grid flyers ranges stats\n"
   "                    (repeatable)\n"
@@ -186,6 +187,13 @@ int td_cmd_shot(int argc, char **argv) {
       next_cmd++;
     }
     if (bot && td_auto_play(bot, g, &err) != 0) {
+      status = td_app_fail("shot: %s", err.msg);
+      goto done;
+    }
+    /* nobody builds: a first wave that waits for the player is called */
+    if (!bot && !replay && td_world_first_wave_waiting(wd) &&
+        td_game_command(g, &(td_command){.tick = td_world_tick(wd), .kind = TD_COMMAND_CALL_WAVE},
+                        &err) != 0) {
       status = td_app_fail("shot: %s", err.msg);
       goto done;
     }

@@ -413,7 +413,8 @@ static int check_world(soak *s) {
     const char *tn = e.type >= 0 && (size_t)e.type < r->enemy_count ? r->enemies[e.type].name : "?";
     if (!finite_all(v, sizeof v / sizeof v[0], &bad))
       return fail(s, "enemy slot %zu (%s): %s is %s", i, tn, names[bad], fval(v[bad]));
-    if (e.state != TD_ENEMY_WALK && e.state != TD_ENEMY_STUNNED)
+    if (e.state != TD_ENEMY_WALK && e.state != TD_ENEMY_STUNNED && e.state != TD_ENEMY_BLOCKED &&
+        e.state != TD_ENEMY_ATTACK)
       return fail(s, "enemy slot %zu (%s): state %d after the step (walk or stunned expected)",
                   i, tn, (int)e.state);
     if (!(e.health > 0.0f) || e.health > e.max_health)

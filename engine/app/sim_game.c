@@ -32,7 +32,8 @@ static const char usage[] =
   "players:\n"
   "  --auto          the built-in strategy (docs/cli.md#auto): builds where\n"
   "                  enemies pass, upgrades when it cannot build\n"
-  "  --idle          nobody: no tower is ever built\n"
+  "  --idle          nobody: no tower is ever built (a first wave that waits for\n"
+  "                  the player is called at once)\n"
   "  --replay FILE   the commands of a replay; its map, mods, seed, mode and\n"
   "                  difficulty are used (--map and --mod may be left out; the\n"
   "                  others are refused if they disagree), every checksum it\n"
@@ -424,6 +425,13 @@ int td_sim_game(int argc, char **argv) {
         goto out;
       }
     if (au && td_auto_play(au, g, &err) != 0) {
+      status = td_app_fail("%s", err.msg);
+      goto out;
+    }
+    /* nobody builds: a first wave that waits for the player is called */
+    if (!au && o.who != P_REPLAY && td_world_first_wave_waiting(w) &&
+        td_game_command(g, &(td_command){.tick = td_world_tick(w), .kind = TD_COMMAND_CALL_WAVE},
+                        &err) != 0) {
       status = td_app_fail("%s", err.msg);
       goto out;
     }

@@ -379,6 +379,7 @@ static void draw_hud(td_client *c) {
   td_game_state gs = td_world_state(w);
   if (gs == TD_GAME_LOST) snprintf(s, sizeof s, "defeat");
   else if (gs == TD_GAME_WON) snprintf(s, sizeof s, "victory");
+  else if (td_world_first_wave_waiting(w)) snprintf(s, sizeof s, "waits: build, or N");
   else if (nt >= 0) snprintf(s, sizeof s, "next in %llds", (long long)((nt + TD_WORLD_TICK_HZ - 1) / TD_WORLD_TICK_HZ));
   else if (td_world_wave(w) >= r->wave_count) snprintf(s, sizeof s, "last wave");
   else snprintf(s, sizeof s, "next after this one");

@@ -374,6 +374,10 @@ static const mod_field rules_fields[] = {
   {"endless_health_growth", FT_NUM, 0, 0, 1000, 0.1, NULL, NULL,
    OFF(td_rules, endless_health_growth), "number",
    "Endless mode: health * (1 + this * (n - wave_count)) past the last wave."},
+  {"first_wave_waits", FT_BOOL, 0, 0, 0, 0, NULL, NULL, OFF(td_rules, first_wave_waits),
+   "boolean",
+   "Wave 1 waits for the player: its countdown (first_wave_delay) starts at the first tower "
+   "placed, or the player calls it. false: it starts with the game."},
   {"repair_cost", FT_NUM, 0, 0, 10, 0.5, NULL, NULL, OFF(td_rules, repair_cost), "number",
    "A full repair of a tower at 0 health costs this share of the gold spent on it (less "
    "damage, less: rounded up)."},

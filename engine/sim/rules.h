@@ -214,6 +214,8 @@ typedef struct td_rules {
   float sell_refund;         /* share of the gold spent on a tower given back, 0 .. 1 */
   float early_bonus;         /* gold per second of the interval skipped by calling early */
   float endless_health_growth;
+  bool first_wave_waits;     /* wave 1's countdown (first_wave_delay) starts only at the
+                                first tower placed, or when the player calls it */
   float repair_cost;         /* a full repair of a tower at 0 health costs this share of the
                                 gold spent on it (less damage: less, rounded up), 0 .. 10 */
 } td_rules;

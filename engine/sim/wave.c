@@ -5,7 +5,9 @@
 ** next_wave_at (or when called early); starting a wave pays the income,
 ** queues one spawn batch per group and spawn point at start + delay, and
 ** sets next_wave_at to start + wave_interval. A batch spawns as one
-** formation, in a crowd group of its own.
+** formation, in a crowd group of its own. With rules->first_wave_waits,
+** wave 1 stays first_wave_delay away until the world is armed (the first
+** tower placed, or a call).
 */
 #include "sim/world_int.h"
 
@@ -94,6 +96,8 @@ static void spawn_batch(td_world *w, const pending *p) {
 }
 
 void waves_update(td_world *w) {
+  /* waiting for the player: wave 1 stays first_wave_delay away */
+  if (!w->armed && w->wave == 0) w->next_wave_at = w->clock + ticks_of(w->rules->first_wave_delay);
   while (waves_left(w) && w->clock >= w->next_wave_at && !w->broken)
     start_wave(w, w->clock, 0);
   /* due batches spawn in the order they were queued */
@@ -115,6 +119,7 @@ void waves_update(td_world *w) {
 ** + 1), and the seconds it skipped pay early_bonus each. */
 td_refusal wave_call(td_world *w) {
   if (!waves_left(w)) return TD_REFUSAL_NO_WAVE;
+  w->armed = true;
   uint64_t now = w->clock + 1;
   uint64_t skipped = w->next_wave_at > now ? w->next_wave_at - now : 0;
   double bonus = floor((double)w->rules->early_bonus * (double)skipped / TD_WORLD_TICK_HZ);

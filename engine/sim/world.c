@@ -162,6 +162,7 @@ td_world *td_world_create(const td_map *map, const td_rules *rules, uint64_t see
   w->gold = rules->start_gold;
   w->lives = rules->start_lives;
   w->next_wave_at = (uint64_t)llroundf(rules->first_wave_delay * (float)TD_WORLD_TICK_HZ);
+  w->armed = !rules->first_wave_waits;
   w->game = TD_GAME_PLAYING;
   return w;
 oom:
@@ -239,6 +240,7 @@ int td_world_set_rules(td_world *w, const td_rules *rules, td_err *err) {
   if (td_world_check_rules(w, rules, err) != 0) return -1;
   const td_rules *old = w->rules;
   w->rules = rules;
+  if (!rules->first_wave_waits) w->armed = true; /* (rules that do not wait never hold it) */
   sieges_rules_changed(w, old);
   /* only grows: enemies alive keep the radius they spawned with */
   for (size_t i = 0; i < rules->enemy_count; i++)
@@ -293,7 +295,10 @@ static void apply_command(td_world *w, const td_command *c) {
     why = TD_REFUSAL_GAME_OVER;
   } else {
     switch (c->kind) {
-    case TD_COMMAND_PLACE: why = tower_place(w, c->base, c->tower_type, &pc, true); break;
+    case TD_COMMAND_PLACE:
+      why = tower_place(w, c->base, c->tower_type, &pc, true);
+      if (why == TD_REFUSAL_NONE) w->armed = true; /* wave 1's countdown starts */
+      break;
     case TD_COMMAND_UPGRADE: why = tower_upgrade(w, c->base, c->upgrade); break;
     case TD_COMMAND_SELL: why = tower_sell(w, c->base); break;
     case TD_COMMAND_TARGET: {
@@ -421,6 +426,9 @@ uint64_t td_world_tick(const td_world *w) { return w->tick; }
 int32_t td_world_wave(const td_world *w) { return w->wave; }
 td_game_state td_world_state(const td_world *w) { return (td_game_state)w->game; }
 bool td_world_paused(const td_world *w) { return w->paused; }
+bool td_world_first_wave_waiting(const td_world *w) {
+  return !w->armed && w->wave == 0 && w->game == TD_GAME_PLAYING;
+}
 bool td_world_endless(const td_world *w) { return w->endless; }
 const td_crowd *td_world_crowd(const td_world *w) { return w->crowd; }
 const td_route *td_world_route(const td_world *w) { return w->route; }

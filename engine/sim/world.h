@@ -87,7 +87,9 @@
 ** the start of every wave; calling the next wave early pays
 ** floor(early_bonus x seconds skipped).
 **
-** Waves. Wave 1 starts first_wave_delay after the start, each next one
+** Waves. Wave 1 starts first_wave_delay after the start (with
+** first_wave_waits: after the first tower placed, or at once when called),
+** each next one
 ** wave_interval after the previous wave started (or was called). Its groups
 ** follow rules.h's formulas; each group spawns delay seconds after the
 ** wave's start, as one formation per spawn point (per_row, width and
@@ -379,6 +381,10 @@ int32_t td_world_wave(const td_world *w);          /* last wave started, 0: none
 int64_t td_world_next_wave_ticks(const td_world *w);
 td_game_state td_world_state(const td_world *w);
 bool td_world_paused(const td_world *w);
+/* Wave 1 waits for the player (rules->first_wave_waits): no tower placed
+** and no wave called yet. td_world_next_wave_ticks says first_wave_delay
+** until then. */
+bool td_world_first_wave_waiting(const td_world *w);
 bool td_world_endless(const td_world *w);
 const td_crowd *td_world_crowd(const td_world *w);
 const td_route *td_world_route(const td_world *w);

@@ -132,6 +132,8 @@ struct td_world {
   int32_t gold, lives;
   uint8_t game;           /* td_game_state */
   bool paused, endless;
+  bool armed;             /* wave 1's countdown runs (rules->first_wave_waits: from the
+                             first tower placed or a call) */
   pcg32 rng;
   double *edge_cost;      /* per edge: its own factor (the map's until set) */
   double *node_cost;      /* per node: 1 until set */

@@ -398,6 +398,7 @@ static int state_io(io *o, td_world *w) {
   io_bool(o, &w->endless);
   io_u64(o, &w->rng.state);
   io_u64(o, &w->rng.inc);
+  if (w->rules->first_wave_waits) io_bool(o, &w->armed); /* (else always true: not hashed) */
   if (o->mode == IO_LOAD) {
     if (w->game > TD_GAME_LOST) return bad(o, "bad game state %u", w->game);
     if (w->wave < 0 || w->gold < 0 || w->lives < 0 || !(w->rng.inc & 1))
@@ -620,6 +621,7 @@ uint64_t td_world_rules_hash(const td_rules *rc) {
   io_f32(&o, &r->early_bonus);
   io_f32(&o, &r->endless_health_growth);
   io_f32(&o, &r->repair_cost);
+  io_bool(&o, &r->first_wave_waits);
   return o.h;
 }
 

@@ -129,6 +129,7 @@
 ---@field sell_refund? number Share of the gold spent on a tower given back when it is sold.
 ---@field early_bonus? number Gold per second of the interval skipped by calling a wave early.
 ---@field endless_health_growth? number Endless mode: health * (1 + this * (n - wave_count)) past the last wave.
+---@field first_wave_waits? boolean Wave 1 waits for the player: its countdown (first_wave_delay) starts at the first tower placed, or the player calls it. false: it starts with the game.
 ---@field repair_cost? number A full repair of a tower at 0 health costs this share of the gold spent on it (less damage, less: rounded up).
 
 ---One spawn group of a wave (td.wave_preview).

@@ -16,6 +16,8 @@ map=$src/maps/01-crossroads.lua
 # the route takes the smaller node id).
 mud=$tmp/mud
 cp -r "$src/scripts/base" "$mud"
+# the waves on the bundled clock: wave 1 at 8 s, as the ticks below expect
+sed -i "s/first_wave_waits = true/first_wave_waits = false/" "$mud/mod.lua"
 cat >>"$mud/mod.lua" <<'LUA'
 td.state.cost = { seen = {}, last = {}, turned = {} }
 td.every(10, function(t)

@@ -48,7 +48,7 @@ grep -q '"script_errors":\[\],' "$tmp/out"; check $? "clean: script_errors not e
 
 # td check: the error on stderr after the scenario's name; --strict fails it
 cat >"$tmp/s.lua" <<LUA
-scenario { name = "runaway", map = "$map", mod = "$mod", ticks = 700,
+scenario { name = "runaway", map = "$map", mod = "$mod", ticks = 700, call_wave = { 0 },
            expect = { leaks = ">= 0" } }
 LUA
 expect "check" 0 "" -- "$td" check "$tmp/s.lua"

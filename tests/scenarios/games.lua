@@ -31,6 +31,7 @@ scenario {
   map = "../../maps/01-crossroads.lua",
   mod = "../../scripts/base",
   ticks = 60 * 600,
+  call_wave = { 0 },              -- wave 1 waits for the player: called at once
   expect = {
     result = "lost",
     lives = "== 0",
