@@ -128,6 +128,50 @@ bool td_fan_inside(const float *rects, size_t n, float x, float y, float r) {
   return false;
 }
 
+/* How far disc (x, y, r) reaches into rect b (<= 0: apart), and the unit
+** direction out the shortest way. */
+static float rect_depth(const float *b, float x, float y, float r, float *ox, float *oy) {
+  float x0 = b[0], y0 = b[1], x1 = b[0] + b[2], y1 = b[1] + b[3];
+  if (x > x0 && x < x1 && y > y0 && y < y1) { /* the centre inside: out by the nearest side */
+    float l = x - x0, rr = x1 - x, t = y - y0, bo = y1 - y, m = l;
+    *ox = -1.0f;
+    *oy = 0.0f;
+    if (rr < m) { m = rr; *ox = 1.0f; *oy = 0.0f; }
+    if (t < m) { m = t; *ox = 0.0f; *oy = -1.0f; }
+    if (bo < m) { m = bo; *ox = 0.0f; *oy = 1.0f; }
+    return m + r;
+  }
+  float qx = x < x0 ? x0 : x > x1 ? x1 : x, qy = y < y0 ? y0 : y > y1 ? y1 : y;
+  float vx = x - qx, vy = y - qy, d = len2(vx, vy);
+  if (d >= r) return r - d;
+  if (d > 0.0f) {
+    *ox = vx / d;
+    *oy = vy / d;
+  } else { /* on the boundary: out through the nearer side */
+    *ox = x <= x0 ? -1.0f : x >= x1 ? 1.0f : 0.0f;
+    *oy = *ox != 0.0f ? 0.0f : y <= y0 ? -1.0f : 1.0f;
+  }
+  return r - d;
+}
+
+bool td_fan_push_out(const float *rects, size_t n, float r, float *x, float *y) {
+  float x0 = *x, y0 = *y;
+  for (int round = 0; round < 3; round++) {
+    bool moved = false;
+    for (size_t o = 0; o < n; o++) {
+      float ox = 0.0f, oy = 0.0f, d = rect_depth(rects + 4 * o, *x, *y, r, &ox, &oy);
+      if (d < 0.0f || (d == 0.0f && !td_fan_inside(rects + 4 * o, 1, *x, *y, r))) continue;
+      /* a hair beyond: a little more than the float spacing at the edge */
+      float hair = 1e-6f * (1.0f + fabsf(*x) + fabsf(*y)) + 1e-5f;
+      *x += ox * (d + hair);
+      *y += oy * (d + hair);
+      moved = true;
+    }
+    if (!moved) break;
+  }
+  return *x != x0 || *y != y0;
+}
+
 /* The flyers' rule of seed 003, with a way round: see fan.h. (The fan
 ** alone took the goal's direction whenever its rays were clear, turned
 ** back into the wall each time and zig-zagged along it.) The side is the

@@ -83,6 +83,12 @@ float td_fan_nearest(const float *rects, size_t n, float x, float y, float r, fl
                      float *my);
 /* Whether (x, y) lies strictly inside a rect grown by r. */
 bool td_fan_inside(const float *rects, size_t n, float x, float y, float r);
+/* Pushes the disc of radius r at (*x, *y) out of the rects, each in turn
+** the shortest way (a centre inside one: out through its nearest side),
+** up to three rounds; a hair beyond the edge, so that td_fan_inside is
+** then false. Returns whether it moved. Rects boxed in by others may leave
+** it inside after the last round. */
+bool td_fan_push_out(const float *rects, size_t n, float r, float *x, float *y);
 
 /* The wish of a body at (x, y), radius r, at speed, heading (hx, hy) (a
 ** unit vector), for a goal (gx, gy) in unit direction (tx, ty) at distance
