@@ -782,6 +782,19 @@ static void test_path_budget(void **state) {
   for (size_t b = 0; b < nb; b++) place(w, (int32_t)b, T_BARRACKS);
   step(w);
   assert_true(td_world_soldier_count(w) >= 90);
+  /* a pad's posts lie on one side of its wall: each sees the others */
+  const td_graph *g = td_route_graph(td_world_route(w));
+  for (size_t i = 0; i < td_world_soldier_capacity(w); i++)
+    for (size_t j = 0; j < td_world_soldier_capacity(w); j++) {
+      td_soldier_view a, b;
+      int32_t ax, ay, bx, by;
+      if (!td_world_soldier(w, i, &a) || !td_world_soldier(w, j, &b) || a.base != b.base) continue;
+      assert_true(cell_of(f.map.grid, a.post_x, a.post_y, &ax, &ay));
+      assert_true(cell_of(f.map.grid, b.post_x, b.post_y, &bx, &by));
+      if (!td_grid_line_of_sight(f.map.grid, g, ax, ay, bx, by))
+        fail_msg("base %d: posts (%d, %d) and (%d, %d) across a wall", (int)a.base, (int)ax,
+                 (int)ay, (int)bx, (int)by);
+    }
   uint64_t full = 0, spent = 0;
   size_t most_pending = 0;
   for (int t = 0; t < 60 * 40; t++) {

@@ -83,11 +83,12 @@ bool ground_cell_ok(const td_world *w, int32_t sx, int32_t sy, int32_t cx, int32
 }
 
 /* Grid: the point nearest (x, y) in an open cell, kept min(r, 0.45 cell)
-** inside it, whose disc is out of the footprints. Rings of cells around
-** (x, y)'s cell, until no nearer point can come; ties: the first in ring,
-** then row order. false when no cell will do. */
-static bool grid_nearest(const td_world *w, const obst *o, float r, float x, float y, float *ox,
-                         float *oy) {
+** inside it, whose disc is out of the footprints, and (anchor >= 0) whose
+** cell is in line of sight of cell `anchor`. Rings of cells around (x,
+** y)'s cell, until no nearer point can come; ties: the first in ring, then
+** row order. false when no cell will do. */
+static bool grid_nearest(const td_world *w, const obst *o, float r, float x, float y,
+                         int32_t anchor, float *ox, float *oy) {
   const td_grid *g = w->map->grid;
   int32_t cx, cy;
   ground_cell(g, x, y, &cx, &cy);
@@ -99,6 +100,9 @@ static bool grid_nearest(const td_world *w, const obst *o, float r, float x, flo
       for (int32_t qx = cx - k; qx <= cx + k; qx++) {
         if (qy != cy - k && qy != cy + k && qx != cx - k && qx != cx + k) continue;
         if (!ground_open(w, qx, qy)) continue;
+        if (anchor >= 0 && !td_grid_line_of_sight(g, w->graph, qx, qy, anchor % g->width,
+                                                  anchor / g->width))
+          continue;
         float x0 = (float)(g->origin_x + (double)qx * g->cell);
         float y0 = (float)(g->origin_y + (double)qy * g->cell);
         float px = fminf(fmaxf(x, x0 + m), x0 + cell - m);
@@ -159,14 +163,15 @@ static bool on_road(const td_world *w, float x, float y) {
 }
 
 /* Where a post made at (x, y) goes: the nearest point where a soldier of
-** radius r may stand (grid: an open cell; waypoint: the road, kept r inside
-** its edge when it is wide enough; open ground: anywhere), its disc out of
-** the footprints. false: nowhere (then (x, y) as it is). */
-static bool settle_post(const td_world *w, const obst *o, float r, float x, float y, float *ox,
-                        float *oy) {
+** radius r may stand (grid: an open cell in line of sight of cell anchor
+** when >= 0; waypoint: the road, kept r inside its edge when it is wide
+** enough; open ground: anywhere), its disc out of the footprints. false:
+** nowhere (then (x, y) as it is). */
+static bool settle_post(const td_world *w, const obst *o, float r, float x, float y,
+                        int32_t anchor, float *ox, float *oy) {
   *ox = x;
   *oy = y;
-  if (w->map->grid) return grid_nearest(w, o, r, x, y, ox, oy);
+  if (w->map->grid) return grid_nearest(w, o, r, x, y, anchor, ox, oy);
   if (!w->walk || !w->map->road_width) {
     obst_push(o, r, ox, oy);
     return !obst_inside(o, *ox, *oy, r);
@@ -194,11 +199,11 @@ static bool settle_post(const td_world *w, const obst *o, float r, float x, floa
 /* The ground a walking soldier may stand on, nearest (x, y): an open cell
 ** (grid), or out of the footprints. */
 void ground_settle(const td_world *w, const obst *o, float r, float x, float y, float *ox,
-                          float *oy) {
+                   float *oy) {
   *ox = x;
   *oy = y;
   if (w->map->grid) {
-    if (!grid_nearest(w, o, r, x, y, ox, oy)) {
+    if (!grid_nearest(w, o, r, x, y, -1, ox, oy)) {
       *ox = x;
       *oy = y;
     }
@@ -211,20 +216,29 @@ void ground_settle(const td_world *w, const obst *o, float r, float x, float y, 
 
 /* The posts of a barracks of level `level` on base with its rally point at
 ** (rx, ry): n points (the level's soldiers) in xy. A ring round the rally
-** point (one soldier: on it), each point settled on the ground. */
+** point (one soldier: on it), each point settled on the ground; on a grid
+** in line of sight of the rally point's own settled cell (the anchor), so
+** that no post lies across a wall from the others. */
 size_t posts_make(const td_world *w, int32_t base, int32_t level, float rx, float ry,
-                         float *xy) {
+                  float *xy) {
   const td_tower_level *l = &w->rules->levels[level];
   if (l->soldiers <= 0) return 0;
   int n = l->soldiers;
   float r = w->rules->soldier_types[l->soldier].radius * w->tile;
   float ring = n == 1 ? 0.0f : fmaxf(1.2f * r / sinf(PI_F / (float)n), RING_MIN * w->tile);
   obst o = obst_of(w, base);
+  float ax = rx, ay = ry;
+  int32_t anchor = -1;
+  if (w->map->grid && grid_nearest(w, &o, r, rx, ry, -1, &ax, &ay)) {
+    int32_t cx, cy;
+    ground_cell(w->map->grid, ax, ay, &cx, &cy);
+    anchor = cy * w->map->grid->width + cx;
+  }
   for (int k = 0; k < n; k++) {
     float a = -0.5f * PI_F + 2.0f * PI_F * (float)k / (float)n;
     float x = rx + ring * cosf(a), y = ry + ring * sinf(a);
-    if (!settle_post(w, &o, r, x, y, &xy[2 * k], &xy[2 * k + 1]) &&
-        !settle_post(w, &o, r, rx, ry, &xy[2 * k], &xy[2 * k + 1]))
+    if (!settle_post(w, &o, r, x, y, anchor, &xy[2 * k], &xy[2 * k + 1]) &&
+        !settle_post(w, &o, r, rx, ry, -1, &xy[2 * k], &xy[2 * k + 1]))
       ground_settle(w, &o, r, x, y, &xy[2 * k], &xy[2 * k + 1]);
   }
   return (size_t)n;
@@ -233,7 +247,7 @@ size_t posts_make(const td_world *w, int32_t base, int32_t level, float rx, floa
 /* The door of the barracks on base for a soldier of radius r: next to its
 ** footprint, nearest (tx, ty) (the middle of its posts), on the ground. */
 void door_of(const td_world *w, int32_t base, float r, float tx, float ty, float *dx,
-                    float *dy) {
+             float *dy) {
   const td_tower_base *tb = &w->map->bases[base];
   float g = r + DOOR_GAP * w->tile;
   float x0 = (float)tb->x - g, y0 = (float)tb->y - g;
