@@ -19,7 +19,8 @@
 **   3. unless paused or over: the wave clock advances (a wave starts,
 **      pending spawn groups whose delay is up spawn), the crowd moves,
 **      leaks cost lives, effects tick (damage over time, regeneration,
-**      healers), towers aim and fire, projectiles fly and hit;
+**      healers), the path queue answers and soldiers walk and fight,
+**      towers aim and fire, projectiles fly and hit;
 **   4. the game's end is checked (WAVE_ENDED, WON, LOST);
 **   5. the tick hook runs, then every event of the step is handed to the
 **      event hook in order; events the hooks cause are appended and handed
@@ -106,7 +107,8 @@
 ** round it (radius max(1.2 r / sin(pi / n), 0.35 tiles), the first post
 ** north), each settled on the nearest ground a post may take: on a grid
 ** map a point in an open cell (walkable, not blocked by a tower), kept a
-** radius inside it; on a waypoint map the road (map.h), kept a radius
+** radius inside it, in line of sight of the cell the rally point itself
+** settles in; on a waypoint map the road (map.h), kept a radius
 ** inside its edge where it is wide enough; always with the soldier's disc
 ** out of every tower's footprint (the barracks' own included). Posts are
 ** made again whenever the rally point, the level or the ground changes.
