@@ -711,8 +711,8 @@ static void test_grid_never_through_walls(void **state) {
   td_test_rng rng = {42};
   enum { CAP = 256 };
   uint32_t handle[CAP] = {0};
-  float px[CAP], py[CAP];
-  int pst[CAP];
+  float px[CAP] = {0}, py[CAP] = {0};
+  int pst[CAP] = {0};
   long moves = 0, pushes = 0;
   for (int t = 0; t < 60 * 90; t++) {
     if (t % 45 == 44) { /* a tower comes or goes on some base */

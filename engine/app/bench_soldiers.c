@@ -106,7 +106,7 @@ static int map_make(const layout *l, td_map *m, td_err *err) {
   m->tile_w = m->tile_h = TILE;
   m->grid = td_grid_create(l->w, l->h, TILE, err);
   if (!m->grid) return -1;
-  int32_t niches[FIGHTERS];
+  int32_t niches[FIGHTERS] = {0};
   int32_t per = (FIGHTERS + l->corridors - 2) / (l->corridors - 1);
   int32_t n = 0;
   for (int32_t k = 0; k + 1 < l->corridors && n < FIGHTERS; k++)
@@ -114,6 +114,7 @@ static int map_make(const layout *l, td_map *m, td_err *err) {
       int32_t x = (int32_t)((int64_t)(j + 1) * l->w / (per + 1)); /* away from the ends */
       niches[n++] = (PITCH * k + HIGH + 1) * l->w + x;
     }
+  if (n < FIGHTERS) return td_err_set(err, "no room for %d niches", FIGHTERS);
   for (int32_t c = 0; c < l->w * l->h; c++)
     td_grid_set_walkable(m->grid, c % l->w, c / l->w, l->floor[c] != 0);
   for (int32_t i = 0; i < n; i++)
@@ -132,7 +133,8 @@ static int map_make(const layout *l, td_map *m, td_err *err) {
     td_tower_base *b = &m->bases[i];
     int32_t cell = i < FIGHTERS ? niches[i]
                                 : (l->h - 4) * l->w + 4 + (i - FIGHTERS) * ((l->w - 8) / IDLERS);
-    *b = (td_tower_base){.object_id = 10 + i, .x = cell % l->w * TILE, .y = cell / l->w * TILE,
+    int32_t cx = cell % l->w, cy = cell / l->w;
+    *b = (td_tower_base){.object_id = 10 + i, .x = (double)cx * TILE, .y = (double)cy * TILE,
                          .w = TILE, .h = TILE};
     if (i >= FIGHTERS) continue; /* a pad in the wall */
     size_t need = td_grid_changes(m->grid, m->graph, &cell, 1, true, NULL, 0);
@@ -234,7 +236,7 @@ static int fighting(const td_world *w) {
 }
 
 int bench_sim_soldiers(const bench_opts *o) {
-  layout l;
+  layout l = {0};
   td_map m;
   td_rules r, rb;
   td_err err = {{0}};

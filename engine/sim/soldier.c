@@ -398,18 +398,18 @@ void soldiers_tower_changed(td_world *w, int32_t base) {
   float xy[2 * TD_RULES_MAX_SOLDIERS];
   posts_make(w, base, t->level, t->rally_x, t->rally_y, xy);
   float cx = 0.0f, cy = 0.0f;
-  for (int k = 0; k < n; k++) {
+  for (size_t k = 0; k < (size_t)n; k++) {
     cx += xy[2 * k];
     cy += xy[2 * k + 1];
   }
   float dx, dy;
   door_of(w, base, w->rules->soldier_types[type].radius * w->tile, cx / (float)n, cy / (float)n,
           &dx, &dy);
-  for (int k = 0; k < n; k++) {
+  for (size_t k = 0; k < (size_t)n; k++) {
     if (have[k] >= 0) {
       w->soldiers[have[k]].post_x = xy[2 * k];
       w->soldiers[have[k]].post_y = xy[2 * k + 1];
-    } else if (soldier_new(w, base, k, type, dx, dy, xy[2 * k], xy[2 * k + 1]) < 0) {
+    } else if (soldier_new(w, base, (int)k, type, dx, dy, xy[2 * k], xy[2 * k + 1]) < 0) {
       return;
     }
   }

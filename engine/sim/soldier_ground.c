@@ -234,7 +234,7 @@ size_t posts_make(const td_world *w, int32_t base, int32_t level, float rx, floa
     ground_cell(w->map->grid, ax, ay, &cx, &cy);
     anchor = cy * w->map->grid->width + cx;
   }
-  for (int k = 0; k < n; k++) {
+  for (size_t k = 0; k < (size_t)n; k++) {
     float a = -0.5f * PI_F + 2.0f * PI_F * (float)k / (float)n;
     float x = rx + ring * cosf(a), y = ry + ring * sinf(a);
     if (!settle_post(w, &o, r, x, y, anchor, &xy[2 * k], &xy[2 * k + 1]) &&
@@ -298,8 +298,8 @@ void posts_update(td_world *w, int32_t base) {
   for (size_t j = 0; j < w->soldier_used; j++) {
     soldier_rec *s = &w->soldiers[j];
     if (s->state == TD_SOLDIER_FREE || s->base != base || s->index >= n) continue;
-    s->post_x = xy[2 * s->index];
-    s->post_y = xy[2 * s->index + 1];
+    s->post_x = xy[2 * (size_t)s->index];
+    s->post_y = xy[2 * (size_t)s->index + 1];
   }
 }
 
