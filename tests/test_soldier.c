@@ -612,6 +612,54 @@ static void test_rally(void **state) {
   fixture_free(&f);
 }
 
+/* Waypoint maps: a rally far away (along the loop road) is walked along
+** the graph (the path queue answers, the way has the graph's nodes as
+** corners), past a tower standing between the roads, whose footprint no
+** soldier ever enters. */
+static void test_waypoint_far_walk(void **state) {
+  (void)state;
+  fixture f;
+  road_map(&f.map);
+  rules_make(&f.rules, E_GRUNT, 1);
+  f.rules.first_wave_delay = 1000;
+  f.rules.levels[L_BARRACKS].range = 15;
+  td_world *w = world_new(&f, 13);
+  place(w, 3, T_BARRACKS);
+  place(w, 1, T_GUN);
+  assert_true(step_until(w, 3, TD_SOLDIER_IDLE, 300));
+  steps(w, 120);
+  assert_int_equal(soldiers_in(w, 3, TD_SOLDIER_IDLE), 3);
+  uint64_t asked = td_world_pathq_stats(w)->delivered;
+  rally(w, 3, 140, 150);
+  step(w);
+  assert_int_equal(count_events(w, TD_EVENT_RALLIED), 1);
+  size_t longest = 0;
+  const td_tower_base *gun = &f.map.bases[1];
+  for (int t = 0; t < 60 * 20 && soldiers_in(w, 3, TD_SOLDIER_IDLE) < 3; t++) {
+    step(w);
+    for (size_t i = 0; i < td_world_soldier_capacity(w); i++) {
+      td_soldier_view v;
+      if (!td_world_soldier(w, i, &v)) continue;
+      float xy[2 * 80];
+      size_t n = td_world_soldier_path(w, v.handle, xy, 80);
+      if (n > longest) longest = n;
+      assert_false(v.x > (float)gun->x && v.x < (float)(gun->x + gun->w) && v.y > (float)gun->y &&
+                   v.y < (float)(gun->y + gun->h));
+    }
+  }
+  assert_int_equal(soldiers_in(w, 3, TD_SOLDIER_IDLE), 3);
+  assert_true(td_world_pathq_stats(w)->delivered >= asked + 3); /* each asked the queue */
+  assert_true(longest >= 5); /* position, nodes of the road, the post */
+  for (size_t i = 0; i < td_world_soldier_capacity(w); i++) {
+    td_soldier_view v;
+    assert_true(td_world_soldier(w, i, &v));
+    assert_true(fabsf(v.y - 150) <= TILE / 2.0f); /* on the loop road */
+    assert_true(fabsf(v.x - 140) <= TILE);
+  }
+  world_done(w);
+  fixture_free(&f);
+}
+
 /* Towers shoot held enemies: one killed while its soldier (slow here)
 ** still walks to it goes (BLOCKED -> DYING, ENGAGE -> MOVE); one killed
 ** in the fight too (ATTACK -> DYING); kills by soldiers credit the
@@ -896,7 +944,7 @@ static void road_commands(td_world *w, int t) {
     place(w, 1, T_GUN);
     place(w, 3, T_BARRACKS);
   }
-  if (t == 700) rally(w, 3, 100, 150); /* far: along the graph */
+  if (t == 700) rally(w, 3, 140, 150); /* far: along the graph */
   if (t == 1500) cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 0, .upgrade = 0});
   if (t == 2300) rally(w, 0, 170, 50);
 }
@@ -908,10 +956,13 @@ static void test_saves_mid_fight(void **state) {
   fixture f;
   road_map(&f.map);
   rules_make(&f.rules, E_BRUTE, 6);
+  f.rules.levels[L_BARRACKS].range = 15;
   td_world *a = world_new(&f, 21), *b = world_new(&f, 21);
   int busy;
-  save_often(&f, a, &b, 60 * 50, 37, road_commands, &busy);
+  int pending = save_often(&f, a, &b, 60 * 50, 37, road_commands, &busy);
   assert_true(td_world_arrows(a, TD_UNIT_SOLDIER, TD_SOLDIER_ATTACK, TD_SOLDIER_DIE) > 0);
+  assert_true(td_world_pathq_stats(a)->delivered >= 3); /* the far rally's */
+  (void)pending;
   assert_true(td_world_soldier_count(a) > 0);
   world_done(a);
   td_world_destroy(b);
@@ -925,7 +976,7 @@ static void test_saves_mid_fight(void **state) {
     place(a, (int32_t)k, T_BARRACKS);
     place(b, (int32_t)k, T_BARRACKS);
   }
-  int pending = save_often(&f, a, &b, 60 * 60, 23, serpent_rallies, &busy);
+  pending = save_often(&f, a, &b, 60 * 60, 23, serpent_rallies, &busy);
   assert_true(pending >= 4);
   assert_true(busy >= 2); /* loaded with a search half done */
   assert_true(td_world_arrows(a, TD_UNIT_SOLDIER, TD_SOLDIER_ENGAGE, TD_SOLDIER_ATTACK) > 0);
@@ -1000,6 +1051,7 @@ int main(void) {
       cmocka_unit_test(test_soldiers_fall_and_return),
       cmocka_unit_test(test_sold_in_every_state),
       cmocka_unit_test(test_rally),
+      cmocka_unit_test(test_waypoint_far_walk),
       cmocka_unit_test(test_towers_shoot_held_enemies),
       cmocka_unit_test(test_flyers_never_engaged),
       cmocka_unit_test(test_grid_never_through_walls),
