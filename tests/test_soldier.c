@@ -1065,6 +1065,80 @@ static void test_bad_soldier_saves(void **state) {
   fixture_free(&f);
 }
 
+/* A short grid game with barracks, a fight, rallies and a save mid-search;
+** 0 when all of it worked, -1 when an allocation failed and it said so. */
+static int soldiers_under_pressure(const fixture *f) {
+  td_err err = {{0}};
+  td_world *w = td_world_create(&f->map, &f->rules, 3, &err);
+  if (!w) {
+    if (!strstr(err.msg, "out of memory")) fail_msg("create: '%s'", err.msg);
+    return -1;
+  }
+  int status = 0;
+  for (int32_t b = 0; b < (int32_t)f->map.base_count && status == 0; b++) {
+    td_command c = {.kind = TD_COMMAND_PLACE, .base = b, .tower_type = T_BARRACKS};
+    if (td_world_command(w, &c, &err) != 0) status = -1;
+  }
+  for (int t = 0; t < 400 && status == 0; t++) {
+    if (t == 200) {
+      td_tower_view tv;
+      if (td_world_tower(w, 0, &tv)) {
+        td_command c = {.tick = (uint64_t)t, .kind = TD_COMMAND_RALLY, .base = 0, .x = tv.x,
+                        .y = tv.y + 1.5f * TILE};
+        if (td_world_command(w, &c, &err) != 0) status = -1;
+      }
+    }
+    if (status == 0 && td_world_step(w, &err) != 0) {
+      if (!strstr(err.msg, "out of memory")) fail_msg("step: '%s'", err.msg);
+      status = -1;
+    }
+  }
+  if (status == 0) {
+    td_blob b = {0};
+    td_world_save(w, &b);
+    if (b.failed) {
+      status = -1;
+    } else {
+      td_blob_reader r = td_blob_read(b.data, b.len);
+      td_world *v = td_world_load(&f->map, &f->rules, &r, &err);
+      if (!v) {
+        if (!strstr(err.msg, "out of memory")) fail_msg("load: '%s'", err.msg);
+        status = -1;
+      } else {
+        if (td_world_checksum(v) != td_world_checksum(w)) fail_msg("load: checksum");
+        td_world_destroy(v);
+      }
+    }
+    td_blob_free(&b);
+  }
+  td_world_destroy(w);
+  return status;
+}
+
+/* Every allocation of that game failing in turn: no leak, no wrong size,
+** a clean message each time. */
+static void test_allocation_failures(void **state) {
+  (void)state;
+  fixture f;
+  serpent_map(&f.map, 24, 3);
+  rules_make(&f.rules, E_GRUNT, 4);
+  td_test_alloc al = {0};
+  td_test_alloc_install(&al);
+  assert_int_equal(soldiers_under_pressure(&f), 0);
+  long total = al.calls;
+  td_test_alloc_assert_clean(&al);
+  for (long n = 1; n <= total; n++) {
+    al = (td_test_alloc){.fail_at = n};
+    soldiers_under_pressure(&f);
+    if (al.live_blocks || al.live_bytes || al.bad_sizes)
+      fail_msg("allocation %ld failing: %ld blocks (%lld bytes) leaked, %ld bad sizes", n,
+               al.live_blocks, al.live_bytes, al.bad_sizes);
+  }
+  td_test_alloc_remove();
+  assert_true(total > 50);
+  fixture_free(&f);
+}
+
 /* Last: every arrow of unit.h's soldier table was taken in the games
 ** above (world_done checked that no other was), and the enemies' fighting
 ** arrows too. */
@@ -1099,6 +1173,7 @@ int main(void) {
       cmocka_unit_test(test_path_budget),
       cmocka_unit_test(test_saves_mid_fight),
       cmocka_unit_test(test_bad_soldier_saves),
+      cmocka_unit_test(test_allocation_failures),
       cmocka_unit_test(test_every_arrow_taken),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
