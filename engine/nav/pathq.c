@@ -321,10 +321,11 @@ int td_pathq_load(td_pathq *q, td_blob_reader *r, td_pathq_fn fn, void *user, td
     for (size_t k = 0; k < i && !why; k++)
       if (items[k].id == it->id) why = "an id twice";
     if (why || r->failed) {
+      request bad = *it;
       td_mem_free(items, (size_t)n * sizeof *items);
       if (r->failed) return td_err_set(err, "path queue: truncated");
-      return td_err_set(err, "path queue: request %zu (id %u, %d -> %d): %s", i, it->id,
-                        (int)it->start, (int)it->goal, why);
+      return td_err_set(err, "path queue: request %zu (id %u, %d -> %d): %s", i, bad.id,
+                        (int)bad.start, (int)bad.goal, why);
     }
   }
   td_mem_free(q->items, q->cap * sizeof *q->items);
