@@ -939,8 +939,9 @@ static void assert_same_saves(const td_world *a, const td_world *b) {
 /* Two worlds with the same commands: a runs on, b is saved and loaded
 ** every `every` ticks and every tick of the ten after 600 k + 120 (when
 ** serpent_rallies may move posts: requests are pending, searches under way);
-** their checksums agree every tick and their saves at every load. Returns how many loads found requests pending, in *busy
-** those with a search in progress (the last tick spent the whole budget). */
+** their checksums agree every tick and their saves at every load. Returns
+** how many loads found requests pending; in *busy, how many found a search
+** in progress (the last tick spent the whole budget). */
 static int save_often(const fixture *f, td_world *a, td_world **bp, int ticks, int every,
                       void (*commands)(td_world *w, int t), int *busy) {
   int pending = 0;

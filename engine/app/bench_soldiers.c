@@ -229,7 +229,8 @@ static int fighting(const td_world *w) {
   int n = 0;
   for (size_t i = 0; i < td_world_soldier_capacity(w); i++) {
     td_soldier_view v;
-    if (td_world_soldier(w, i, &v) && (v.state == TD_SOLDIER_ENGAGE || v.state == TD_SOLDIER_ATTACK))
+    if (td_world_soldier(w, i, &v) &&
+        (v.state == TD_SOLDIER_ENGAGE || v.state == TD_SOLDIER_ATTACK))
       n++;
   }
   return n;

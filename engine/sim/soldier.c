@@ -59,7 +59,6 @@ static int32_t ticks_of(float seconds) {
   return t <= 0.0f ? 0 : t >= 1e7f ? 10000000 : (int32_t)lroundf(t);
 }
 
-
 /* ---- letting go ---------------------------------------------------------- */
 
 /* Lets go of its enemy (the enemy walks on, or fights on a stun's end). */
@@ -112,7 +111,8 @@ static void engage_one(void *ctx, td_world *w, size_t i) {
 }
 
 static bool touching(const td_world *w, const soldier_rec *s, const enemy_rec *e) {
-  float reach = soldier_radius(w, s) + w->rules->enemies[e->type].radius * w->tile + TOUCH * w->tile;
+  float reach = soldier_radius(w, s) + w->rules->enemies[e->type].radius * w->tile +
+                TOUCH * w->tile;
   return dist(s->x, s->y, e->x, e->y) <= reach;
 }
 

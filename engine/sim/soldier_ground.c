@@ -45,7 +45,8 @@ obst obst_of(const td_world *w, int32_t own_base) {
 }
 
 bool obst_inside(const obst *o, float x, float y, float r) {
-  return td_fan_inside(o->rects, o->n, x, y, r) || (o->has_own && td_fan_inside(o->own, 1, x, y, r));
+  return td_fan_inside(o->rects, o->n, x, y, r) ||
+         (o->has_own && td_fan_inside(o->own, 1, x, y, r));
 }
 
 void obst_push(const obst *o, float r, float *x, float *y) {
@@ -110,7 +111,8 @@ static bool grid_nearest(const td_world *w, const obst *o, float r, float x, flo
         if (obst_inside(o, px, py, r)) {
           obst_push(o, r, &px, &py);
           int32_t ux, uy;
-          if (obst_inside(o, px, py, r) || !ground_cell(g, px, py, &ux, &uy) || ux != qx || uy != qy)
+          if (obst_inside(o, px, py, r) || !ground_cell(g, px, py, &ux, &uy) || ux != qx ||
+              uy != qy)
             continue;
         }
         float d2 = (px - x) * (px - x) + (py - y) * (py - y);
@@ -313,7 +315,8 @@ td_refusal rally_check(const td_world *w, int32_t base, int32_t level, float x, 
   if (dx * dx + dy * dy > range * range) return TD_REFUSAL_RALLY_RANGE;
   obst o = obst_of(w, base);
   if (obst_inside(&o, x, y, 0.0f)) return TD_REFUSAL_RALLY_GROUND;
-  if (w->map->grid ? !ground_point_open(w, x, y) : !on_road(w, x, y)) return TD_REFUSAL_RALLY_GROUND;
+  if (w->map->grid ? !ground_point_open(w, x, y) : !on_road(w, x, y))
+    return TD_REFUSAL_RALLY_GROUND;
   return TD_REFUSAL_NONE;
 }
 
