@@ -1,6 +1,6 @@
 /*
 ** test_pathq.c: the budgeted path-request queue: order, ticks, budgets,
-** cancellation, simplification, stale paths and reentrant callbacks.
+** cancellation, simplification, stale paths, reentrant callbacks, saves.
 */
 #include "support.h"
 
@@ -377,6 +377,96 @@ static void test_stale_path_restarts(void **state) {
 
 /* ---- allocation failures ------------------------------------------------- */
 
+/* A queue saved with a search half done and requests waiting, loaded
+** into another queue on the same graph, answers the same requests with the
+** same paths on the same ticks, and counts the same; a second save is the
+** same bytes. Bad states are refused with a reason, the queue unchanged. */
+static void test_save_and_load(void **state) {
+  (void)state;
+  world a, b;
+  world_init(&a);
+  world_init(&b);
+  td_pathq_set_simplify(a.q, a.grid);
+  td_pathq_set_simplify(b.q, b.grid);
+  int32_t ends[5][2] = {{at(&a, 0, 0), at(&a, 0, 19)}, {at(&a, 29, 0), at(&a, 3, 18)},
+                        {at(&a, 5, 1), at(&a, 5, 1)},  {at(&a, 1, 18), at(&a, 28, 1)},
+                        {at(&a, 10, 5), at(&a, 3, 1)}};
+  uint32_t ids[5];
+  for (int i = 0; i < 5; i++) ids[i] = request(&a, ends[i][0], ends[i][1]);
+  assert_true(td_pathq_cancel(a.q, ids[2]));
+  tick(&a, 40);
+  tick(&a, 40); /* the first search is half done */
+  assert_int_equal(a.log.n, 0);
+  td_blob blob = {0};
+  td_pathq_save(a.q, &blob);
+  assert_false(blob.failed);
+  td_blob_reader r = td_blob_read(blob.data, blob.len);
+  td_err err;
+  if (td_pathq_load(b.q, &r, record, &b.log, &err) != 0) fail_msg("%s", err.msg);
+  assert_int_equal(r.pos, r.len);
+  assert_int_equal(td_pathq_pending(b.q), 4);
+  uint32_t got[8];
+  assert_int_equal(td_pathq_ids(b.q, got, 8), 4);
+  assert_int_equal(got[0], ids[0]);
+  assert_int_equal(got[2], ids[3]);
+  assert_memory_equal(td_pathq_get_stats(a.q), td_pathq_get_stats(b.q), sizeof(td_pathq_stats));
+  td_blob again = {0};
+  td_pathq_save(b.q, &again);
+  assert_int_equal(again.len, blob.len);
+  assert_memory_equal(again.data, blob.data, blob.len);
+  assert_int_equal(td_pathq_checksum(a.q, 1), td_pathq_checksum(b.q, 1));
+  b.log.tick = a.log.tick;
+  for (int t = 0; t < 200 && a.log.n < 4; t++) {
+    tick(&a, 40);
+    tick(&b, 40);
+    assert_int_equal(td_pathq_get_stats(a.q)->last_expansions,
+                     td_pathq_get_stats(b.q)->last_expansions);
+  }
+  assert_int_equal(a.log.n, 4);
+  assert_int_equal(b.log.n, 4);
+  for (int i = 0; i < 4; i++) {
+    answer *x = &a.log.a[i], *y = &b.log.a[i];
+    assert_int_equal(x->id, y->id);
+    assert_int_equal(x->tick, y->tick);
+    assert_int_equal(x->len, y->len);
+    assert_true(x->cost == y->cost);
+    assert_memory_equal(x->path, y->path, x->len * sizeof *x->path);
+  }
+  assert_memory_equal(td_pathq_get_stats(a.q), td_pathq_get_stats(b.q), sizeof(td_pathq_stats));
+  /* new requests number on from the saved next id */
+  assert_int_equal(request(&a, ends[0][0], ends[0][1]), request(&b, ends[0][0], ends[0][1]));
+
+  /* refusals: a node out of the graph, two requests with one id, a search
+  ** without requests, truncation */
+  struct {
+    size_t at;       /* byte to overwrite: the header is 65 bytes, a request 12 */
+    uint32_t value;
+    const char *why;
+  } bad[] = {
+      {65 + 12 + 4, 99999, "not in the graph"},  /* request 1's start */
+      {65 + 12, ids[0], "an id twice"},          /* request 1's id */
+      {0, 7, "not a path queue"},
+  };
+  for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+    td_blob c = {0};
+    td_blob_bytes(&c, blob.data, blob.len);
+    memcpy(c.data + bad[k].at, &bad[k].value, 4);
+    r = td_blob_read(c.data, c.len);
+    size_t before = td_pathq_pending(b.q);
+    assert_int_equal(td_pathq_load(b.q, &r, record, &b.log, &err), -1);
+    if (!strstr(err.msg, bad[k].why)) fail_msg("case %zu: %s", k, err.msg);
+    assert_int_equal(td_pathq_pending(b.q), before);
+    td_blob_free(&c);
+  }
+  r = td_blob_read(blob.data, blob.len - 3);
+  assert_int_equal(td_pathq_load(b.q, &r, record, &b.log, &err), -1);
+  assert_non_null(strstr(err.msg, "truncated"));
+  td_blob_free(&again);
+  td_blob_free(&blob);
+  world_free(&a);
+  world_free(&b);
+}
+
 static void test_allocation_failures(void **state) {
   (void)state;
   world w;
@@ -423,6 +513,7 @@ int main(void) {
     cmocka_unit_test(test_bad_requests),
     cmocka_unit_test(test_simplified_paths_keep_sight),
     cmocka_unit_test(test_stale_path_restarts),
+    cmocka_unit_test(test_save_and_load),
     cmocka_unit_test(test_allocation_failures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

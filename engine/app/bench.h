@@ -29,5 +29,8 @@ double bench_quantile(const double *sorted, size_t n, double q);
 int td_bench_route(const bench_opts *o);
 int td_bench_crowd(const bench_opts *o);
 int td_bench_sim(const bench_opts *o);
+/* td bench sim's soldier case (bench_soldiers.c), its own table. */
+#define BENCH_SOLDIERS_CASE "soldiers-200"
+int bench_sim_soldiers(const bench_opts *o);
 
 #endif

@@ -35,6 +35,7 @@
 #define TD_CROWD_INT_H
 
 #include "crowd/crowd.h"
+#include "nav/fan.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -136,9 +137,6 @@ typedef struct cellbox {
   int32_t x0, x1, y0, y1;
 } cellbox;
 
-/* The flyers' fan of rays (seed 003, see crowd_fly.c): a centre ray and
-** three on each side; cosines and sines are taken once, at creation. */
-#define FAN_RAYS 7
 
 struct td_crowd {
   const td_route *route;
@@ -198,7 +196,7 @@ struct td_crowd {
   double bx0, by0, bx1, by1; /* the graph's bounding box */
   float gx0, gy0, cell, inv_cell;
   float reach;             /* the widest symmetric interaction (metrics' min_gap) */
-  float ray_cos[FAN_RAYS], ray_sin[FAN_RAYS];
+  td_fan fan;              /* the flyers' fan of rays (nav/fan.h), taken at creation */
   int32_t gw, gh;
   size_t n_grid;
   uint64_t grid_tick;      /* the tick whose start it was sorted at (UINT64_MAX: none) */

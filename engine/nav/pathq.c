@@ -9,6 +9,10 @@
 ** search in progress (active). Before a callback runs, its request has left
 ** the array and active is false, so a callback that makes or cancels
 ** requests finds the queue consistent, even if the array moves.
+**
+** A loaded queue (td_pathq_load) whose head search had begun keeps active
+** true with `resume` set: the search is begun again, and stepped the
+** expansions it had spent, at the next tick, on the graph as it is then.
 */
 #include "nav/pathq.h"
 
@@ -29,6 +33,8 @@ struct td_pathq {
   size_t head, tail, cap;
   size_t pending;          /* items in [head, tail) not cancelled */
   bool active;             /* items[head] has a search begun */
+  bool resume;             /* ... in a saved queue: begin it again and step resume_spent */
+  uint64_t resume_spent;
   bool in_tick;
   uint32_t next_id;
   int32_t *path;           /* buffer for the answer being delivered */
@@ -109,7 +115,7 @@ bool td_pathq_cancel(td_pathq *q, uint32_t id) {
     r->fn = NULL;
     q->pending--;
     q->stats.cancelled++;
-    if (i == q->head) q->active = false; /* its search is abandoned */
+    if (i == q->head) q->active = q->resume = false; /* its search is abandoned */
     return true;
   }
   return false;
@@ -117,7 +123,7 @@ bool td_pathq_cancel(td_pathq *q, uint32_t id) {
 
 void td_pathq_restart(td_pathq *q) {
   if (q->active) {
-    q->active = false;
+    q->active = q->resume = false;
     q->stats.restarts++;
   }
 }
@@ -163,6 +169,11 @@ size_t td_pathq_tick(td_pathq *q, uint64_t budget) {
     if (!q->active) {
       st = td_astar_begin(q->search, q->graph, r.start, r.goal, NULL);
       q->active = true;
+    } else if (q->resume) { /* a loaded queue: where the saved search was */
+      st = td_astar_begin(q->search, q->graph, r.start, r.goal, NULL);
+      if (st == TD_ASTAR_RUNNING && q->resume_spent > 0)
+        st = td_astar_step(q->search, q->resume_spent);
+      q->resume = false;
     } else {
       st = td_astar_status_get(q->search);
     }
@@ -198,4 +209,133 @@ size_t td_pathq_tick(td_pathq *q, uint64_t budget) {
   q->stats.last_expansions = used;
   q->in_tick = false;
   return delivered;
+}
+
+size_t td_pathq_ids(const td_pathq *q, uint32_t *ids, size_t cap) {
+  size_t n = 0;
+  for (size_t i = q->head; i < q->tail; i++) {
+    if (!q->items[i].fn) continue;
+    if (n < cap) ids[n] = q->items[i].id;
+    n++;
+  }
+  return n;
+}
+
+/* ---- saves --------------------------------------------------------------- */
+
+#define SAVE_MAGIC 0x51485450u /* "PTHQ" */
+
+/* Expansions the head's search has spent since it began (0: none begun). */
+static uint64_t head_spent(const td_pathq *q) {
+  if (!q->active) return 0;
+  return q->resume ? q->resume_spent : td_astar_expanded(q->search);
+}
+
+static uint64_t fnv_u64(uint64_t h, uint64_t v) {
+  uint8_t b[8];
+  for (int k = 0; k < 8; k++) b[k] = (uint8_t)(v >> (8 * k));
+  return td_blob_fnv(h, b, 8);
+}
+
+uint64_t td_pathq_checksum(const td_pathq *q, uint64_t h) {
+  const td_pathq_stats *s = &q->stats;
+  h = fnv_u64(h, q->next_id);
+  h = fnv_u64(h, s->expansions);
+  h = fnv_u64(h, s->last_expansions);
+  h = fnv_u64(h, s->delivered);
+  h = fnv_u64(h, s->cancelled);
+  h = fnv_u64(h, s->restarts);
+  h = fnv_u64(h, q->active);
+  h = fnv_u64(h, head_spent(q));
+  h = fnv_u64(h, q->pending);
+  for (size_t i = q->head; i < q->tail; i++) {
+    const request *r = &q->items[i];
+    if (!r->fn) continue;
+    h = fnv_u64(h, r->id);
+    h = fnv_u64(h, (uint32_t)r->start);
+    h = fnv_u64(h, (uint32_t)r->goal);
+  }
+  return h;
+}
+
+void td_pathq_save(const td_pathq *q, td_blob *b) {
+  const td_pathq_stats *s = &q->stats;
+  td_blob_u32(b, SAVE_MAGIC);
+  td_blob_u32(b, q->next_id);
+  td_blob_u64(b, s->expansions);
+  td_blob_u64(b, s->last_expansions);
+  td_blob_u64(b, s->delivered);
+  td_blob_u64(b, s->cancelled);
+  td_blob_u64(b, s->restarts);
+  td_blob_u8(b, q->active ? 1 : 0);
+  td_blob_u64(b, head_spent(q));
+  td_blob_u64(b, q->pending);
+  for (size_t i = q->head; i < q->tail; i++) {
+    const request *r = &q->items[i];
+    if (!r->fn) continue;
+    td_blob_u32(b, r->id);
+    td_blob_i32(b, r->start);
+    td_blob_i32(b, r->goal);
+  }
+}
+
+int td_pathq_load(td_pathq *q, td_blob_reader *r, td_pathq_fn fn, void *user, td_err *err) {
+  if (q->in_tick) return td_err_set(err, "path queue: loaded from a callback");
+  if (!fn) return td_err_set(err, "path queue: no callback");
+  uint32_t magic = td_blob_get_u32(r);
+  uint32_t next_id = td_blob_get_u32(r);
+  td_pathq_stats s;
+  s.expansions = td_blob_get_u64(r);
+  s.last_expansions = td_blob_get_u64(r);
+  s.delivered = td_blob_get_u64(r);
+  s.cancelled = td_blob_get_u64(r);
+  s.restarts = td_blob_get_u64(r);
+  uint8_t active = td_blob_get_u8(r);
+  uint64_t spent = td_blob_get_u64(r), n = td_blob_get_u64(r);
+  if (r->failed) return td_err_set(err, "path queue: truncated");
+  if (magic != SAVE_MAGIC) return td_err_set(err, "path queue: not a path queue's state");
+  if (next_id == 0) return td_err_set(err, "path queue: next id 0");
+  if (active > 1 || (active && n == 0) || (!active && spent != 0))
+    return td_err_set(err, "path queue: a search in progress (%u, %llu expansions) without "
+                      "its request", (unsigned)active, (unsigned long long)spent);
+  /* a search never expands more than every node a few times (a reopened
+  ** node is expanded again): far more is not a save of ours */
+  if (spent > (uint64_t)q->graph->node_count * 64u + 64u)
+    return td_err_set(err, "path queue: %llu expansions spent on a graph of %d nodes",
+                      (unsigned long long)spent, q->graph->node_count);
+  if (n > (r->len - r->pos) / 12) return td_err_set(err, "path queue: truncated");
+  request *items = n ? td_mem_alloc((size_t)n * sizeof *items) : NULL;
+  if (n && !items) return td_err_set(err, "path queue: out of memory");
+  for (size_t i = 0; i < (size_t)n; i++) {
+    request *it = &items[i];
+    it->id = td_blob_get_u32(r);
+    it->start = td_blob_get_i32(r);
+    it->goal = td_blob_get_i32(r);
+    it->fn = fn;
+    it->user = user;
+    int32_t nodes = q->graph->node_count;
+    const char *why = it->id == 0                                 ? "id 0"
+                      : it->start < 0 || it->start >= nodes        ? "start not in the graph"
+                      : it->goal < 0 || it->goal >= nodes          ? "goal not in the graph"
+                                                                   : NULL;
+    for (size_t k = 0; k < i && !why; k++)
+      if (items[k].id == it->id) why = "an id twice";
+    if (why || r->failed) {
+      request bad = *it;
+      td_mem_free(items, (size_t)n * sizeof *items);
+      if (r->failed) return td_err_set(err, "path queue: truncated");
+      return td_err_set(err, "path queue: request %zu (id %u, %d -> %d): %s", i, bad.id,
+                        (int)bad.start, (int)bad.goal, why);
+    }
+  }
+  td_mem_free(q->items, q->cap * sizeof *q->items);
+  q->items = items;
+  q->cap = (size_t)n;
+  q->head = 0;
+  q->tail = q->pending = (size_t)n;
+  q->active = q->resume = active != 0;
+  q->resume_spent = spent;
+  q->next_id = next_id;
+  q->stats = s;
+  return 0;
 }

@@ -24,13 +24,24 @@
 ** search starts over. Call td_pathq_restart after unblocking, so the
 ** request in progress does not miss a newly opened shorter path.
 **
+** Saves. A queue's state is its next id, its counters, the pending
+** requests in order (id, start, goal: cancelled ones are dropped, they
+** would cost nothing) and, when the head's search has begun, how many
+** expansions it has spent since it began. A loaded queue begins that
+** search again at its first tick and steps it that many expansions before
+** it spends its budget (they are not counted again: they were counted
+** before the save); astar.h's budgets add up, so it answers on the same
+** tick with the same path as the saved queue would have. The graph's
+** flags and weights must by then be what they were at the save (a change
+** in between restarts the search anyway, as td_pathq_restart says).
+**
 ** Memory: the queue borrows the graph (and the grid, when simplifying),
 ** which must outlive it, and owns its request array, A* search and path
 ** buffer. The path passed to a callback belongs to the queue and is valid
 ** only during the call.
 ** Determinism: answers, their order and the tick they arrive on depend
 ** only on the graph, its flags, the requests, the cancellations and the
-** budgets: no clock.
+** budgets: no clock. A loaded queue goes on as the saved one.
 */
 #ifndef TD_PATHQ_H
 #define TD_PATHQ_H
@@ -40,6 +51,7 @@
 #include <stdint.h>
 
 #include "nav/astar.h"
+#include "nav/blob.h"
 #include "nav/graph.h"
 #include "nav/grid.h"
 
@@ -81,5 +93,18 @@ void td_pathq_restart(td_pathq *q);
 
 size_t td_pathq_pending(const td_pathq *q);  /* requests not yet answered */
 const td_pathq_stats *td_pathq_get_stats(const td_pathq *q);
+/* The ids of the pending requests, in order: writes at most cap, returns
+** how many there are. */
+size_t td_pathq_ids(const td_pathq *q, uint32_t *ids, size_t cap);
+
+/* Appends the state (see Saves above) to b. Check b->failed. */
+void td_pathq_save(const td_pathq *q, td_blob *b);
+/* Replaces q's requests, counters and next id with a saved state, every
+** request answered through fn(user, ...). Not from a callback. 0, or -1
+** with err set ("path queue: request 2: node 90 is not in the graph",
+** "path queue: truncated", out of memory) and q unchanged. */
+int td_pathq_load(td_pathq *q, td_blob_reader *r, td_pathq_fn fn, void *user, td_err *err);
+/* FNV-1a 64 over the state a save holds, continuing from h. */
+uint64_t td_pathq_checksum(const td_pathq *q, uint64_t h);
 
 #endif

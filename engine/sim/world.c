@@ -242,6 +242,7 @@ int td_world_set_rules(td_world *w, const td_rules *rules, td_err *err) {
   w->rules = rules;
   if (!rules->first_wave_waits) w->armed = true; /* (rules that do not wait never hold it) */
   sieges_rules_changed(w, old);
+  soldiers_rules_changed(w); /* barracks keep their new levels' soldiers */
   /* only grows: enemies alive keep the radius they spawned with */
   for (size_t i = 0; i < rules->enemy_count; i++)
     if (rules->enemies[i].radius * w->tile > w->max_radius)
@@ -611,6 +612,21 @@ size_t td_world_nonfinite(const td_world *w, char *what, size_t cap) {
   }
   for (size_t i = 0; i < w->pend_len; i++)
     scan_float(&s, w->pend[i].health, "pending spawn", i, "health", -1);
+  for (size_t i = 0; i < w->soldier_used; i++) {
+    const soldier_rec *so = &w->soldiers[i];
+    if (so->state == TD_SOLDIER_FREE) continue;
+    const char *o = "soldier slot";
+    scan_float(&s, so->x, o, i, "x", -1);
+    scan_float(&s, so->y, o, i, "y", -1);
+    scan_float(&s, so->vx, o, i, "vx", -1);
+    scan_float(&s, so->vy, o, i, "vy", -1);
+    scan_float(&s, so->facing, o, i, "facing", -1);
+    scan_float(&s, so->health, o, i, "health", -1);
+    scan_float(&s, so->cool, o, i, "cooldown", -1);
+    scan_float(&s, so->post_x, o, i, "post_x", -1);
+    scan_float(&s, so->post_y, o, i, "post_y", -1);
+    scan_float(&s, so->best, o, i, "best", -1);
+  }
   return s.bad;
 }
 

@@ -19,7 +19,8 @@
 **   3. unless paused or over: the wave clock advances (a wave starts,
 **      pending spawn groups whose delay is up spawn), the crowd moves,
 **      leaks cost lives, effects tick (damage over time, regeneration,
-**      healers), towers aim and fire, projectiles fly and hit;
+**      healers), the path queue answers and soldiers walk and fight,
+**      towers aim and fire, projectiles fly and hit;
 **   4. the game's end is checked (WAVE_ENDED, WON, LOST);
 **   5. the tick hook runs, then every event of the step is handed to the
 **      event hook in order; events the hooks cause are appended and handed
@@ -102,22 +103,68 @@
 ** on past wave_count.
 **
 ** Soldiers (unit.h has the state machine). A barracks (a level with
-** soldiers > 0) keeps that many soldiers on posts around its rally point
-** (its centre when built; moved by RALLY within its range, on ground a
-** soldier may stand on). A soldier that dies falls, then waits `respawn`
-** seconds at the barracks and walks out again. Soldiers walk: on grid maps
-** along A* paths from the path queue (nav/pathq.h, TD_WORLD_PATH_BUDGET
-** expansions per tick, in request order; paths simplified by line of
-** sight; a path that a new tower crosses is asked for again); on waypoint
-** maps along the graph by the same queue, then straight across the open
-** ground, steering round tower footprints with a fan of rays (seed 003).
-** No soldier stands in a closed cell or a tower's footprint. A soldier
-** engages a ground enemy within its sight of its post that no soldier holds
-** (the nearest; ties: lower enemy slot), which stops (BLOCKED) and waits
-** for it; at hand both fight (ATTACK): the soldier hits at its rate, the
-** enemy back with its melee. Enemies behind queue in their lanes and pass
-** where the road is wide enough. Flyers are never engaged. A soldier's hit
-** is a hit (resistances, armour, effects none; credited to the barracks).
+** soldiers > 0) keeps that many soldiers of its level's soldier type, each
+** on a post of its own around its rally point: its centre when built,
+** moved by RALLY. Posts: one soldier on the rally point, more on a ring
+** round it (radius max(1.2 r / sin(pi / n), 0.35 tiles), the first post
+** north), each settled on the nearest ground a post may take: on a grid
+** map a point in an open cell (walkable, not blocked by a tower), kept a
+** radius inside it, in line of sight of the cell the rally point itself
+** settles in; on a waypoint map the road (map.h), kept a radius
+** inside its edge where it is wide enough; always with the soldier's disc
+** out of every tower's footprint (the barracks' own included). Posts are
+** made again whenever the rally point, the level or the ground changes.
+** RALLY is refused: NO_BASE, NO_TOWER, NO_SOLDIERS (not a barracks),
+** RALLY_RANGE (farther than the level's range from the tower's centre),
+** RALLY_GROUND (not finite; inside a tower's footprint; on a grid outside
+** the grid or in a closed cell; on a waypoint map off the road); accepted,
+** every soldier not fallen (DIE, RESPAWN) lets go of its enemy and walks
+** to its new post (MOVE): RALLIED. Soldiers come out of the barracks'
+** door: the point next to its footprint (a radius and 0.05 tile off it)
+** nearest the middle of its posts, settled on the ground (grid: the nearest
+** open cell). Built or upgraded to more soldiers: new ones at the door
+** (MOVE); upgraded to another type: the same share of health; to fewer:
+** the last posts' soldiers go; sold or destroyed: all go (FREE), letting
+** go of their enemies.
+**   Walking. On grid maps every walk (to a post, to an enemy) is an A*
+** path from the soldier's cell to the target's cell from the path queue
+** (nav/pathq.h, TD_WORLD_PATH_BUDGET expansions per tick, in request
+** order; the soldier stands while it waits), simplified by line of sight,
+** then straight to the target; no tick's move ends in a closed cell or in
+** a cell out of line of sight of the one it began in. A path a new tower
+** cuts (its corners no longer see each other) is asked for again; a tower
+** built where a soldier stands puts it on the nearest open cell. On
+** waypoint maps a target within 4 tiles whose straight way no footprint
+** shuts is walked to straight across the open ground, a farther one along
+** the graph (the same queue, unsimplified, from the node nearest the
+** soldier to the node nearest the target) then straight; straight legs
+** steer round footprints with a fan of rays (nav/fan.h, seed 003). After
+** every move the soldier's disc is pushed out of every footprint (on a
+** grid not into a cell it may not reach). No soldier stands in a closed
+** cell or a tower's footprint. Soldiers pass through each other.
+**   Fighting. An IDLE soldier, or a MOVE one within its sight of its post
+** (on a grid also in line of sight of it), engages the ground enemy
+** (active, on the map, not flying) that no soldier holds nearest its post
+** within its sight of it (on a grid also in line of sight of the post;
+** ties: the lower enemy slot): ENGAGED; the enemy stops and waits
+** (BLOCKED; a sapper at a tower leaves it; a stunned one stays STUNNED
+** until the stun ends). The soldier walks to it; when their bodies touch
+** (centres within both radii + 0.1 tile) both fight (ATTACK): the soldier
+** hits at its rate (its first hit at once), the enemy back with its melee
+** (td_rules_soldier_damage) while at hand and not stunned, each cooldown
+** carried over. A soldier lets go (ENGAGE -> MOVE) when its enemy stands
+** farther than its sight + 0.5 tile from its post, or (grids) when no way
+** leads to it or the way is longer than 2 x sight + the straight distance:
+** it does not engage that enemy again while it lives. A soldier whose
+** enemy dies or leaks walks back (MOVE). At 0 health it falls (DIE,
+** SOLDIER_DIED; its enemy walks on), lies TD_SOLDIER_FALL_TIME, waits
+** `respawn` seconds at the door (RESPAWN), then walks out with full
+** health. IDLE soldiers regain `regen` health per second. Enemies behind
+** a held one queue in their lanes and pass where the road is wide enough.
+** Flyers are never engaged. A soldier's hit is a hit (resistances and
+** armour apply, no effect; source SOLDIER, credited to the barracks).
+**   Soldiers and the path queue are state: saved, loaded (a loaded queue
+** finishes its search in progress on the same tick), checksummed.
 **
 ** Towers under fire. A tower level may have health (> 0). A sapper (an
 ** enemy with siege damage) on the map, not held by a soldier and not
@@ -537,7 +584,7 @@ bool td_world_shot(const td_world *w, size_t slot, td_shot_view *out);
 
 /* For soak tests (`td soak`): the number of float fields of the world's
 ** state that are NaN or infinite: the world's own scalars, every enemy's,
-** tower's, shot's and pending spawn's, including those the views above
+** tower's, shot's, pending spawn's and soldier's, including those the views above
 ** leave out or clamp (a tower's cooldown, a shot's damage, an enemy's
 ** damage over time). When there is one, the first found is named in what
 ** (cap bytes at most; "enemy slot 3: dot[1] is nan"); what may be NULL.

@@ -24,10 +24,17 @@
 **   a fall clears it: sieges_tower_gone; an upgrade to a level without
 **   health is noticed by the sapper's next update); a tower's health is in
 **   (0, its level's health], or 0 for a level without.
+** - Soldiers: a soldier of base b with index k exists only while b has a
+**   tower whose level keeps more than k soldiers, of the soldier's type;
+**   one per (b, k). A soldier in ENGAGE or ATTACK holds exactly one enemy,
+**   whose holder is that soldier (at_hand exactly in ATTACK); every other
+**   enemy's holder is 0. A soldier's request is pending in the path queue,
+**   and every pending request is one soldier's.
 */
 #ifndef TD_WORLD_INT_H
 #define TD_WORLD_INT_H
 
+#include "nav/fan.h"
 #include "nav/walk.h"
 #include "sim/unit.h"
 #include "sim/world.h"
@@ -61,6 +68,35 @@ typedef struct enemy_rec {
   int32_t siege;          /* the base whose tower it attacks, -1: none */
   float attack_cool;      /* seconds to its next hit (melee or siege) */
 } enemy_rec;
+
+/* A soldier (soldier.c). Its way: with `planned`, the corners path[at ..
+** npath) (graph nodes), then its target (its post, or its enemy where it
+** stands); `partial`: the path was cut at SOLDIER_PATH_MAX corners, so it
+** asks again at the end; `recenter` (grids): stopped by a closed cell, it
+** goes to the centre of its own cell first. */
+#define SOLDIER_PATH_MAX 64
+
+typedef struct soldier_rec {
+  uint32_t gen;
+  uint8_t state;          /* td_soldier_state */
+  uint8_t index;          /* its post among its barracks' */
+  uint8_t planned, partial, recenter;
+  int32_t type;           /* soldier type */
+  int32_t base;           /* its barracks' base */
+  uint32_t enemy;         /* held (ENGAGE, ATTACK), 0: none */
+  uint32_t shun;          /* the last enemy it found no way to: not engaged again */
+  uint32_t request;       /* its pending path request, 0: none */
+  int32_t timer;          /* ticks: DIE, RESPAWN: left; MOVE: before it asks again */
+  int32_t stall;          /* ticks without getting nearer its next corner */
+  float x, y, vx, vy;     /* position; velocity of its last move */
+  float facing;
+  float health;
+  float cool;             /* seconds to its next hit (<= 0: ready) */
+  float post_x, post_y;
+  float best;             /* the nearest it has been to its next corner */
+  uint16_t npath, at;
+  int32_t path[SOLDIER_PATH_MAX];
+} soldier_rec;
 
 typedef struct tower_rec {
   uint32_t gen;
@@ -160,6 +196,9 @@ struct td_world {
   struct soldier_rec *soldiers;
   size_t soldier_cap, soldier_used, soldier_live;
   td_pathq *pathq;        /* the soldiers' path requests (state: saved) */
+  float *s_rects;         /* derived: every tower's footprint, x y w h */
+  size_t s_nrects;
+  td_fan s_fan;           /* their fan of rays (nav/fan.h) */
 
   /* derived */
   uint16_t *blocks_e, *blocks_n;
@@ -259,6 +298,15 @@ void soldiers_route_changed(td_world *w);
 ** soldier lets go. */
 void soldiers_enemy_gone(td_world *w, size_t enemy_slot);
 td_refusal soldiers_rally(td_world *w, int32_t base, float x, float y);
+/* The rules changed (td_world_set_rules): every barracks as if upgraded. */
+void soldiers_rules_changed(td_world *w);
+/* After a load: counts and the derived footprints. */
+void soldiers_rebuild(td_world *w);
+/* The path queue's callback (saved requests are answered through it). */
+void soldiers_path_done(void *user, uint32_t id, td_astar_status st, const int32_t *path,
+                        size_t len, td_cost cost);
+int64_t soldier_slot(const td_world *w, uint32_t handle); /* a non-free soldier, or -1 */
+uint32_t soldier_handle(const td_world *w, size_t slot);
 
 /* siege.c (sappers, tower health, repair) */
 void sieges_update(td_world *w);          /* sappers pick towers and hit them */

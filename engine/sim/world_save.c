@@ -349,9 +349,139 @@ static bool units_default(const td_world *w) {
   return w->soldier_used == 0 && td_pathq_pending(w->pathq) == 0;
 }
 
+/* A soldier: what a step reads from the last one (world_int.h's
+** soldier_rec; its path only as far as it goes). */
+static int io_soldier(io *o, td_world *w, size_t i, soldier_rec *s) {
+  const td_rules *r = w->rules;
+  io_u32(o, &s->gen);
+  io_u8(o, &s->state);
+  if (s->state == TD_SOLDIER_FREE) return 0;
+  io_u8(o, &s->index);
+  io_u8(o, &s->planned);
+  io_u8(o, &s->partial);
+  io_u8(o, &s->recenter);
+  io_i32(o, &s->type);
+  io_i32(o, &s->base);
+  io_u32(o, &s->enemy);
+  io_u32(o, &s->shun);
+  io_u32(o, &s->request);
+  io_i32(o, &s->timer);
+  io_i32(o, &s->stall);
+  io_f32(o, &s->x);
+  io_f32(o, &s->y);
+  io_f32(o, &s->vx);
+  io_f32(o, &s->vy);
+  io_f32(o, &s->facing);
+  io_f32(o, &s->health);
+  io_f32(o, &s->cool);
+  io_f32(o, &s->post_x);
+  io_f32(o, &s->post_y);
+  io_f32(o, &s->best);
+  uint16_t np = s->npath, at = s->at;
+  uint32_t np32 = np, at32 = at;
+  io_u32(o, &np32);
+  io_u32(o, &at32);
+  if (o->mode == IO_LOAD && (np32 > SOLDIER_PATH_MAX || at32 > np32))
+    return bad(o, "bad soldier %zu: path of %u corners, at %u", i, np32, at32);
+  s->npath = (uint16_t)np32;
+  s->at = (uint16_t)at32;
+  for (size_t k = s->at; k < s->npath; k++) io_i32(o, &s->path[k]);
+  if (o->mode != IO_LOAD) return 0;
+  if (s->state >= TD_SOLDIER_STATE_COUNT) return bad(o, "bad soldier %zu: state %u", i, s->state);
+  if (s->type < 0 || (size_t)s->type >= r->soldier_type_count)
+    return bad(o, "bad soldier %zu: type %d", i, (int)s->type);
+  if (s->base < 0 || (size_t)s->base >= w->map->base_count || !w->towers[s->base].used)
+    return bad(o, "bad soldier %zu: base %d has no tower", i, (int)s->base);
+  const td_tower_level *l = &r->levels[w->towers[s->base].level];
+  if (s->index >= l->soldiers || l->soldier != s->type)
+    return bad(o, "bad soldier %zu: soldier %u of type %d, but its barracks keeps %d of type %d",
+               i, s->index, (int)s->type, (int)l->soldiers, (int)l->soldier);
+  for (size_t j = 0; j < i; j++)
+    if (w->soldiers[j].state != TD_SOLDIER_FREE && w->soldiers[j].base == s->base &&
+        w->soldiers[j].index == s->index)
+      return bad(o, "bad soldier %zu: post %u of base %d taken by soldier %zu", i, s->index,
+                 (int)s->base, j);
+  if (s->planned > 1 || s->partial > 1 || s->recenter > 1 || (!w->map->grid && s->recenter))
+    return bad(o, "bad soldier %zu: flags %u %u %u", i, s->planned, s->partial, s->recenter);
+  for (size_t k = s->at; k < s->npath; k++)
+    if (s->path[k] < 0 || s->path[k] >= w->graph->node_count)
+      return bad(o, "bad soldier %zu: corner %zu is node %d", i, k, (int)s->path[k]);
+  bool fights = s->state == TD_SOLDIER_ENGAGE || s->state == TD_SOLDIER_ATTACK;
+  bool away = s->state == TD_SOLDIER_DIE || s->state == TD_SOLDIER_RESPAWN;
+  if (fights != (s->enemy != 0) || (away && s->request))
+    return bad(o, "bad soldier %zu: %s with enemy %u, request %u", i,
+               td_unit_state_name(TD_UNIT_SOLDIER, s->state), s->enemy, s->request);
+  float max = r->soldier_types[s->type].health;
+  const struct {
+    const char *name;
+    float v, lo, hi;
+  } f[] = {
+      {"x", s->x, -MAX_COORD, MAX_COORD},
+      {"y", s->y, -MAX_COORD, MAX_COORD},
+      {"vx", s->vx, -MAX_COORD, MAX_COORD},
+      {"vy", s->vy, -MAX_COORD, MAX_COORD},
+      {"facing", s->facing, -4.0f, 4.0f},
+      {"health", s->health, away ? 0.0f : FLT_MIN, max},
+      {"cooldown", s->cool, -1.0f, 1e4f},
+      {"post x", s->post_x, -MAX_COORD, MAX_COORD},
+      {"post y", s->post_y, -MAX_COORD, MAX_COORD},
+      {"best", s->best, 0.0f, FLT_MAX},
+  };
+  for (size_t k = 0; k < sizeof f / sizeof f[0]; k++)
+    if (!(f[k].v >= f[k].lo && f[k].v <= f[k].hi))
+      return bad(o, "bad soldier %zu: %s is %g, not in [%g, %g]", i, f[k].name, (double)f[k].v,
+                 (double)f[k].lo, (double)f[k].hi);
+  if (s->timer < 0 || s->timer > 10000000 || s->stall < 0 || s->stall > 10000000)
+    return bad(o, "bad soldier %zu: timer %d, stall %d", i, (int)s->timer, (int)s->stall);
+  return 0;
+}
+
+/* After a load: who holds whom, and whose requests the queue holds (see
+** world_int.h's invariants). */
+static int units_check(io *o, td_world *w) {
+  for (size_t i = 0; i < w->soldier_used; i++) {
+    const soldier_rec *s = &w->soldiers[i];
+    if (s->state == TD_SOLDIER_FREE || !s->enemy) continue;
+    int64_t e = enemy_slot(w, s->enemy);
+    if (e < 0 || w->enemies[e].holder != make_handle(s->gen, i) ||
+        (w->enemies[e].at_hand != 0) != (s->state == TD_SOLDIER_ATTACK))
+      return bad(o, "bad soldier %zu: its enemy %u does not stand held by it", i, s->enemy);
+    if (w->rules->enemies[w->enemies[e].type].flying)
+      return bad(o, "bad soldier %zu: it holds a flyer", i);
+  }
+  for (size_t i = 0; i < w->enemy_used; i++) {
+    const enemy_rec *e = &w->enemies[i];
+    if (e->state == TD_ENEMY_FREE || !e->holder) continue;
+    int64_t s = soldier_slot(w, e->holder);
+    if (s < 0 || w->soldiers[s].enemy != make_handle(e->gen, i))
+      return bad(o, "bad enemy %zu: held by %u, which does not hold it", i, e->holder);
+  }
+  size_t n = td_pathq_pending(w->pathq), mine = 0;
+  uint32_t *ids = n ? td_mem_alloc(n * sizeof *ids) : NULL;
+  if (n && !ids) return td_err_set(o->err, "save: out of memory");
+  td_pathq_ids(w->pathq, ids, n);
+  int rc = 0;
+  for (size_t i = 0; i < w->soldier_used && rc == 0; i++) {
+    const soldier_rec *s = &w->soldiers[i];
+    if (s->state == TD_SOLDIER_FREE || !s->request) continue;
+    mine++;
+    bool found = false;
+    for (size_t k = 0; k < n && !found; k++) found = ids[k] == s->request;
+    for (size_t j = 0; j < i && found; j++)
+      found = w->soldiers[j].state == TD_SOLDIER_FREE || w->soldiers[j].request != s->request;
+    if (!found) rc = bad(o, "bad soldier %zu: request %u is not pending (or not its own)", i,
+                         s->request);
+  }
+  td_mem_free(ids, n * sizeof *ids);
+  if (rc == 0 && mine != n)
+    rc = bad(o, "bad path queue: %zu requests pending, %zu of them soldiers'", n, mine);
+  return rc;
+}
+
 /* The units section: every enemy's fight, every tower's health and rally
-** point, then the soldiers (soldier.c). Hashed only when something is not
-** at its default (units_default), so that a game without soldiers and
+** point, then the soldiers (soldier.c) and their path queue (pathq.h's
+** save; its checksum when hashing). Hashed only when something is not at
+** its default (units_default), so that a game without soldiers and
 ** sappers keeps the checksums it always had. */
 static int units_io(io *o, td_world *w) {
   if (o->mode == IO_HASH && units_default(w)) return 0;
@@ -380,6 +510,25 @@ static int units_io(io *o, td_world *w) {
         !(fabsf(t->rally_x) <= MAX_COORD && fabsf(t->rally_y) <= MAX_COORD))
       return bad(o, "bad tower %zu: health %g of %g, rally point (%g, %g)", b,
                  (double)t->health, (double)max, (double)t->rally_x, (double)t->rally_y);
+  }
+  size_t n = w->soldier_used;
+  io_size(o, &n);
+  if (!room(o, n, 5) || n > (size_t)TD_RULES_MAX_SOLDIERS * w->map->base_count)
+    return bad(o, "bad soldier count %zu", n);
+  if (load_array(o, (void **)&w->soldiers, &w->soldier_cap, n, sizeof *w->soldiers, "soldiers"))
+    return -1;
+  w->soldier_used = n;
+  for (size_t i = 0; i < n; i++)
+    if (io_soldier(o, w, i, &w->soldiers[i]) != 0) return -1;
+  switch (o->mode) {
+  case IO_HASH: o->h = td_pathq_checksum(w->pathq, o->h); break;
+  case IO_SAVE: td_pathq_save(w->pathq, o->b); break;
+  default: {
+    td_err perr;
+    if (td_pathq_load(w->pathq, o->r, soldiers_path_done, w, &perr) != 0)
+      return o->r->failed ? bad(o, "(truncated)") : bad(o, "bad %s", perr.msg);
+    return units_check(o, w);
+  }
   }
   return 0;
 }
@@ -709,6 +858,7 @@ static int rebuild(td_world *w, td_err *err) {
     w->group_refs[e->group]++;
   }
   w->shot_low = 0;
+  soldiers_rebuild(w);
   w->tower_live = 0;
   for (size_t b = 0; b < w->map->base_count; b++) w->tower_live += w->towers[b].used;
   towers_buffs(w);

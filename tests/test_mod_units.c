@@ -5,12 +5,6 @@
 ** say so, td.soldiers / td.soldier_info follow the barracks, td.tower_info
 ** and td.enemy_info agree with the events, td.damage_tower and REPAIR.
 **
-** PENDING: these need engine/sim/soldier.c and siege.c to act (with their
-** placeholders no soldier stands and no tower is hurt). tests/CMakeLists.txt
-** registers this file as the ctest mod_units only with -DTD_PENDING_TESTS=ON;
-** once the simulation lands, move it to tests/ (where every test_*.c is
-** registered) and drop this paragraph.
-**
 ** The mods are written per test: one head (types, towers, handlers that
 ** print what they see, each line saying whether what td.* returns agrees
 ** with the event), then the waves of the test.
