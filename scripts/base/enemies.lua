@@ -8,6 +8,7 @@ td.enemy {
   name = "runner", title = "Runner",
   description = "Fast and frail; comes in crowds.",
   health = 30 * hp, speed = 2.5, radius = 0.25,
+  melee = { damage = 2, rate = 1.5 },
   bounty = 2, lives = 1,
 }
 
@@ -16,6 +17,7 @@ td.enemy {
   name = "grunt", title = "Grunt",
   description = "The foot soldier: steady, nothing special.",
   health = 80 * hp, speed = 1.5,
+  melee = { damage = 5, rate = 1 },
   bounty = 4, lives = 1,
 }
 
@@ -25,6 +27,7 @@ td.enemy {
   description = "Thick armour shrugs off small hits and arrows; fire melts it.",
   health = 400 * hp, speed = 0.8, radius = 0.45, armour = 4,
   resist = { physical = 0.4, fire = -0.25 },
+  melee = { damage = 14, rate = 0.8 },
   bounty = 12, lives = 3,
 }
 
@@ -43,7 +46,19 @@ td.enemy {
   description = "Bursts into three runners when it dies.",
   health = 150 * hp, speed = 1.2, radius = 0.4,
   split_into = "runner", split_count = 3,
+  melee = { damage = 6, rate = 1 },
   bounty = 6, lives = 2,
+}
+
+-- the sapper: carries a powder keg and stops to blow up the towers it
+-- passes (any tower within half a tile of its body); soldiers stop it
+td.enemy {
+  name = "sapper", title = "Sapper",
+  description = "Stops at towers to blow them up; soldiers hold it.",
+  health = 90 * hp, speed = 1.4, radius = 0.3,
+  melee = { damage = 3, rate = 1 },
+  siege = { damage = 12, rate = 1, range = 0.5 },
+  bounty = 7, lives = 1,
 }
 
 -- Bosses: each map has its own (PROFILE.boss in maps.lua), in its last wave
@@ -58,6 +73,7 @@ td.enemy {
   name = "warlord", title = "The Warlord",
   description = "Boss: armoured, regenerates and heals those around it.",
   health = 3000 * boss_hp, speed = 0.6, radius = 0.5, armour = 5, boss = true,
+  melee = { damage = 40, rate = 0.8 },
   resist = { physical = 0.3, fire = 0.3, magic = 0.3 },
   regen = 5, heal_radius = 3, heal_rate = 10,
   bounty = 100, lives = 10,
@@ -69,6 +85,7 @@ td.enemy {
   name = "hydra", title = "The Hydra",
   description = "Boss: cut it down and four splitters crawl out.",
   health = 2400 * boss_hp, speed = 0.7, radius = 0.5, armour = 2, boss = true,
+  melee = { damage = 30, rate = 0.8 },
   resist = { magic = 0.3 },
   split_into = "splitter", split_count = 4,
   bounty = 100, lives = 10,
@@ -90,6 +107,7 @@ td.enemy {
   name = "juggernaut", title = "The Juggernaut",
   description = "Boss: heavy armour that regenerates; chains and fire wear it down.",
   health = 3000 * boss_hp, speed = 0.5, radius = 0.5, armour = 6, boss = true,
+  melee = { damage = 50, rate = 0.6 },
   resist = { physical = 0.4, fire = -0.3, magic = 0.1 },
   regen = 5,
   bounty = 100, lives = 10,
@@ -100,6 +118,7 @@ td.enemy {
   name = "herald", title = "The Herald",
   description = "Boss: mends every enemy within four tiles, fast.",
   health = 2600 * boss_hp, speed = 0.7, radius = 0.5, armour = 3, boss = true,
+  melee = { damage = 35, rate = 0.8 },
   resist = { magic = 0.4 },
   heal_radius = 4, heal_rate = 20,
   bounty = 100, lives = 10,
@@ -110,6 +129,7 @@ td.enemy {
   name = "titan", title = "The Titan",
   description = "Boss: slow and enormous; two golems climb off its corpse.",
   health = 4000 * boss_hp, speed = 0.45, radius = 0.5, armour = 6, boss = true,
+  melee = { damage = 60, rate = 0.5 },
   resist = { physical = 0.3, fire = 0.2, magic = 0.2 },
   split_into = "golem", split_count = 2,
   bounty = 150, lives = 15,
@@ -126,6 +146,7 @@ td.enemy {
   name = "shaman", title = "Shaman",
   description = "Heals everyone near it: kill it first.",
   health = 110 * hp, speed = 1.3,
+  melee = { damage = 3, rate = 1 },
   resist = { magic = 0.3 },
   heal_radius = 2.5, heal_rate = 12,
   bounty = 8, lives = 1,
@@ -136,6 +157,7 @@ td.enemy {
   name = "salamander", title = "Salamander",
   description = "Fire barely scratches it, and it regenerates.",
   health = 160 * hp, speed = 1.6, radius = 0.35,
+  melee = { damage = 8, rate = 1.2 },
   resist = { fire = 0.9, magic = -0.25 },
   regen = 4,
   bounty = 7, lives = 1,
@@ -146,6 +168,7 @@ td.enemy {
   name = "golem", title = "Golem",
   description = "Slow, armoured stone that magic hardly touches.",
   health = 500 * hp, speed = 0.7, radius = 0.5, armour = 3,
+  melee = { damage = 25, rate = 0.6 },
   resist = { magic = 0.75, physical = 0.1, fire = -0.2 },
   bounty = 14, lives = 3,
 }

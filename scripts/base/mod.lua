@@ -31,6 +31,7 @@ end
 
 include "damage.lua"
 include "enemies.lua"
+include "soldiers.lua"
 include "towers.lua"
 include "waves.lua"
 
@@ -44,6 +45,8 @@ td.rules {
   sell_refund = 0.75,
   early_bonus = 2,
   endless_health_growth = 0.15,
+  first_wave_waits = true,   -- wave 1 comes when the player is ready (a tower, or N)
+  repair_cost = 0.5,         -- a tower at 0 health costs half what was spent on it
 }
 
 -- Handlers: the mod keeps its own score and writes to the log. The score

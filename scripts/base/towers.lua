@@ -8,6 +8,10 @@
 --   tesla   chain           magic     tesla -> tesla_2 -> thunder | arc
 --   flak    anti-air        physical  flak -> flak_2 -> skyguard
 --   banner  support (buff)  -         banner -> banner_2 -> warhorn | drums
+--   barracks soldiers       physical  barracks -> barracks_2 -> fortress
+--
+-- Every tower has health (sappers, enemies.lua, blow towers up); a fallen
+-- tower leaves its pad free and the route opens again. Upgrades raise it.
 
 -- Ranges are in tiles, times PROFILE.reach (maps.lua): a map with lanes far
 -- apart (01-crossroads) gives its towers longer sight.
@@ -20,10 +24,10 @@ td.tower {
   target = "first",
   levels = {
     { name = "arrow", title = "Archer Tower",
-      cost = 50, range = 3.5 * reach, rate = 1.5, damage = 8,
+      health = 160, cost = 50, range = 3.5 * reach, rate = 1.5, damage = 8,
       damage_type = "physical", hits_air = true },
     { name = "arrow_2", title = "Archer Tower II", description = "Sharper arrows, faster.",
-      cost = 40, damage = 14, rate = 1.8 },
+      health = 240, cost = 40, damage = 14, rate = 1.8 },
     { name = "sniper", title = "Sniper Nest", description = "Long range, slow, heavy single shots.",
       from = "arrow_2", cost = 90, range = 6 * reach, rate = 0.5, damage = 60,
       aim_time = 0.5 },
@@ -40,10 +44,10 @@ td.tower {
   target = "strongest",
   levels = {
     { name = "cannon", title = "Cannon",
-      cost = 80, range = 3 * reach, rate = 0.6, damage = 30, damage_type = "fire",
+      health = 220, cost = 80, range = 3 * reach, rate = 0.6, damage = 30, damage_type = "fire",
       shot = "ballistic", shot_speed = 6, splash = 1.2, hits_air = false, turn_rate = 3 },
     { name = "cannon_2", title = "Heavy Cannon", description = "Bigger shells, wider splash.",
-      cost = 70, damage = 50, splash = 1.5 },
+      health = 330, cost = 70, damage = 50, splash = 1.5 },
     { name = "mortar", title = "Mortar", description = "Lobs huge shells from far away.",
       from = "cannon_2", cost = 120, range = 5 * reach, rate = 0.5, damage = 90,
       splash = 1.8, shot_speed = 5 },
@@ -60,11 +64,11 @@ td.tower {
   target = "closest",
   levels = {
     { name = "frost", title = "Frost Tower",
-      cost = 60, range = 2.5 * reach, rate = 1, damage = 4, damage_type = "magic",
+      health = 160, cost = 60, range = 2.5 * reach, rate = 1, damage = 4, damage_type = "magic",
       shot = "homing", shot_speed = 8,
       effect = { kind = "slow", magnitude = 0.4, duration = 2 } },
     { name = "frost_2", title = "Frost Tower II", description = "A deeper chill, for longer.",
-      cost = 60, damage = 8,
+      health = 240, cost = 60, damage = 8,
       effect = { kind = "slow", magnitude = 0.6, duration = 2.5 } },
     { name = "storm", title = "Storm Spire", description = "Trades the chill for chain lightning that stuns.",
       from = "frost", cost = 100, shot = "chain", chain = 3,
@@ -83,10 +87,10 @@ td.tower {
   target = "first",
   levels = {
     { name = "tesla", title = "Tesla Coil",
-      cost = 90, range = 3 * reach, rate = 0.8, damage = 22, damage_type = "magic",
+      health = 200, cost = 90, range = 3 * reach, rate = 0.8, damage = 22, damage_type = "magic",
       shot = "chain", chain = 3, chain_range = 1.8 * reach, chain_falloff = 0.8 },
     { name = "tesla_2", title = "Tesla Coil II", description = "Stronger bolts that jump further.",
-      cost = 80, damage = 36, chain = 4 },
+      health = 300, cost = 80, damage = 36, chain = 4 },
     { name = "thunder", title = "Thunderhead", description = "Huge chains that stun.",
       from = "tesla_2", cost = 140, damage = 55, chain = 6,
       chain_range = 2.2 * reach, effect = { kind = "stun", duration = 0.2 } },
@@ -103,11 +107,11 @@ td.tower {
   target = "first",
   levels = {
     { name = "flak", title = "Flak Battery",
-      cost = 70, range = 4.5 * reach, rate = 1.2, damage = 24,
+      health = 180, cost = 70, range = 4.5 * reach, rate = 1.2, damage = 24,
       damage_type = "physical", shot = "homing", shot_speed = 14, splash = 0.8,
       hits_ground = false, hits_air = true },
     { name = "flak_2", title = "Flak Battery II", description = "Harder-hitting bursts.",
-      cost = 60, damage = 40 },
+      health = 270, cost = 60, damage = 40 },
     { name = "skyguard", title = "Skyguard", description = "Rapid, long-range anti-air.",
       from = "flak_2", cost = 120, range = 5.5 * reach, rate = 2, damage = 50,
       splash = 1 },
@@ -121,14 +125,30 @@ td.tower {
   description = "Fires nothing: towers in its range hit harder and faster.",
   levels = {
     { name = "banner", title = "War Banner",
-      cost = 100, range = 2.5 * reach, rate = 0, buff_damage = 0.2, buff_rate = 0.1 },
+      health = 140, cost = 100, range = 2.5 * reach, rate = 0, buff_damage = 0.2, buff_rate = 0.1 },
     { name = "banner_2", title = "War Banner II", description = "A wider, stronger boost.",
-      cost = 90, range = 3 * reach, buff_damage = 0.35, buff_rate = 0.15 },
+      health = 210, cost = 90, range = 3 * reach, buff_damage = 0.35, buff_rate = 0.15 },
     { name = "warhorn", title = "Warhorn", description = "Towers in range hit much harder.",
       from = "banner_2", cost = 150, range = 3.5 * reach, buff_damage = 0.6,
       buff_rate = 0.2 },
     { name = "drums", title = "War Drums", description = "Towers in range fire much faster.",
       from = "banner_2", cost = 150, range = 3.5 * reach, buff_damage = 0.3,
       buff_rate = 0.45 },
+  },
+}
+
+-- soldiers: fires nothing; keeps footmen (then knights) on posts round a
+-- rally point the player sets within its range; they stop the enemies that
+-- come near and fight them (soldiers.lua)
+td.tower {
+  name = "barracks", title = "Barracks",
+  description = "Soldiers hold the road near its rally flag; sets no arrow flying.",
+  levels = {
+    { name = "barracks", title = "Barracks", health = 300, cost = 70, range = 2.5 * reach,
+      soldier = "footman", soldiers = 3 },
+    { name = "barracks_2", title = "Knights' Hall", description = "Knights: armoured, hit harder.",
+      health = 420, cost = 80, soldier = "knight" },
+    { name = "fortress", title = "Fortress", description = "Four knights and a wider reach.",
+      from = "barracks_2", health = 600, cost = 140, soldiers = 4, range = 3 * reach },
   },
 }

@@ -34,6 +34,10 @@ group { enemy = "golem", first = 11, every = 4, count = 2, count_growth = 0.25, 
         spacing = 2.5, delay = 10 }
 group { enemy = "drake", first = 13, every = 4, count = 2, count_growth = 0.2, max_count = 12,
         spacing = 2, delay = 4 }
+-- sappers from the middle of the campaign: they stop at towers and blow
+-- them up unless soldiers hold them or the towers kill them first
+group { enemy = "sapper", first = math.floor(N / 2), every = 2, count = 2, count_growth = 0.3,
+        max_count = 16, per_row = 2, width = 0.8, spacing = 1.5, delay = 5 }
 -- the map's boss: the last wave, then every fifth wave of endless mode
 group { enemy = P.boss, first = N, every = 5, count = 1, health_growth = 0, delay = 12,
         spawn = P.boss_spawn }
