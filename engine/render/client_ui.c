@@ -238,8 +238,13 @@ static void layout_game(td_client *c) {
       b = add_button(c, px + 8, ty, PANEL_W - 16, 40, A_UPGRADE, k, lab);
       if (b) {
         b->scale = 1;
-        snprintf(b->sub, sizeof b->sub, "%d gold  dmg %.0f  rng %.1f", ch->cost, (double)ch->damage,
-                 (double)ch->range);
+        if (ch->soldiers > 0 && ch->soldier >= 0 && (size_t)ch->soldier < r->soldier_type_count)
+          snprintf(b->sub, sizeof b->sub, "%d gold  %d x %.16s", ch->cost, (int)ch->soldiers,
+                   r->soldier_types[ch->soldier].title[0] ? r->soldier_types[ch->soldier].title
+                                                          : r->soldier_types[ch->soldier].name);
+        else
+          snprintf(b->sub, sizeof b->sub, "%d gold  dmg %.0f  rng %.1f", ch->cost, (double)ch->damage,
+                   (double)ch->range);
         snprintf(b->key, sizeof b->key, k == 0 ? "U" : k == 1 ? "^U" : "");
         b->icon_kind = 1;
         b->icon_arg = lv->children[k];
