@@ -42,6 +42,13 @@ expect "verbose soldiers" 0 "" -- "$td" check --verbose "$scen/soldiers.lua"
 grep -qE '^# a barracks on the gate holds the wave \(.*soldiers.lua:[0-9]+\): .* first_leak [0-9.]+ held [0-9.]+ engaged [0-9]+ soldier_deaths [0-9]+ towers_destroyed 0 route_updates 1$' "$tmp/out"
 check $? "verbose: the soldiers' measures: $(grep '^# a barracks' "$tmp/out")"
 
+# docs/check.md quotes a scenario of soldiers.lua: the same lines, in the file
+sed -n '/^<!-- the scenario as in tests\/scenarios\/soldiers.lua/,/^```$/p' "$src/docs/check.md" |
+  sed '1,2d;$d' >"$tmp/quoted.lua"
+quoted=$(cat "$tmp/quoted.lua")
+[ -n "$quoted" ] && [[ "$(cat "$scen/soldiers.lua")" == *"$quoted"* ]]
+check $? "docs/check.md's soldiers scenario differs from tests/scenarios/soldiers.lua"
+
 # ---- a failing expectation: FAIL, the value, exit 1 -------------------------------
 cat >"$tmp/fail.lua" <<EOF
 scenario {
