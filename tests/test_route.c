@@ -297,6 +297,16 @@ static void test_try_apply_refuses_and_rolls_back(void **state) {
   assert_int_equal(td_route_check(r, &e0, 1, spawns, 2, &v, NULL), 0);
   assert_true(v.ok);
   assert_same(r, s);
+  /* applied_count: only the kept updates that changed something (the legal
+  ** placement, then the reopening); the refusals, the check and a batch
+  ** that changes nothing are not counted */
+  assert_int_equal(td_route_get_stats(r)->applied_count, 1);
+  assert_int_equal(td_route_apply(r, &diag, 1, NULL), 0);
+  assert_int_equal(td_route_apply(r, NULL, 0, NULL), 0);
+  assert_int_equal(td_route_get_stats(r)->applied_count, 1);
+  td_graph_change open4 = {.kind = TD_CHANGE_UNBLOCK_EDGE, .id = 4};
+  assert_int_equal(td_route_apply(r, &open4, 1, NULL), 0);
+  assert_int_equal(td_route_get_stats(r)->applied_count, 2);
   td_route_destroy(r);
   td_graph_destroy(g);
 }

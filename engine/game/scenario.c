@@ -879,9 +879,10 @@ static void count_events(const td_world *w, const td_map *map, td_scenario_measu
   }
 }
 
+/* Route updates kept that changed the graph (a refused placement's trial,
+** a pad's empty batch and a fallback's second count are not updates). */
 static uint64_t route_updates(const td_world *w) {
-  const td_route_stats *st = td_route_get_stats(td_world_route(w));
-  return st->full_count + st->incremental_count;
+  return td_route_get_stats(td_world_route(w))->applied_count;
 }
 
 int td_scenario_run(const td_scenario_file *f, const td_scenario *s, td_scenario_measure *m,

@@ -1036,9 +1036,23 @@ static int update(td_route *r, const td_graph_change *c, size_t n, size_t *undo_
   return 0;
 }
 
+/* The batch just applied (flag records undo[0 .. count), weight records
+** wundo) changed a flag or an edge's weight or factor. */
+static bool batch_changed(const td_route *r, size_t count) {
+  for (size_t i = 0; i < count; i++)
+    if (r->undo[i].before != r->undo[i].after) return true;
+  for (size_t i = 0; i < r->wundo_len; i++)
+    if (r->wundo[i].w_before != r->wundo[i].w_after ||
+        r->wundo[i].f_before != r->wundo[i].f_after)
+      return true;
+  return false;
+}
+
 int td_route_apply(td_route *r, const td_graph_change *changes, size_t n, td_err *err) {
   size_t count;
-  return update(r, changes, n, &count, err);
+  if (update(r, changes, n, &count, err) != 0) return -1;
+  if (batch_changed(r, count)) r->stats.applied_count++;
+  return 0;
 }
 
 static int transaction(td_route *r, const td_graph_change *changes, size_t n,
@@ -1066,6 +1080,8 @@ static int transaction(td_route *r, const td_graph_change *changes, size_t n,
     log_rollback(r);
     restore_flags(r, count);
     restore_weights(r);
+  } else if (batch_changed(r, count)) {
+    r->stats.applied_count++;
   }
   if (verdict) *verdict = v;
   return 0;

@@ -51,6 +51,9 @@ typedef struct td_route_stats {
   uint64_t full_count;        /* full recomputes so far (including fallbacks) */
   uint64_t incremental_count; /* incremental updates so far */
   uint64_t fallback_count;    /* incremental updates that fell back to full */
+  uint64_t applied_count;     /* updates kept that changed a flag or an edge weight
+                              ** (not a batch that changes nothing, a refused
+                              ** try_apply, a check) */
   size_t last_affected;       /* nodes revisited by the last update */
   bool last_full;             /* the last update was a full recompute */
 } td_route_stats;

@@ -22,7 +22,9 @@ lines=$(grep -c '^PASS  ' "$tmp/examples.out")
 [ "$lines" -ge 30 ]; check $? "examples: $lines expectations"
 for name in "three lanes through two corners" "sixty in formation on a winding course" \
   "a tower mid-wave: the wave detours, all arrive" "three bolts defend the crossroads" \
-  "the bundled game without towers is lost"; do
+  "the bundled game without towers is lost" "a barracks on the gate holds the wave" \
+  "sappers blow up an unguarded wall: the shortcut opens" \
+  "a guard kills the sappers: the wall stands, the long way"; do
   grep -q "^PASS  $name: " "$tmp/examples.out"; check $? "examples: '$name' ran"
 done
 grep -qE '^PASS  three lanes through two corners: min_gap > 0 \(got [0-9.]+\)$' "$tmp/examples.out"
@@ -36,6 +38,16 @@ cmp -s "$tmp/out" "$tmp/examples.out"; check $? "again: the same output"
 expect "verbose" 0 "" -- "$td" check --verbose "$scen/lanes.lua"
 grep -qE '^# three lanes through two corners \(.*lanes.lua:[0-9]+\): result won .* min_gap [0-9.]+ ' "$tmp/out"
 check $? "verbose: the measure line: $(head -n 1 "$tmp/out")"
+expect "verbose soldiers" 0 "" -- "$td" check --verbose "$scen/soldiers.lua"
+grep -qE '^# a barracks on the gate holds the wave \(.*soldiers.lua:[0-9]+\): .* first_leak [0-9.]+ held [0-9.]+ engaged [0-9]+ soldier_deaths [0-9]+ towers_destroyed 0 route_updates 1$' "$tmp/out"
+check $? "verbose: the soldiers' measures: $(grep '^# a barracks' "$tmp/out")"
+
+# docs/check.md quotes a scenario of soldiers.lua: the same lines, in the file
+sed -n '/^<!-- the scenario as in tests\/scenarios\/soldiers.lua/,/^```$/p' "$src/docs/check.md" |
+  sed '1,2d;$d' >"$tmp/quoted.lua"
+quoted=$(cat "$tmp/quoted.lua")
+[ -n "$quoted" ] && [[ "$(cat "$scen/soldiers.lua")" == *"$quoted"* ]]
+check $? "docs/check.md's soldiers scenario differs from tests/scenarios/soldiers.lua"
 
 # ---- a failing expectation: FAIL, the value, exit 1 -------------------------------
 cat >"$tmp/fail.lua" <<EOF
