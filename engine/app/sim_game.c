@@ -84,10 +84,21 @@ typedef struct wave_line {
   int32_t gold, lives;
 } wave_line;
 
+enum { FIGHT_KINDS = 5 };
+
 typedef struct stats {
   wave_line *waves;           /* since this run started (a loaded game's too) */
   size_t nwaves, wcap;
+  uint64_t fights[FIGHT_KINDS]; /* the events of fights_names, since this run started */
 } stats;
+
+/* The soldiers' and sappers' events counted in --json's "fights" (their Lua
+** names), in the order of fights_kinds. */
+static const char *const fights_names[FIGHT_KINDS] = {"engage", "soldier_death", "tower_damaged",
+                                            "tower_destroyed", "repaired"};
+static const td_event_kind fights_kinds[FIGHT_KINDS] = {TD_EVENT_ENGAGED, TD_EVENT_SOLDIER_DIED,
+                                              TD_EVENT_TOWER_DAMAGED, TD_EVENT_TOWER_DESTROYED,
+                                              TD_EVENT_REPAIRED};
 
 static int parse_u64(const char *flag, const char *v, uint64_t lo, uint64_t *out) {
   uint64_t x;
@@ -166,6 +177,7 @@ static void on_events(td_game *g, stats *st) {
   size_t n;
   const td_event *ev = td_world_events(td_game_world(g), &n);
   for (size_t i = 0; i < n; i++) {
+    for (size_t k = 0; k < FIGHT_KINDS; k++) st->fights[k] += ev[i].kind == fights_kinds[k];
     if (ev[i].kind == TD_EVENT_WAVE_STARTED) {
       wave_line *p = td_mem_grow(st->waves, &st->wcap, st->nwaves + 1, sizeof *p);
       if (!p) continue; /* the report just lacks the line */
@@ -174,6 +186,59 @@ static void on_events(td_game *g, stats *st) {
       p[st->nwaves++] = (wave_line){ev[i].wave, ev[i].tick, td_world_gold(w), td_world_lives(w)};
     }
   }
+}
+
+/* ---- the arrows of unit.h's state machines, for --json ------------------ */
+
+typedef struct arrow_line {
+  char name[24];               /* "walk>blocked" */
+  uint64_t n;
+} arrow_line;
+
+static int arrow_cmp(const void *a, const void *b) {
+  return strcmp(((const arrow_line *)a)->name, ((const arrow_line *)b)->name);
+}
+
+static void arrow_name(td_unit_kind k, int from, int to, char *buf, size_t cap) {
+  snprintf(buf, cap, "%s>%s", td_unit_state_name(k, from), td_unit_state_name(k, to));
+}
+
+/* "arrows": per kind, every arrow taken (since this run started: the counts
+** are not saved), "from>to": count, sorted by name; "arrow_table": per
+** kind, every arrow of unit.h's table, in its order. */
+static void arrows_json(const td_world *w) {
+  static const char *const kinds[TD_UNIT_KIND_COUNT] = {"enemy", "soldier"};
+  printf("\"arrows\":{");
+  for (int k = 0; k < TD_UNIT_KIND_COUNT; k++) {
+    arrow_line lines[64];
+    size_t nl = 0;
+    int ns = td_unit_state_count((td_unit_kind)k);
+    for (int a = 0; a < ns; a++)
+      for (int b = 0; b < ns; b++) {
+        uint64_t n = td_world_arrows(w, (td_unit_kind)k, a, b);
+        if (!n || nl == sizeof lines / sizeof *lines) continue;
+        arrow_name((td_unit_kind)k, a, b, lines[nl].name, sizeof lines[nl].name);
+        lines[nl++].n = n;
+      }
+    qsort(lines, nl, sizeof *lines, arrow_cmp);
+    printf("%s\"%s\":{", k ? "," : "", kinds[k]);
+    for (size_t i = 0; i < nl; i++)
+      printf("%s\"%s\":%" PRIu64, i ? "," : "", lines[i].name, lines[i].n);
+    putchar('}');
+  }
+  printf("},\"arrow_table\":{");
+  for (int k = 0; k < TD_UNIT_KIND_COUNT; k++) {
+    size_t n;
+    const td_unit_arrow *a = td_unit_arrows((td_unit_kind)k, &n);
+    printf("%s\"%s\":[", k ? "," : "", kinds[k]);
+    for (size_t i = 0; i < n; i++) {
+      char name[24];
+      arrow_name((td_unit_kind)k, a[i].from, a[i].to, name, sizeof name);
+      printf("%s\"%s\"", i ? "," : "", name);
+    }
+    putchar(']');
+  }
+  putchar('}');
 }
 
 static const char *result_name(td_game_state s) {
@@ -223,6 +288,11 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
              rec->checks[i].tick, rec->checks[i].checksum);
     const td_crowd_metrics *m = td_crowd_get_metrics(td_world_crowd(w));
     printf("],\"off_road\":%" PRId64 ",\"off_road_depth\":%.9g", m->off_road, m->off_road_depth);
+    printf(",\"fights\":{");
+    for (size_t k = 0; k < FIGHT_KINDS; k++)
+      printf("%s\"%s\":%" PRIu64, k ? "," : "", fights_names[k], st->fights[k]);
+    printf("},");
+    arrows_json(w);
     putchar(',');
     td_modout_json(td_game_mod(g), stdout);
     printf(",\"checksum\":\"%016" PRIx64 "\"}\n", td_world_checksum(w));
