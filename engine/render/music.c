@@ -148,23 +148,23 @@ static void play_track(loop *base, loop *wave) {
     for (int e = 0; e < 16; e++) {
       float t = t0 + (float)e * beat / 2;
       int root = chords[c][0] - 12 - (chords[c][0] > 50 ? 12 : 0);
-      add_tone(base, &(tone){.t0 = t, .dur = 0.24f, .f = hz(root + (e % 4 == 3 ? 7 : 0)), .amp = 0.4f,
+      add_tone(base, &(tone){.t0 = t, .dur = 0.24f, .f = hz(root + (e % 4 == 3 ? 7 : 0)), .amp = 0.28f,
                              .attack = 0.004f, .decay = 0.16f, .release = 0.05f, .partials = BASS,
                              .np = NP(BASS)});
       if (e % 2) add_hiss(base, t, 0.05f, 0.10f, 0.02f, 9000, 5000);
     }
     for (int q = 0; q < 8; q++) {
       float t = t0 + (float)q * beat;
-      add_kick(wave, t, 0.9f);
+      add_kick(wave, t, 0.7f);
       if (q % 2) {
-        add_hiss(wave, t, 0.18f, 0.5f, 0.06f, 5000, 900);
+        add_hiss(wave, t, 0.18f, 0.7f, 0.06f, 5000, 900);
         add_tone(wave, &(tone){.t0 = t, .dur = 0.1f, .f = 185, .amp = 0.25f, .attack = 0.001f,
                                .decay = 0.04f, .release = 0.02f, .partials = BASS, .np = 1});
       }
     }
     for (int s = 0; s < 32; s++) {
       int note = chords[c][run[s % 8]] + 24 - (s % 16 >= 8 ? 12 : 0);
-      add_tone(wave, &(tone){.t0 = t0 + (float)s * beat / 4, .dur = 0.16f, .f = hz(note), .amp = 0.14f,
+      add_tone(wave, &(tone){.t0 = t0 + (float)s * beat / 4, .dur = 0.16f, .f = hz(note), .amp = 0.3f,
                              .attack = 0.003f, .decay = 0.07f, .release = 0.03f, .partials = LEAD,
                              .np = NP(LEAD)});
     }
