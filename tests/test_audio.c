@@ -3,7 +3,11 @@
 ** sound is short, quiet and not silent; the mixer is silent at volume 0 and
 ** muted, scales with the volume, ramps a change, pans, keeps to its voices
 ** and each sound's minimum gap, never passes full scale, and gives the same
-** samples for the same calls.
+** samples for the same calls. The music (music.h): both loops made, as
+** long as their bars, quiet (at most TD_MUSIC_PEAK) and seamless; the
+** mixer's music channel plays at its own volume (the (v/100)^2 curve,
+** whatever the effects' volume), is exactly silent at 0 and muted, fades
+** between tracks and brings its second layer in with the intensity.
 **
 ** TD_AUDIO_WAV_DIR=DIR also writes every sound and a mixed battle scene as
 ** WAV files there and prints each sound's length, peak and RMS (how the
@@ -457,6 +461,142 @@ static void write_wav(const char *path, const int16_t *s, size_t frames, int cha
   assert_int_equal(fclose(f), 0);
 }
 
+/* ---- music ---------------------------------------------------------------- */
+
+static td_music_bank *shared_music(void) {
+  static td_music_bank bank;
+  static bool made;
+  if (!made) {
+    assert_int_equal(td_music_synth(&bank), 0);
+    made = true;
+  }
+  return &bank;
+}
+
+static int free_music(void **state) {
+  (void)state;
+  td_music_bank_free(shared_music());
+  return 0;
+}
+
+/* A mixer with no effects playing the music track t at music volume mv. */
+static void music_mixer(td_audio_mixer *m, td_music_track t, int mv, float intensity) {
+  td_audio_mixer_init(m, shared_bank(), 80, false);
+  td_music_init(&m->music, shared_music(), mv);
+  td_music_play(&m->music, t);
+  td_music_set_intensity(&m->music, intensity);
+}
+
+static double sum_abs(const int16_t *s, size_t n) {
+  double a = 0;
+  for (size_t i = 0; i < n; i++) a += fabs((double)s[i]);
+  return a;
+}
+
+static void test_music_loops(void **state) {
+  (void)state;
+  const td_music_bank *b = shared_music();
+  assert_true(fabs(td_music_seconds(b, TD_MUSIC_MENU) - 8 * 4 * 60.0 / 90) < 0.01); /* 8 bars at 90 */
+  assert_true(fabs(td_music_seconds(b, TD_MUSIC_PLAY) - 16.0) < 0.01);              /* 8 bars at 120 */
+  assert_null(b->pcm[TD_MUSIC_NONE][0]);
+  assert_non_null(b->pcm[TD_MUSIC_MENU][0]);
+  assert_null(b->pcm[TD_MUSIC_MENU][1]);
+  assert_non_null(b->pcm[TD_MUSIC_PLAY][1]); /* the wave layer */
+  for (int t = TD_MUSIC_MENU; t < TD_MUSIC_TRACKS; t++) {
+    uint32_t n = b->frames[t];
+    float peak = 0;
+    for (int k = 0; k < TD_MUSIC_LAYERS; k++) {
+      if (!b->pcm[t][k]) continue;
+      double rms = 0;
+      for (uint32_t i = 0; i < n; i++) {
+        peak = fmaxf(peak, fabsf(b->pcm[t][k][i]));
+        rms += (double)b->pcm[t][k][i] * (double)b->pcm[t][k][i];
+      }
+      rms = sqrt(rms / n);
+      assert_true(rms > 0.01 && rms < (double)TD_MUSIC_PEAK); /* heard, and quiet */
+      /* seamless: the end runs into the start as any two neighbours do */
+      assert_true(fabsf(b->pcm[t][k][n - 1] - b->pcm[t][k][0]) < 0.03f);
+    }
+    assert_true(peak <= TD_MUSIC_PEAK + 1e-4f);
+  }
+  assert_string_equal(td_music_track_name(TD_MUSIC_PLAY), "play");
+  assert_null(td_music_track_name(TD_MUSIC_TRACKS));
+}
+
+static void test_music_volume(void **state) {
+  (void)state;
+  size_t n = MS(1000);
+  td_audio_mixer full, half, zero;
+  music_mixer(&full, TD_MUSIC_MENU, 100, 0);
+  music_mixer(&half, TD_MUSIC_MENU, 50, 0);
+  music_mixer(&zero, TD_MUSIC_MENU, 0, 0);
+  mix_skip(&full, MS(500)); /* past the fade in */
+  mix_skip(&half, MS(500));
+  mix_skip(&zero, MS(500));
+  int16_t *a = mix_new(&full, n), *h = mix_new(&half, n), *z = mix_new(&zero, n);
+  level la = measure(a, 2 * n);
+  assert_true(la.rms > 0.005 && la.peak <= (double)TD_MUSIC_PEAK + 0.001); /* plays, under the effects */
+  /* at 50 %: (0.5)^2 of the samples at 100 % (the same frames of the loop) */
+  double ra = sum_abs(a, 2 * n), rh = sum_abs(h, 2 * n);
+  assert_true(fabs(rh / ra - 0.25) < 0.01);
+  assert_true(all_zero(z, 2 * n)); /* 0: exactly silent */
+  free(a);
+  free(h);
+  free(z);
+  /* its own volume: the effects' volume at 0 leaves it, mute silences it */
+  td_audio_mixer_set_volume(&full, 0, false);
+  a = mix_new(&full, n);
+  assert_true(measure(a, 2 * n).rms > 0.005);
+  free(a);
+  td_audio_mixer_set_volume(&full, 80, true);
+  mix_skip(&full, MS(10)); /* the 5 ms ramp */
+  a = mix_new(&full, n);
+  assert_true(all_zero(a, 2 * n));
+  free(a);
+  /* a music volume change applies (after its ramp) */
+  td_audio_mixer_set_volume(&full, 80, false);
+  td_music_set_volume(&full.music, 0);
+  mix_skip(&full, MS(10));
+  a = mix_new(&full, n);
+  assert_true(all_zero(a, 2 * n));
+  free(a);
+  /* no bank: silent */
+  td_audio_mixer m;
+  td_audio_mixer_init(&m, shared_bank(), 100, false);
+  td_music_play(&m.music, TD_MUSIC_MENU);
+  a = mix_new(&m, n);
+  assert_true(all_zero(a, 2 * n));
+  free(a);
+}
+
+static void test_music_intensity_and_tracks(void **state) {
+  (void)state;
+  size_t n = MS(2000);
+  td_audio_mixer calm, wave;
+  music_mixer(&calm, TD_MUSIC_PLAY, 100, 0);
+  music_mixer(&wave, TD_MUSIC_PLAY, 100, 1);
+  mix_skip(&calm, MS(2000)); /* the layer's 1.5 s ramp */
+  mix_skip(&wave, MS(2000));
+  assert_true(wave.music.layer == 1.0f && calm.music.layer == 0.0f);
+  int16_t *c = mix_new(&calm, n), *w = mix_new(&wave, n);
+  assert_true(measure(w, 2 * n).rms > 1.25 * measure(c, 2 * n).rms); /* drums and the lead */
+  free(c);
+  free(w);
+  /* a change of track fades the old one out over 0.4 s, then the new one starts */
+  td_music_play(&calm.music, TD_MUSIC_MENU);
+  mix_skip(&calm, MS(200));
+  assert_int_equal(calm.music.track, TD_MUSIC_PLAY);
+  mix_skip(&calm, MS(300));
+  assert_int_equal(calm.music.track, TD_MUSIC_MENU);
+  assert_true(calm.music.pos < MS(200));
+  /* none: silence once faded */
+  td_music_play(&calm.music, TD_MUSIC_NONE);
+  mix_skip(&calm, MS(500));
+  c = mix_new(&calm, MS(100));
+  assert_true(all_zero(c, 2 * MS(100)));
+  free(c);
+}
+
 static void test_wav_dump(void **state) {
   (void)state;
   const char *dir = getenv("TD_AUDIO_WAV_DIR");
@@ -509,7 +649,12 @@ int main(void) {
     cmocka_unit_test(test_no_clipping_past_the_range),
     cmocka_unit_test(test_battle_is_bounded),
     cmocka_unit_test(test_mixing_is_deterministic),
+    cmocka_unit_test(test_music_loops),
+    cmocka_unit_test(test_music_volume),
+    cmocka_unit_test(test_music_intensity_and_tracks),
     cmocka_unit_test(test_wav_dump),
   };
-  return cmocka_run_group_tests(tests, NULL, free_shared);
+  int rc = cmocka_run_group_tests(tests, NULL, free_shared);
+  free_music(NULL);
+  return rc;
 }

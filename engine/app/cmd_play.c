@@ -24,6 +24,16 @@
 **   rclick X Y                right button
 **   move X Y | move base ID | move button LABEL | move enemy [TYPE]   the mouse
 **   wheel N                   N notches (negative: out)
+**   pad button NAME           a gamepad button pressed, a frame, released, a
+**                             frame (NAME as SDL names them: a b x y back start
+**                             leftshoulder rightshoulder dpup dpdown dpleft
+**                             dpright leftstick rightstick)
+**   pad press NAME | pad release NAME   a button held / let go
+**   pad axis NAME VALUE       a stick or trigger (leftx lefty rightx righty
+**                             lefttrigger righttrigger) to VALUE (-32768..32767)
+**                             The first pad line attaches a virtual game
+**                             controller (SDL_JoystickAttachVirtual), which the
+**                             game opens as it opens a real one.
 **   resize WxH                the window, as a player dragging its edge
 **   shot FILE                 saves the current frame as PNG
 **   mark NAME                 remembers the current frame
@@ -33,6 +43,10 @@
 **                             sounds:NAME (started on the audio device), or
 **                             window_w|window_h (the window's size now)
 **   expect state playing|won|lost
+**   expect music KEY OP N     KEY volume (the music's volume on the audio
+**                             device, else the settings'), layer (the wave
+**                             layer's level, 0..100), track (0 none, 1 menu,
+**                             2 play)
 **   expect toast TEXT         the last message shown contains TEXT
 **   expect shown REGION | expect hidden REGION   a named region (below, and
 **                             tooltip, card, enemy, intro, boss) is drawn / not
@@ -71,6 +85,7 @@
 */
 #define _POSIX_C_SOURCE 200809L /* mkdir */
 #include <ctype.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,7 +102,7 @@
 
 static const char usage[] =
   "usage: td play [--map FILE] [--mod DIR]... [--seed N] [--difficulty D] [--window WxH] [--fullscreen]\n"
-  "               [--vsync] [--volume N] [--software] [--script FILE] [--frames N]\n"
+  "               [--vsync] [--volume N] [--palette P] [--software] [--script FILE] [--frames N]\n"
   "\n"
   "Plays the game in a window. Without --map it opens the main menu (maps from maps/).\n"
   "\n"
@@ -100,6 +115,7 @@ static const char usage[] =
   "  --fullscreen    desktop fullscreen\n"
   "  --vsync         wait for the display's refresh\n"
   "  --volume N      sound volume, 0..100 % (default 80; also in the settings, M mutes)\n"
+  "  --palette P     standard or safe (colour-blind safe); also in the settings\n"
   "  --software      SDL's software renderer\n"
   "  --script FILE   a scripted session (tests): input and checks, 1/60 s per frame\n"
   "  --frames N      quit after N frames\n"
@@ -161,8 +177,10 @@ static bool settings_read(const char *path, td_client_settings *st) {
            a <= 8192 && b <= 8192;
     else if (ok && (!strcmp(key, "fullscreen") || !strcmp(key, "vsync") || !strcmp(key, "muted")))
       ok = sscanf(line, "%*s %d %c", &a, &extra) == 1 && (a == 0 || a == 1);
-    else if (ok && !strcmp(key, "volume"))
+    else if (ok && (!strcmp(key, "volume") || !strcmp(key, "music")))
       ok = sscanf(line, "%*s %d %c", &a, &extra) == 1 && a >= 0 && a <= 100;
+    else if (ok && !strcmp(key, "palette"))
+      ok = sscanf(line, "%*s %15s %c", word, &extra) == 1 && (a = td_palette_parse(word)) >= 0;
     else if (ok && !strcmp(key, "ui_scale"))
       ok = sscanf(line, "%*s %d %c", &a, &extra) == 1 && (a == 0 || a == 100 || a == 150 || a == 200);
     else if (ok && !strcmp(key, "difficulty"))
@@ -172,8 +190,8 @@ static bool settings_read(const char *path, td_client_settings *st) {
     if (!ok) {
       line[strcspn(line, "\r\n")] = '\0';
       td_app_fail("play: %s:%d: '%.60s' is not a setting (window WxH, fullscreen 0|1, "
-                  "vsync 0|1, volume 0..100, muted 0|1, difficulty easy|normal|hard, "
-                  "ui_scale 0|100|150|200); skipped",
+                  "vsync 0|1, volume 0..100, music 0..100, muted 0|1, difficulty easy|normal|hard, "
+                  "ui_scale 0|100|150|200, palette standard|safe); skipped",
                   path, ln, line);
       continue;
     }
@@ -183,6 +201,8 @@ static bool settings_read(const char *path, td_client_settings *st) {
     else if (!strcmp(key, "muted")) st->muted = a;
     else if (!strcmp(key, "difficulty")) st->difficulty = d;
     else if (!strcmp(key, "ui_scale")) st->ui_scale = a;
+    else if (!strcmp(key, "music")) st->music = a;
+    else if (!strcmp(key, "palette")) st->palette = a;
     else st->volume = a;
   }
   td_mem_free(text, cap);
@@ -213,9 +233,10 @@ static void settings_write(const char *path, size_t dir_len, const td_client_set
   int n = snprintf(text, sizeof text,
                    "# td play's settings (written by td play; docs/game.md)\n"
                    "window %dx%d\nfullscreen %d\nvsync %d\nvolume %d\nmuted %d\n"
-                   "difficulty %s\nui_scale %d\n",
+                   "difficulty %s\nui_scale %d\nmusic %d\npalette %s\n",
                    st->window_w, st->window_h, st->fullscreen, st->vsync, st->volume, st->muted,
-                   td_difficulty_name(st->difficulty), st->ui_scale);
+                   td_difficulty_name(st->difficulty), st->ui_scale, st->music,
+                   td_palette_name((td_palette_kind)st->palette));
   td_err err;
   if (n < 0 || (size_t)n >= sizeof text)
     td_app_fail("play: cannot save the settings to %s: too long", path);
@@ -245,6 +266,7 @@ typedef struct session {
   world_mark sums[8];
   int nsums;
   int fails;
+  SDL_Joystick *vpad;         /* the script's virtual game controller */
 } session;
 
 static int parse_size(const char *s, int *w, int *h) {
@@ -274,6 +296,11 @@ static void frame(session *s, double dt) {
   SDL_Event e;
   while (SDL_PollEvent(&e)) {
     if (e.type == SDL_WINDOWEVENT) continue;
+    if (e.type == SDL_CONTROLLERDEVICEADDED) { /* a pad plugged in (or there at the start) */
+      if (!SDL_GameControllerFromInstanceID(SDL_JoystickGetDeviceInstanceID(e.cdevice.which)))
+        SDL_GameControllerOpen(e.cdevice.which); /* closed by SDL_Quit */
+      continue;
+    }
     mouse_to_output(s, &e);
     td_client_event(s->c, &e);
   }
@@ -398,6 +425,46 @@ static uint32_t *grab(session *s) {
   return px;
 }
 
+/* `pad ...`: a virtual game controller, attached at the first use; 0 or 2. */
+static int script_pad(session *s, const char *file, int ln, int n, const char *a, const char *b,
+                      const char *c3) {
+  if (!s->vpad) {
+    int idx = SDL_JoystickAttachVirtual(SDL_JOYSTICK_TYPE_GAMECONTROLLER, SDL_CONTROLLER_AXIS_MAX,
+                                        SDL_CONTROLLER_BUTTON_MAX, 0);
+    if (idx < 0 || !(s->vpad = SDL_JoystickOpen(idx))) {
+      td_app_fail("%s:%d: pad: no virtual game controller: %s", file, ln, SDL_GetError());
+      return 2;
+    }
+    frame(s, 1.0 / 60); /* the game sees it plugged in and opens it */
+  }
+  if (!strcmp(a, "axis") && n == 4) {
+    SDL_GameControllerAxis ax = SDL_GameControllerGetAxisFromString(b);
+    long v = strtol(c3, NULL, 10);
+    if (ax == SDL_CONTROLLER_AXIS_INVALID || v < -32768 || v > 32767) {
+      td_app_fail("%s:%d: pad axis NAME VALUE: bad axis '%s' or value '%s'", file, ln, b, c3);
+      return 2;
+    }
+    SDL_JoystickSetVirtualAxis(s->vpad, (int)ax, (Sint16)v);
+    frame(s, 1.0 / 60);
+    return 0;
+  }
+  SDL_GameControllerButton bt = SDL_GameControllerGetButtonFromString(b);
+  if (n != 3 || bt == SDL_CONTROLLER_BUTTON_INVALID ||
+      (strcmp(a, "button") && strcmp(a, "press") && strcmp(a, "release"))) {
+    td_app_fail("%s:%d: pad button|press|release NAME, or pad axis NAME VALUE: bad line", file, ln);
+    return 2;
+  }
+  if (strcmp(a, "release")) {
+    SDL_JoystickSetVirtualButton(s->vpad, (int)bt, 1);
+    frame(s, 1.0 / 60);
+  }
+  if (strcmp(a, "press")) {
+    SDL_JoystickSetVirtualButton(s->vpad, (int)bt, 0);
+    frame(s, 1.0 / 60);
+  }
+  return 0;
+}
+
 /* Runs one line; 0 ok, 1 an expectation failed, 2 a bad line. */
 static int script_line(session *s, const char *file, int ln, char *line) {
   char *nl = strpbrk(line, "#\r\n");
@@ -457,6 +524,7 @@ static int script_line(session *s, const char *file, int ln, char *line) {
     frame(s, 1.0 / 60);
     return 0;
   }
+  if (!strcmp(cmd, "pad") && (n == 3 || n == 4)) return script_pad(s, file, ln, n, a, b, c3);
   if (!strcmp(cmd, "resize") && n == 2) { /* as a player dragging the window's edge */
     int ww, wh;
     if (parse_size(a, &ww, &wh) != 0) {
@@ -652,6 +720,27 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       }
       return expect_number(file, ln, a, b, c3, got);
     }
+    if (!strcmp(a, "music") && n >= 4) { /* expect music KEY OP N */
+      char op[8] = "", want[32] = "";
+      if (sscanf(line, "%*s %*s %*s %7s %31s", op, want) != 2 ||
+          (strcmp(b, "volume") && strcmp(b, "layer") && strcmp(b, "track"))) {
+        td_app_fail("%s:%d: expect music volume|layer|track OP N: bad line", file, ln);
+        return 2;
+      }
+      td_client_settings set;
+      td_client_get_settings(s->c, &set);
+      int track = -1, vol = set.music;
+      float layer = -1;
+      td_audio_get_music(s->audio, &track, &vol, &layer);
+      if (strcmp(b, "volume") && !s->audio) {
+        td_app_say("%s:%d: expect music %s: no audio device", file, ln, b);
+        return 1;
+      }
+      long long got = !strcmp(b, "volume") ? vol : !strcmp(b, "track") ? track : lrintf(layer * 100);
+      char key[16];
+      snprintf(key, sizeof key, "music %s", b);
+      return expect_number(file, ln, key, op, want, got);
+    }
     if ((!strcmp(a, "shown") || !strcmp(a, "hidden")) && n == 3) {
       SDL_Rect r;
       bool shown = td_client_region(s->c, b, &r), ok = shown == !strcmp(a, "shown");
@@ -763,6 +852,7 @@ int td_cmd_play(int argc, char **argv) {
   bool window_set = false, volume_set = false;
   td_difficulty difficulty = TD_DIFFICULTY_NORMAL;
   bool difficulty_set = false;
+  int palette = -1; /* --palette: this run only */
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i];
     bool has = i + 1 < argc;
@@ -777,7 +867,7 @@ int td_cmd_play(int argc, char **argv) {
       software = true;
     } else if (!strcmp(a, "--map") || !strcmp(a, "--mod") || !strcmp(a, "--seed") ||
                !strcmp(a, "--window") || !strcmp(a, "--script") || !strcmp(a, "--frames") ||
-               !strcmp(a, "--difficulty") || !strcmp(a, "--volume")) {
+               !strcmp(a, "--difficulty") || !strcmp(a, "--volume") || !strcmp(a, "--palette")) {
       if (!has) return td_app_fail("play: %s needs a value (see td play --help)", a);
       const char *v = argv[++i];
       if (!strcmp(a, "--map")) map = v;
@@ -791,6 +881,8 @@ int td_cmd_play(int argc, char **argv) {
                 td_app_parse_option("play: --frames", v, 0, UINT64_MAX, &frames)) ||
                (!strcmp(a, "--volume") && td_app_parse_option("play: --volume", v, 0, 100, &volume)))
         return 2; /* said */
+      else if (!strcmp(a, "--palette") && (palette = td_palette_parse(v)) < 0)
+        return td_app_fail("play: --palette: expected standard or safe, got '%s'", v);
       else if (!strcmp(a, "--difficulty") && td_difficulty_parse(v, &difficulty) != 0)
         return td_app_fail("play: --difficulty: expected normal, easy or hard, got '%s'", v);
       else if (!strcmp(a, "--window") && parse_size(v, &ww, &wh) != 0)
@@ -809,7 +901,7 @@ int td_cmd_play(int argc, char **argv) {
   /* kept: the file's settings (else the defaults); what the command line
   ** gives applies to this run only, and only what the player changes in
   ** the settings is written back over the file's */
-  td_client_settings kept = {1280, 720, false, false, 80, false, TD_DIFFICULTY_NORMAL, 0, 0};
+  td_client_settings kept = {1280, 720, false, false, 80, false, TD_DIFFICULTY_NORMAL, 0, 0, 60, 0};
   if (keep && settings_read(spath, &kept)) {
     if (!window_set) ww = kept.window_w, wh = kept.window_h;
     fullscreen |= kept.fullscreen;
@@ -818,7 +910,12 @@ int td_cmd_play(int argc, char **argv) {
     muted = kept.muted && !volume_set;
     if (!difficulty_set) difficulty = kept.difficulty;
   }
+  /* a script's virtual pad plays into a window that has no focus (the dummy driver's) */
+  if (script) SDL_SetHint(SDL_HINT_JOYSTICK_ALLOW_BACKGROUND_EVENTS, "1");
   if (SDL_Init(SDL_INIT_VIDEO) != 0) return td_app_fail("play: SDL: %s", SDL_GetError());
+  /* gamepads: without the subsystem (no joystick support), the game plays on without */
+  if (SDL_InitSubSystem(SDL_INIT_GAMECONTROLLER) != 0)
+    td_app_say("play: no gamepads: %s", SDL_GetError());
   SDL_SetHint(SDL_HINT_RENDER_SCALE_QUALITY, "nearest");
   Uint32 flags = SDL_WINDOW_RESIZABLE | (fullscreen ? SDL_WINDOW_FULLSCREEN_DESKTOP : 0);
   SDL_Window *win = SDL_CreateWindow("td", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, ww, wh, flags);
@@ -847,7 +944,8 @@ int td_cmd_play(int argc, char **argv) {
     .mod_dir = nmods ? mods[0] : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
     .mod_dirs = mods, .mod_count = nmods,
     .seed = seed, .difficulty = difficulty, .window_w = ww, .window_h = wh, .fullscreen = fullscreen, .vsync = vsync,
-    .volume = (int)volume, .muted = muted, .ui_scale = kept.ui_scale};
+    .volume = (int)volume, .muted = muted, .ui_scale = kept.ui_scale, .music = kept.music,
+    .palette = palette >= 0 ? palette : kept.palette};
   td_err err = {{0}};
   td_client *c = td_client_create(ren, &o, &err);
   int status = 0;
@@ -891,6 +989,8 @@ int td_cmd_play(int argc, char **argv) {
       if (now.changed & TD_SETTING_MUTED) out.muted = now.muted;
       if (now.changed & TD_SETTING_DIFFICULTY) out.difficulty = now.difficulty;
       if (now.changed & TD_SETTING_UI_SCALE) out.ui_scale = now.ui_scale;
+      if (now.changed & TD_SETTING_MUSIC) out.music = now.music;
+      if (now.changed & TD_SETTING_PALETTE) out.palette = now.palette;
       settings_write(spath, sdir, &out);
     }
     td_client_destroy(c);

@@ -9,7 +9,9 @@
 ** route as it would become, or the refusal); --select opens a tower's
 ** panel. The picture is the game screen with its HUD, as td play draws it
 ** (with the enemy cards and the boss bar, render/cards.h, unless
-** --no-cards: the map alone under the HUD, for tests of what it shows).
+** --no-cards: the map alone under the HUD, for tests of what it shows),
+** in the standard palette or, --palette safe, the colour-blind safe one
+** (render/palette.h).
 */
 #include <errno.h>
 #include <stdbool.h>
@@ -40,6 +42,8 @@ static const char usage[] =
   "  --idle            no built-in player (without --replay it builds towers); a\n"
   "                    first wave that waits for the player is called at once\n"
   "  --no-cards        no enemy cards or boss bar over the map\n"
+  "  --palette P       standard (default) or safe: colours safe for red-green colour\n"
+  "                    blindness (as td play's Settings > Palette)\n"
   "  --overlay NAME    a debug overlay: graph lanes separation hash grid flyers ranges stats\n"
   "                    (repeatable)\n"
   "  --build TYPE      pick tower type TYPE (its name) ...\n"
@@ -55,6 +59,7 @@ int td_cmd_shot(int argc, char **argv) {
   uint64_t seed = 1, tick = 0;
   int64_t hover = -1, select = -1;
   bool idle = false, no_cards = false;
+  int palette = TD_PALETTE_STANDARD;
   td_difficulty difficulty = TD_DIFFICULTY_NORMAL;
   bool seed_set = false, difficulty_set = false;
   int w = 1280, h = 720;
@@ -80,6 +85,10 @@ int td_cmd_shot(int argc, char **argv) {
       }
       else if (!strcmp(a, "--replay")) replay = v;
       else if (!strcmp(a, "--build")) build = v;
+      else if (!strcmp(a, "--palette")) {
+        if ((palette = td_palette_parse(v)) < 0)
+          return td_app_fail("shot: --palette: expected standard or safe, got '%s'", v);
+      }
       else if (!strcmp(a, "--difficulty")) {
         if (td_difficulty_parse(v, &difficulty))
           return td_app_fail("shot: --difficulty: expected normal, easy or hard, got '%s'", v);
@@ -154,7 +163,8 @@ int td_cmd_shot(int argc, char **argv) {
                          .map_path = map,
                          .mod_dir = nmods ? mods[0] : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
                          .mod_dirs = mods, .mod_count = nmods,
-                         .seed = seed, .difficulty = difficulty, .no_cards = no_cards};
+                         .seed = seed, .difficulty = difficulty, .no_cards = no_cards,
+                         .palette = palette};
   int status = 0;
   td_client *c = td_client_create(ren, &o, &err);
   td_auto *bot = NULL;

@@ -417,11 +417,14 @@ void td_audio_mixer_init(td_audio_mixer *m, const td_audio_bank *b, int volume, 
   m->muted = muted;
   m->gain = volume_gain(m->volume, muted);
   m->rng = 0x2545F491u;
+  td_music_init(&m->music, NULL, 0);
+  m->music.muted = muted;
 }
 
 void td_audio_mixer_set_volume(td_audio_mixer *m, int volume, bool muted) {
   m->volume = clamp_volume(volume);
   m->muted = muted;
+  m->music.muted = muted;
 }
 
 bool td_audio_start(td_audio_mixer *m, td_sound s, float gain, float pan) {
@@ -489,12 +492,14 @@ static float soft_clip(float x) {
 }
 
 void td_audio_mix(td_audio_mixer *m, int16_t *out, size_t frames) {
-  float acc[2 * MIX_CHUNK];
+  float acc[2 * MIX_CHUNK], mus[2 * MIX_CHUNK];
   float target = volume_gain(m->volume, m->muted);
   float ramp = 1.0f / (0.005f * RATE_F);
   for (size_t done = 0; done < frames;) {
     size_t n = frames - done < MIX_CHUNK ? frames - done : MIX_CHUNK;
     memset(acc, 0, 2 * n * sizeof acc[0]);
+    memset(mus, 0, 2 * n * sizeof mus[0]);
+    td_music_mix(&m->music, mus, n); /* at its own volume, under the effects */
     for (int k = 0; k < TD_AUDIO_VOICES; k++) {
       td_audio_voice *vo = &m->voice[k];
       if (vo->sound < 0) continue;
@@ -514,7 +519,8 @@ void td_audio_mix(td_audio_mixer *m, int16_t *out, size_t frames) {
       float d = target - m->gain;
       m->gain = fabsf(d) <= ramp ? target : m->gain + (d > 0 ? ramp : -ramp);
       for (int ch = 0; ch < 2; ch++) {
-        long s = lrintf(soft_clip(acc[2 * i + (size_t)ch] * m->gain) * 32767.0f);
+        size_t k = 2 * i + (size_t)ch;
+        long s = lrintf(soft_clip(acc[k] * m->gain + mus[k]) * 32767.0f);
         out[2 * (done + i) + (size_t)ch] = (int16_t)(s > 32767 ? 32767 : s < -32767 ? -32767 : s);
       }
     }
@@ -528,6 +534,7 @@ void td_audio_mix(td_audio_mixer *m, int16_t *out, size_t frames) {
 struct td_audio {
   SDL_AudioDeviceID dev;
   td_audio_bank bank;
+  td_music_bank music;
   td_audio_mixer mix;
 };
 
@@ -571,8 +578,9 @@ td_audio *td_audio_open(int volume, bool muted, char *why, size_t why_size) {
     why_size = sizeof tmp;
   }
   td_audio *a = calloc(1, sizeof *a);
-  if (!a || td_audio_synth(&a->bank) != 0) {
+  if (!a || td_audio_synth(&a->bank) != 0 || td_music_synth(&a->music) != 0) {
     snprintf(why, why_size, "no audio: out of memory");
+    if (a) td_audio_bank_free(&a->bank);
     free(a);
     return NULL;
   }
@@ -581,10 +589,13 @@ td_audio *td_audio_open(int volume, bool muted, char *why, size_t why_size) {
     quiet_end(quiet);
     snprintf(why, why_size, "no audio device: %s", SDL_GetError());
     td_audio_bank_free(&a->bank);
+    td_music_bank_free(&a->music);
     free(a);
     return NULL;
   }
   td_audio_mixer_init(&a->mix, &a->bank, volume, muted);
+  td_music_init(&a->mix.music, &a->music, 0);
+  a->mix.music.muted = muted;
   SDL_AudioSpec want, have;
   SDL_zero(want);
   want.freq = TD_AUDIO_RATE;
@@ -599,6 +610,7 @@ td_audio *td_audio_open(int volume, bool muted, char *why, size_t why_size) {
     snprintf(why, why_size, "no audio device: %s", SDL_GetError());
     SDL_QuitSubSystem(SDL_INIT_AUDIO);
     td_audio_bank_free(&a->bank);
+    td_music_bank_free(&a->music);
     free(a);
     return NULL;
   }
@@ -611,6 +623,7 @@ void td_audio_close(td_audio *a) {
   SDL_CloseAudioDevice(a->dev);
   SDL_QuitSubSystem(SDL_INIT_AUDIO);
   td_audio_bank_free(&a->bank);
+  td_music_bank_free(&a->music);
   free(a);
 }
 
@@ -644,4 +657,28 @@ uint64_t td_audio_started(td_audio *a, int s) {
     if (s < 0 || s == k) n += a->mix.started[k];
   SDL_UnlockAudioDevice(a->dev);
   return n;
+}
+
+void td_audio_music(td_audio *a, td_music_track t, float intensity) {
+  if (!a) return;
+  SDL_LockAudioDevice(a->dev);
+  td_music_play(&a->mix.music, t);
+  td_music_set_intensity(&a->mix.music, intensity);
+  SDL_UnlockAudioDevice(a->dev);
+}
+
+void td_audio_set_music_volume(td_audio *a, int volume) {
+  if (!a) return;
+  SDL_LockAudioDevice(a->dev);
+  td_music_set_volume(&a->mix.music, volume);
+  SDL_UnlockAudioDevice(a->dev);
+}
+
+void td_audio_get_music(td_audio *a, int *track, int *volume, float *layer) {
+  if (!a) return;
+  SDL_LockAudioDevice(a->dev);
+  *track = a->mix.music.want;
+  *volume = a->mix.music.volume;
+  *layer = a->mix.music.layer;
+  SDL_UnlockAudioDevice(a->dev);
 }

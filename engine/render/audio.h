@@ -30,6 +30,12 @@
 ** logarithmic); a change ramps over 5 ms so muting does not click. At
 ** volume 0 or muted the output is exactly zero; voices go on advancing.
 **
+** Music (music.h): the mixer's td_music_player adds its loop under the
+** effects, before the soft clip, at the music's own volume (the effects'
+** volume does not touch it; mute silences both). A td_audio makes the
+** music's bank with the effects' and plays it: td_audio_music chooses the
+** track and how intense it is, td_audio_set_music_volume its volume.
+**
 ** Memory: a bank owns its samples (malloc; td_audio_bank_free); a mixer
 ** borrows its bank, which must outlive it; a td_audio owns its bank, mixer
 ** and device. Determinism: not part of the simulation (audio only reads the
@@ -45,6 +51,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "render/music.h"
 
 #define TD_AUDIO_RATE 48000     /* frames per second of the bank and the mixer */
 #define TD_AUDIO_VOICES 16      /* sounds playing at once, at most */
@@ -97,6 +105,7 @@ typedef struct td_audio_mixer {
   uint32_t rng;                    /* pitch variation */
   uint64_t started[TD_SOUND_COUNT];
   uint64_t refused;                /* starts refused (gap or no voice) */
+  td_music_player music;           /* under the effects; silent without a bank */
 } td_audio_mixer;
 
 /* "click", "arrow", ...; NULL for a bad value. */
@@ -109,7 +118,8 @@ int td_audio_sound_parse(const char *name);
 int td_audio_synth(td_audio_bank *b);
 void td_audio_bank_free(td_audio_bank *b);
 
-/* A silent mixer on bank b at volume (0..100, clamped), not muted or muted. */
+/* A silent mixer on bank b at volume (0..100, clamped), not muted or muted;
+** its music has no bank (silent) until td_music_init(&m->music, ...). */
 void td_audio_mixer_init(td_audio_mixer *m, const td_audio_bank *b, int volume, bool muted);
 void td_audio_mixer_set_volume(td_audio_mixer *m, int volume, bool muted);
 /* Starts sound s at gain (0..1, times the clip's own level) and pan (-1
@@ -140,5 +150,12 @@ void td_audio_get_volume(td_audio *a, int *volume, bool *muted);
 /* Sounds started (s in range), or all of them (s = -1), since the open;
 ** 0 for a NULL a. */
 uint64_t td_audio_started(td_audio *a, int s);
+/* The music: the track to play and its intensity (0: calm, 1: a wave on;
+** td_music_play, td_music_set_intensity), its volume (0..100), and what
+** plays now (the track asked for, the volume, the second layer's level;
+** outputs left as they are for a NULL a). */
+void td_audio_music(td_audio *a, td_music_track t, float intensity);
+void td_audio_set_music_volume(td_audio *a, int volume);
+void td_audio_get_music(td_audio *a, int *track, int *volume, float *layer);
 
 #endif

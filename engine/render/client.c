@@ -95,7 +95,25 @@ static td_sound fire_sound(const td_tower_level *lv) {
   return TD_SOUND_ARROW;
 }
 
-static void apply_volume(td_client *c) { td_audio_set_volume(c->audio, c->set.volume, c->set.muted); }
+static void apply_volume(td_client *c) {
+  td_audio_set_volume(c->audio, c->set.volume, c->set.muted);
+  td_audio_set_music_volume(c->audio, c->set.music);
+}
+
+static void set_music(td_client *c, int v) {
+  c->set.music = v < 0 ? 0 : v > 100 ? 100 : v;
+  c->set.changed |= TD_SETTING_MUSIC;
+  apply_volume(c);
+}
+
+/* The music for the screen: the menu's loop, or the game's, intense while
+** enemies are on the map. */
+static void update_music(td_client *c) {
+  bool game = c->game && (c->screen == SCREEN_GAME || c->screen == SCREEN_OVER);
+  const td_world *w = game ? client_world(c) : NULL;
+  bool wave = w && td_world_state(w) == TD_GAME_PLAYING && td_world_enemy_count(w) > 0;
+  td_audio_music(c->audio, game ? TD_MUSIC_PLAY : TD_MUSIC_MENU, wave ? 1.0f : 0.0f);
+}
 
 static void set_volume(td_client *c, int v) {
   c->set.volume = v < 0 ? 0 : v > 100 ? 100 : v;
@@ -199,8 +217,11 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
   c->ui = 1;
   c->build_type = c->selected = c->hover = c->p_base = -1;
   c->set = (td_client_settings){o->window_w ? o->window_w : 1280, o->window_h ? o->window_h : 720,
-                                o->fullscreen, o->vsync, 0, o->muted, o->difficulty, o->ui_scale, 0};
+                                o->fullscreen, o->vsync, 0, o->muted, o->difficulty, o->ui_scale, 0, 0, 0};
   c->set.volume = o->volume < 0 ? 0 : o->volume > 100 ? 100 : o->volume;
+  c->set.music = o->music < 0 ? 0 : o->music > 100 ? 100 : o->music;
+  c->set.palette = (unsigned)o->palette < TD_PALETTE_COUNT ? o->palette : TD_PALETTE_STANDARD;
+  c->pad_dir = -1;
   c->screen = SCREEN_MENU;
   client_progress_init(c, o->data_dir); /* the maps in order, the player's progress */
   if (o->map_path) {
@@ -432,6 +453,8 @@ static void poll_errors(td_client *c) {
 
 void td_client_advance(td_client *c, double seconds) {
   c->time += seconds;
+  client_pad_advance(c, seconds);
+  update_music(c);
   if (!c->game) return;
   /* keyboard panning, in screen pixels per second */
   float pan = (float)(600.0 * seconds) / c->cam.zoom;
@@ -694,6 +717,12 @@ static void do_action(td_client *c, const td_ui_button *b) {
   case A_VOLUME: set_volume(c, volume_step(c->set.volume, b->arg)); break;
   case A_VOLUME_SET: set_volume(c, td_ui_slider_level(b, c->ux, 10)); break;
   case A_MUTE: toggle_mute(c); break;
+  case A_MUSIC: set_music(c, volume_step(c->set.music, b->arg)); break;
+  case A_MUSIC_SET: set_music(c, td_ui_slider_level(b, c->ux, 10)); break;
+  case A_PALETTE:
+    c->set.palette = (c->set.palette + 1) % TD_PALETTE_COUNT;
+    c->set.changed |= TD_SETTING_PALETTE;
+    break;
   case A_BUILD: select_build(c, b->arg); break;
   case A_CALL: call_wave(c); break;
   case A_SPEED: c->speed = b->arg; set_pause(c, false); break;
@@ -897,9 +926,13 @@ void td_client_event(td_client *c, const SDL_Event *e) {
       c->confirm = A_QUIT;
     } else c->quit = true;
     break;
+  case SDL_CONTROLLERBUTTONDOWN:
+  case SDL_CONTROLLERBUTTONUP:
+  case SDL_CONTROLLERAXISMOTION: client_pad_event(c, e); break;
   case SDL_KEYDOWN: key_down(c, &e->key); break;
   case SDL_KEYUP: key_up(c, e->key.keysym.sym); break;
   case SDL_MOUSEMOTION:
+    if (e->motion.which != CLIENT_PAD_MOUSE) c->pad_on = false; /* a mouse, not the pad's pointer */
     set_mouse(c, e->motion.x, e->motion.y);
     if (c->game && c->screen == SCREEN_GAME) {
       if ((c->ldown || c->rdown) && !c->dragging &&

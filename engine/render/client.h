@@ -20,6 +20,14 @@
 ** by where they are on screen and quieter off screen. Audio only reads
 ** the events: the game is the same with sound, without, or muted.
 **
+** Music (music.h): the client asks its audio for the menu's loop on the
+** menus and the game's in a game, intense while enemies are on the map,
+** at the settings' music volume (M mutes it with the rest).
+**
+** Gamepad (client_pad.c): SDL game controller events given to
+** td_client_event play the whole game; the stick moves a pointer drawn by
+** the client, the d-pad jumps it between buttons and pads (docs/game.md).
+**
 ** Time. td_client_advance runs the simulation at its fixed tick
 ** (TD_WORLD_TICK_HZ) whatever the frame rate: an accumulator of real time
 ** times the game speed (1x, 2x, 4x), at most 8 x speed ticks per call (a
@@ -32,7 +40,8 @@
 ** settings (window size, fullscreen, vsync: the app applies them,
 ** td_client_settings; difficulty, for the next game; volume in steps of
 ** 10 % and mute, which the client applies to its audio; M mutes on every
-** screen; the UI scale: Auto, 1x, 1.5x, 2x), the game (Esc: the pause
+** screen; the music's volume; the palette, standard or colour-blind safe:
+** palette.h; the UI scale: Auto, 1x, 1.5x, 2x), the game (Esc: the pause
 ** menu, a panel at the left, which can save the game; Restart, Main menu
 ** and Quit ask first in a dialog), and victory/defeat with the game's
 ** statistics, a win's stars and the next map.
@@ -83,6 +92,8 @@ typedef struct td_client_options {
   int volume;              /* 0..100 % (td play's default is 80; a zeroed struct: 0) */
   bool muted;
   int ui_scale;            /* 0 auto, else 100, 150, 200 (%) */
+  int music;               /* the music's volume, 0..100 % (td play's default is 60) */
+  int palette;             /* td_palette_kind: standard, or colour-blind safe */
   SDL_Surface *surface;    /* offscreen: the renderer's target, drawn straight
                               into (td_batch_set_surface); NULL: a window */
   bool no_cards;           /* no enemy cards or boss bar (cards.h; td shot --no-cards) */
@@ -93,7 +104,8 @@ typedef struct td_client_options {
 ** the command line gave applies to this run only. */
 enum {
   TD_SETTING_WINDOW = 1, TD_SETTING_FULLSCREEN = 2, TD_SETTING_VSYNC = 4, TD_SETTING_VOLUME = 8,
-  TD_SETTING_MUTED = 16, TD_SETTING_DIFFICULTY = 32, TD_SETTING_UI_SCALE = 64
+  TD_SETTING_MUTED = 16, TD_SETTING_DIFFICULTY = 32, TD_SETTING_UI_SCALE = 64,
+  TD_SETTING_MUSIC = 128, TD_SETTING_PALETTE = 256
 };
 
 typedef struct td_client_settings {
@@ -104,6 +116,8 @@ typedef struct td_client_settings {
   td_difficulty difficulty; /* of the next game started */
   int ui_scale;            /* 0 auto (from the window's size), else 100, 150, 200 (%) */
   unsigned changed;        /* TD_SETTING_* bits: changed by the player since the start */
+  int music;               /* the music's volume, 0..100 % */
+  int palette;             /* td_palette_kind (palette.h) */
 } td_client_settings;
 
 /* NULL with err set (assets missing, the map or the mod failed to load). */
@@ -125,7 +139,8 @@ void td_client_draw(td_client *c, int w, int h);
 bool td_client_quit(const td_client *c);
 td_game *td_client_game(const td_client *c);          /* NULL outside a game */
 /* The window's settings changed by the player since the last call: true
-** and *out (volume and mute do not count: the client applies them). */
+** and *out (volume, music, mute and palette do not count: the client
+** applies them). */
 bool td_client_settings_changed(td_client *c, td_client_settings *out);
 /* The settings now, volume and mute included. */
 void td_client_get_settings(const td_client *c, td_client_settings *out);

@@ -23,6 +23,7 @@
 #define BOTTOM_H 68
 #define PANEL_W 270
 #define TICK_S (1.0 / TD_WORLD_TICK_HZ)
+#define CLIENT_PAD_MOUSE 0x7d70u /* the mouse id of the gamepad's pointer (client_pad.c) */
 
 enum screen { SCREEN_MENU, SCREEN_SETTINGS, SCREEN_GAME, SCREEN_OVER };
 
@@ -31,7 +32,8 @@ enum action {
   A_DIFFICULTY, A_VOLUME, A_VOLUME_SET, A_MUTE,
   A_BUILD, A_CALL, A_SPEED, A_PAUSE, A_MENU, A_RESUME, A_RESTART, A_MAINMENU, A_UPGRADE,
   A_SELL, A_TARGET, A_CLOSE_PANEL, A_ERR_CLOSE, A_ERR_COPY, A_RALLY, A_REPAIR,
-  A_ENDLESS, A_CONTINUE, A_SAVE, A_NEXT_MAP, A_CONFIRM, A_CANCEL, A_UI_SCALE
+  A_ENDLESS, A_CONTINUE, A_SAVE, A_NEXT_MAP, A_CONFIRM, A_CANCEL, A_UI_SCALE,
+  A_MUSIC, A_MUSIC_SET, A_PALETTE
 };
 
 typedef struct stats {
@@ -113,6 +115,12 @@ struct td_client {
   int stars;             /* the end screen's: stars of this win (0: none) */
   bool record;           /* the end screen's: a new record */
   char t_wave[96], t_over[1024]; /* texts of the last frame (td_client_text) */
+  /* the gamepad (client_pad.c) */
+  bool pad_on;           /* a controller was used last: its pointer is drawn */
+  float pad_ax[6];       /* the sticks and triggers, -1 .. 1 (dead zone applied) */
+  float pad_fx, pad_fy;  /* the pointer, in pixels (sub-pixel moves add up) */
+  double pad_repeat;     /* when a held d-pad direction repeats */
+  int pad_dir;           /* the d-pad direction held (SDL_CONTROLLER_BUTTON_DPAD_*), -1: none */
 };
 static const SDL_Color WHITE = {255, 255, 255, 255};
 
@@ -135,6 +143,11 @@ bool client_has_save(const td_client *c, int map);    /* a map's save slot holds
 void client_save_game(td_client *c);                  /* the pause menu's Save game */
 void client_continue(td_client *c);                   /* the menu's Continue */
 int client_next_map(const td_client *c);              /* the map after this one, or -1 */
+
+/* client_pad.c: the gamepad */
+void client_pad_event(td_client *c, const SDL_Event *e);  /* controller events */
+void client_pad_advance(td_client *c, double seconds);     /* sticks: pointer, camera */
+void client_pad_draw(td_client *c);                         /* the pointer, when in use */
 
 /* client_ui.c */
 void client_layout(td_client *c);                    /* every button of the screen */

@@ -101,35 +101,41 @@ static void layout_menu(td_client *c) {
 }
 
 static void layout_settings(td_client *c) {
-  int cx = c->w / 2, y = c->h / 2 - 130;
+  int cx = c->w / 2, y = c->h / 2 - 136;
+  const int step = 42, bh = 36; /* ten rows fit 600 units */
   char s[64];
   td_ui_button *b;
   snprintf(s, sizeof s, "Window: %dx%d", c->set.window_w, c->set.window_h);
-  add_button(c, cx - 200, y, 400, 40, A_WINSIZE, 0, s);
+  add_button(c, cx - 200, y, 400, bh, A_WINSIZE, 0, s);
   snprintf(s, sizeof s, "Fullscreen: %s", c->set.fullscreen ? "on" : "off");
-  add_button(c, cx - 200, y + 46, 400, 40, A_FULLSCREEN, 0, s);
+  add_button(c, cx - 200, y + step, 400, bh, A_FULLSCREEN, 0, s);
   snprintf(s, sizeof s, "VSync: %s", c->set.vsync ? "on" : "off");
-  add_button(c, cx - 200, y + 92, 400, 40, A_VSYNC, 0, s);
+  add_button(c, cx - 200, y + 2 * step, 400, bh, A_VSYNC, 0, s);
   snprintf(s, sizeof s, "Difficulty: %s%s", td_difficulty_name(c->set.difficulty),
            c->game ? " (next game)" : "");
-  add_button(c, cx - 200, y + 138, 400, 40, A_DIFFICULTY, 0, s);
-  /* volume: - [slider] +, steps of 10 % (Left/Right too) */
-  add_button(c, cx - 200, y + 184, 44, 40, A_VOLUME, -1, "-");
-  snprintf(s, sizeof s, "Volume: %d%%", c->set.volume);
-  b = add_button(c, cx - 150, y + 184, 300, 40, A_VOLUME_SET, 0, s);
-  if (b) {
-    b->slider = true;
-    b->level = c->set.volume;
-    b->enabled = true;
+  add_button(c, cx - 200, y + 3 * step, 400, bh, A_DIFFICULTY, 0, s);
+  /* volume and music: - [slider] +, steps of 10 % (Left/Right: the volume) */
+  for (int k = 0; k < 2; k++) {
+    int ry = y + (4 + k) * step, v = k ? c->set.music : c->set.volume;
+    add_button(c, cx - 200, ry, 44, bh, k ? A_MUSIC : A_VOLUME, -1, "-");
+    snprintf(s, sizeof s, k ? "Music: %d%%" : "Volume: %d%%", v);
+    b = add_button(c, cx - 150, ry, 300, bh, k ? A_MUSIC_SET : A_VOLUME_SET, 0, s);
+    if (b) {
+      b->slider = true;
+      b->level = v;
+      b->enabled = true;
+    }
+    add_button(c, cx + 156, ry, 44, bh, k ? A_MUSIC : A_VOLUME, 1, "+");
   }
-  add_button(c, cx + 156, y + 184, 44, 40, A_VOLUME, 1, "+");
   snprintf(s, sizeof s, "Sound: %s%s", c->set.muted ? "muted" : "on", c->audio ? "" : " (no audio device)");
-  b = add_button(c, cx - 200, y + 230, 400, 40, A_MUTE, 0, s);
+  b = add_button(c, cx - 200, y + 6 * step, 400, bh, A_MUTE, 0, s);
   if (b) snprintf(b->key, sizeof b->key, "M");
   if (c->set.ui_scale > 0) snprintf(s, sizeof s, "UI scale: %g x", (double)c->set.ui_scale / 100);
   else snprintf(s, sizeof s, "UI scale: Auto (%g x)", (double)c->ui);
-  add_button(c, cx - 200, y + 276, 400, 40, A_UI_SCALE, 0, s);
-  add_button(c, cx - 200, y + 336, 400, 40, A_BACK, 0, "Back");
+  add_button(c, cx - 200, y + 7 * step, 400, bh, A_UI_SCALE, 0, s);
+  snprintf(s, sizeof s, "Palette: %s", td_palette_title((td_palette_kind)c->set.palette));
+  add_button(c, cx - 200, y + 8 * step, 400, bh, A_PALETTE, 0, s);
+  add_button(c, cx - 200, y + 9 * step + 14, 400, bh, A_BACK, 0, "Back");
 }
 
 static void layout_game(td_client *c) {
@@ -562,6 +568,7 @@ static void draw_game(td_client *c) {
     p.ghost.reason = c->ghost_why;
   }
   td_batch_set_scale(b, 1);
+  td_scene_set_palette(c->scene, (td_palette_kind)c->set.palette);
   td_scene_draw(c->scene, b, w, &c->cam, &p);
   td_batch_set_scale(b, c->ui);
   c->r_toast = (SDL_Rect){0, 0, 0, 0};
@@ -583,7 +590,8 @@ static void draw_game(td_client *c) {
     float tx = (float)(c->w - tw) / 2, ty = (float)(c->h - BOTTOM_H - 44);
     td_batch_rect(b, tx - 10, ty - 6, (float)tw + 20, 28, td_color(10, 10, 16, 210));
     c->r_toast = (SDL_Rect){(int)tx - 10, (int)ty - 6, tw + 20, 28};
-    td_batch_text(b, tx, ty, 2, c->toast, c->toast_bad ? td_color(255, 120, 100, 255) : WHITE, true);
+    td_batch_text(b, tx, ty, 2, c->toast,
+                  c->toast_bad ? td_palette_get((td_palette_kind)c->set.palette)->refused_text : WHITE, true);
   }
   draw_errors(c);
   if (c->show_errors && td_mod_error_count(td_game_mod(c->game)) > 0) {
@@ -782,6 +790,7 @@ void td_client_draw(td_client *c, int w, int h) {
   default: break;
   }
   client_cards_draw(c);
+  client_pad_draw(c);
   td_batch_end(&c->batch);
 }
 

@@ -62,6 +62,7 @@ typedef struct astar_way {
 struct td_scene {
   const td_atlas *atlas;
   td_units *units;       /* soldiers, fights, rubble, flags (units.h) */
+  const td_palette *pal; /* the colours that carry meaning (palette.h) */
   prev_enemy *pe;
   size_t pe_cap;
   prev_shot *ps;
@@ -128,11 +129,17 @@ SDL_Color td_scene_name_color(const char *name) {
   return td_color(c.r, c.g, c.b, 255);
 }
 
+void td_scene_set_palette(td_scene *s, td_palette_kind k) {
+  s->pal = td_palette_get(k);
+  td_units_set_palette(s->units, k);
+}
+
 td_scene *td_scene_create(const td_atlas *atlas) {
   td_scene *s = calloc(1, sizeof *s);
   if (!s) return NULL;
   s->atlas = atlas;
   s->units = td_units_create(atlas);
+  s->pal = td_palette_get(TD_PALETTE_STANDARD);
   if (!s->units) {
     free(s);
     return NULL;
@@ -356,10 +363,10 @@ void td_scene_after_step(td_scene *s, const td_world *w) {
       break;
     }
     case TD_EVENT_LEAKED:
-      f = add_fx(s, FX_RING, e->x, e->y, 0.6f, td_color(255, 60, 60, 255));
+      f = add_fx(s, FX_RING, e->x, e->y, 0.6f, s->pal->leak);
       if (f) f->size = tile;
       if (td_world_enemy_get(w, e->enemy, &enemy)) {
-        f = add_fx(s, FX_TEXT, enemy.x, enemy.y - 0.3f * tile, 1.0f, td_color(255, 90, 90, 255));
+        f = add_fx(s, FX_TEXT, enemy.x, enemy.y - 0.3f * tile, 1.0f, s->pal->leak);
         if (f) snprintf(f->text, sizeof f->text, "-%d", (int)e->amount);
       }
       break;
@@ -883,9 +890,9 @@ static void draw_overlays_under(td_scene *s, td_batch *b, const td_world *w, con
         int32_t node = gr->cell_node ? gr->cell_node[(size_t)y * (size_t)gr->width + (size_t)x] : -1;
         bool blocked = node >= 0 && g->node_blocked[node];
         if (!gr->walkable[(size_t)y * (size_t)gr->width + (size_t)x])
-          td_batch_rect(b, sx, sy, cs * z, cs * z, td_color(200, 40, 40, 70));
+          td_batch_rect(b, sx, sy, cs * z, cs * z, s->pal->cell_closed);
         else if (blocked)
-          td_batch_rect(b, sx, sy, cs * z, cs * z, td_color(255, 140, 0, 90));
+          td_batch_rect(b, sx, sy, cs * z, cs * z, s->pal->cell_blocked);
         else if (closed && node >= 0 && closed[node])
           td_batch_rect(b, sx, sy, cs * z, cs * z, ASTAR_CLOSED);
         td_batch_rect_outline(b, sx, sy, cs * z, cs * z, 1, td_color(0, 0, 0, 60));
@@ -1214,8 +1221,7 @@ static void draw_overlays_over(td_scene *s, td_batch *b, const td_world *w, cons
           /* + lane: to the left of travel, as seen on screen (y down) */
           float ox = dy * v.lane, oy = -dx * v.lane;
           float t = v.lane / (tile * 0.6f) * 0.5f + 0.5f;
-          td_rgba lc = td_render_lane_color(t);
-          SDL_Color c = td_color(lc.r, lc.g, lc.b, 200);
+          SDL_Color c = with_alpha(td_palette_lane(s->pal, t), 200);
           td_batch_line(b, td_camera_sx(cam, ax + ox), td_camera_sy(cam, ay + oy),
                         td_camera_sx(cam, bx + ox), td_camera_sy(cam, by + oy), 1, with_alpha(c, 90));
           float tx = td_camera_sx(cam, bx + ox), ty = td_camera_sy(cam, by + oy);
@@ -1278,10 +1284,10 @@ void td_scene_draw(td_scene *s, td_batch *b, const td_world *w, const td_camera 
   /* the route: the preview's when a ghost is shown */
   const int32_t *cur = td_route_next(rt);
   if (p->ghost.base >= 0 && p->ghost.next) {
-    draw_route(s, b, m, g, p->ghost.next, cur, cam, p->time, td_color(255, 205, 60, 150),
-               td_color(120, 255, 255, 255));
+    draw_route(s, b, m, g, p->ghost.next, cur, cam, p->time, with_alpha(s->pal->route, 150),
+               s->pal->route_changed);
   } else {
-    draw_route(s, b, m, g, cur, NULL, cam, p->time, td_color(255, 205, 60, 190), WHITE);
+    draw_route(s, b, m, g, cur, NULL, cam, p->time, s->pal->route, WHITE);
   }
 
   /* spawns and goals */
@@ -1289,16 +1295,16 @@ void td_scene_draw(td_scene *s, td_batch *b, const td_world *w, const td_camera 
     int32_t n = m->spawns[i].node;
     float x = td_camera_sx(cam, (float)g->x[n]), y = td_camera_sy(cam, (float)g->y[n]);
     float pulse = 0.5f + 0.5f * sinf((float)p->time * 3);
-    td_batch_disc(b, x, y, tile * 0.45f * z, td_color(30, 60, 30, 200));
-    td_batch_ring(b, x, y, tile * 0.45f * z, 3, td_color(90, 240, 90, 255));
-    td_batch_ring(b, x, y, tile * (0.2f + 0.15f * pulse) * z, 2, td_color(150, 255, 150, 200));
+    td_batch_disc(b, x, y, tile * 0.45f * z, s->pal->spawn_fill);
+    td_batch_ring(b, x, y, tile * 0.45f * z, 3, s->pal->spawn);
+    td_batch_ring(b, x, y, tile * (0.2f + 0.15f * pulse) * z, 2, s->pal->spawn_pulse);
   }
   for (size_t i = 0; i < m->goal_count; i++) {
     int32_t n = m->goals[i].node;
     float x = td_camera_sx(cam, (float)g->x[n]), y = td_camera_sy(cam, (float)g->y[n]);
-    td_batch_disc(b, x, y, tile * 0.55f * z, td_color(40, 40, 90, 255));
-    td_batch_ring(b, x, y, tile * 0.55f * z, 3, td_color(120, 140, 255, 255));
-    td_batch_disc(b, x, y, tile * 0.28f * z, td_color(160, 200, 255, 255));
+    td_batch_disc(b, x, y, tile * 0.55f * z, s->pal->goal_fill);
+    td_batch_ring(b, x, y, tile * 0.55f * z, 3, s->pal->goal);
+    td_batch_disc(b, x, y, tile * 0.28f * z, s->pal->goal_core);
   }
 
   /* tower bases */
@@ -1372,8 +1378,7 @@ void td_scene_draw(td_scene *s, td_batch *b, const td_world *w, const td_camera 
         float bx = sx - bw * 0.5f, by = sy - body * 0.5f - 3 - bh;
         float hp = v.max_health > 0 ? v.health / v.max_health : 0;
         td_batch_rect(b, bx - 1, by - 1, bw + 2, bh + 2, td_color(0, 0, 0, 200));
-        SDL_Color hc = hp > 0.5f ? td_color(80, 220, 80, 255) : hp > 0.25f ? td_color(240, 200, 40, 255)
-                                                                          : td_color(240, 60, 40, 255);
+        SDL_Color hc = hp > 0.5f ? s->pal->hp_high : hp > 0.25f ? s->pal->hp_mid : s->pal->hp_low;
         td_batch_rect(b, bx, by, bw * hp, bh, hc);
       }
     }
@@ -1501,18 +1506,30 @@ void td_scene_draw(td_scene *s, td_batch *b, const td_world *w, const td_camera 
     int32_t root = r->towers[p->ghost.tower_type].root;
     float range = r->levels[root].range * tile * z;
     bool good = p->ghost.ok && p->ghost.afford;
-    SDL_Color c = good ? td_color(120, 255, 140, 255) : p->ghost.ok ? td_color(255, 210, 80, 255)
-                                                                    : td_color(255, 70, 60, 255);
+    const td_palette *pal = s->pal;
+    SDL_Color c = good ? pal->ok : p->ghost.ok ? pal->afford : pal->refused;
     td_batch_disc(b, sx, sy, range, with_alpha(c, 35));
     td_batch_ring(b, sx, sy, range, 2, with_alpha(c, 200));
     draw_tower_sprite(s, b, r, root, sx, sy, (float)fmin(tb->w, tb->h) * z, -PI_F / 4,
-                      good ? td_color(255, 255, 255, 170) : td_color(255, 120, 110, 170));
+                      good ? td_color(255, 255, 255, 170) : pal->refused_tint);
     td_batch_rect_outline(b, td_camera_sx(cam, (float)tb->x), td_camera_sy(cam, (float)tb->y),
                           (float)tb->w * z, (float)tb->h * z, 2, c);
+    float x0 = td_camera_sx(cam, (float)tb->x), y0 = td_camera_sy(cam, (float)tb->y);
+    float fw = (float)tb->w * z, fh = (float)tb->h * z;
     if (!p->ghost.ok) {
-      float x0 = td_camera_sx(cam, (float)tb->x), y0 = td_camera_sy(cam, (float)tb->y);
-      td_batch_line(b, x0, y0, x0 + (float)tb->w * z, y0 + (float)tb->h * z, 3, c);
-      td_batch_line(b, x0 + (float)tb->w * z, y0, x0, y0 + (float)tb->h * z, 3, c);
+      td_batch_line(b, x0, y0, x0 + fw, y0 + fh, 3, c);
+      td_batch_line(b, x0 + fw, y0, x0, y0 + fh, 3, c);
+      if (pal->shapes) /* stripes across the footprint: refused without its colour */
+        for (int k = 1; k < 4; k++) {
+          float f = (float)k / 4;
+          td_batch_line(b, x0 + fw * f, y0, x0, y0 + fh * f, 2, with_alpha(c, 170));
+          td_batch_line(b, x0 + fw, y0 + fh * f, x0 + fw * f, y0 + fh, 2, with_alpha(c, 170));
+        }
+    } else if (pal->shapes) { /* a tick in the footprint's corner: it can be built */
+      float k = fmaxf(6.0f, fminf(fw, fh) * 0.22f), tx = x0 + fw - k * 1.3f, ty = y0 + k * 1.2f;
+      SDL_Color tc = good ? c : pal->afford;
+      td_batch_line(b, tx - k * 0.5f, ty, tx - k * 0.1f, ty + k * 0.45f, 3, tc);
+      td_batch_line(b, tx - k * 0.1f, ty + k * 0.45f, tx + k * 0.6f, ty - k * 0.5f, 3, tc);
     }
     if (p->ghost.reason && p->ghost.reason[0]) {
       int tw = td_text_width(p->ghost.reason, 2);

@@ -44,6 +44,7 @@
 
 #include "render/atlas.h"
 #include "render/batch.h"
+#include "render/palette.h"
 #include "render/units.h"
 #include "sim/world.h"
 
@@ -116,6 +117,9 @@ void td_scene_after_step(td_scene *s, const td_world *w);
 void td_scene_draw(td_scene *s, td_batch *b, const td_world *w, const td_camera *cam,
                    const td_scene_params *p);
 
+/* The colours of the map's meanings from now on (palette.h; standard at
+** creation). */
+void td_scene_set_palette(td_scene *s, td_palette_kind k);
 /* A colour made from a name (for fallbacks and legends). */
 SDL_Color td_scene_name_color(const char *name);
 /* Draws the sprite of an enemy type or a tower type in a box (HUD icons). */

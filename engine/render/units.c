@@ -32,6 +32,7 @@ typedef struct ufx {
 struct td_units {
   const td_atlas *atlas;
   const td_sprite *rubble, *flag;
+  const td_palette *pal;  /* health bars, the rally flag's verdict (palette.h) */
   prev_soldier *ps;
   size_t ps_cap;
   ufx *fx;
@@ -40,9 +41,14 @@ struct td_units {
 
 static const SDL_Color WHITE = {255, 255, 255, 255};
 
+void td_units_set_palette(td_units *u, td_palette_kind k) {
+  if (u) u->pal = td_palette_get(k);
+}
+
 td_units *td_units_create(const td_atlas *atlas) {
   td_units *u = calloc(1, sizeof *u);
   if (!u) return NULL;
+  u->pal = td_palette_get(TD_PALETTE_STANDARD);
   u->atlas = atlas;
   u->rubble = td_atlas_find(atlas, "fx_rubble");
   u->flag = td_atlas_find(atlas, "fx_flag");
@@ -151,12 +157,13 @@ static SDL_Color alpha_of(SDL_Color c, int a) {
   return c;
 }
 
-static void bar(td_batch *b, float cx, float top, float width, float frac, SDL_Color full) {
+static void bar(td_batch *b, const td_palette *pal, float cx, float top, float width, float frac,
+                SDL_Color full) {
   float bh = fmaxf(2.0f, width * 0.1f), bx = cx - width * 0.5f, by = top - 3 - bh;
   if (frac < 0) frac = 0;
   if (frac > 1) frac = 1;
   td_batch_rect(b, bx - 1, by - 1, width + 2, bh + 2, td_color(0, 0, 0, 200));
-  SDL_Color c = frac > 0.5f ? full : frac > 0.25f ? td_color(240, 200, 40, 255) : td_color(240, 60, 40, 255);
+  SDL_Color c = frac > 0.5f ? full : frac > 0.25f ? pal->hp_mid : pal->hp_low;
   td_batch_rect(b, bx, by, width * frac, bh, c);
 }
 
@@ -207,7 +214,7 @@ void td_units_draw_ground(td_units *u, td_batch *b, const td_world *w, const td_
     size_t np = td_world_rally_posts(w, rally->base, tv.type, rally->x, rally->y, xy,
                                      TD_RULES_MAX_SOLDIERS, &why);
     bool ok = np > 0;
-    SDL_Color c = ok ? td_color(120, 255, 140, 255) : td_color(255, 80, 60, 255);
+    SDL_Color c = ok ? u->pal->ok : u->pal->refused;
     float range = td_world_rules(w)->levels[tv.level].range * tile * z;
     td_batch_ring(b, td_camera_sx(cam, tv.x), td_camera_sy(cam, tv.y), range, 2, alpha_of(c, 120));
     float pulse = 0.5f + 0.5f * sinf((float)time * 5);
@@ -215,7 +222,7 @@ void td_units_draw_ground(td_units *u, td_batch *b, const td_world *w, const td_
       td_batch_ring(b, td_camera_sx(cam, xy[2 * k]), td_camera_sy(cam, xy[2 * k + 1]),
                     fmaxf(3, 0.3f * tile * z) * (0.9f + 0.2f * pulse), 2, c);
     float sx = td_camera_sx(cam, rally->x), sy = td_camera_sy(cam, rally->y);
-    draw_flag(u, b, sx, sy, tile * 0.7f * z, ok ? td_color(255, 255, 255, 200) : td_color(255, 120, 110, 170));
+    draw_flag(u, b, sx, sy, tile * 0.7f * z, ok ? td_color(255, 255, 255, 200) : u->pal->refused_tint);
     if (!ok) {
       const char *t = td_refusal_text(why);
       int tw = td_text_width(t, 2);
@@ -276,7 +283,7 @@ void td_units_draw(td_units *u, td_batch *b, const td_world *w, const td_camera 
     }
     td_batch_disc(b, sx + body * 0.12f, sy + body * 0.2f, body * 0.45f, td_color(0, 0, 0, 50));
     draw_soldier(u, b, r, &v, sx, sy, f, body, WHITE);
-    if (v.health < v.max_health) bar(b, sx, sy - body * 0.5f, fmaxf(10.0f, body * 1.1f),
+    if (v.health < v.max_health) bar(b, u->pal, sx, sy - body * 0.5f, fmaxf(10.0f, body * 1.1f),
                                      v.max_health > 0 ? v.health / v.max_health : 0,
                                      td_color(90, 170, 255, 255));
   }
@@ -307,8 +314,8 @@ void td_units_draw(td_units *u, td_batch *b, const td_world *w, const td_camera 
     if (!td_world_tower(w, i, &tv) || tv.max_health <= 0 || tv.health >= tv.max_health) continue;
     const td_tower_base *tb = &m->bases[i];
     float size = (float)fmin(tb->w, tb->h) * z;
-    bar(b, td_camera_sx(cam, tv.x), td_camera_sy(cam, tv.y) - size * 0.5f, fmaxf(16.0f, size * 0.9f),
-        tv.health / tv.max_health, td_color(80, 220, 80, 255));
+    bar(b, u->pal, td_camera_sx(cam, tv.x), td_camera_sy(cam, tv.y) - size * 0.5f, fmaxf(16.0f, size * 0.9f),
+        tv.health / tv.max_health, u->pal->hp_high);
   }
 }
 

@@ -27,6 +27,7 @@
 
 #include "render/atlas.h"
 #include "render/batch.h"
+#include "render/palette.h"
 #include "sim/world.h"
 
 struct td_camera;
@@ -41,6 +42,8 @@ typedef struct td_units_rally {
 
 td_units *td_units_create(const td_atlas *atlas);   /* NULL: out of memory */
 void td_units_destroy(td_units *u);
+/* The palette of health bars and the rally flag's verdict (palette.h). */
+void td_units_set_palette(td_units *u, td_palette_kind k);
 void td_units_reset(td_units *u);                   /* a new game or a load */
 void td_units_before_step(td_units *u, const td_world *w);
 void td_units_after_step(td_units *u, const td_world *w);
