@@ -9,26 +9,26 @@
 #include "render/client_int.h"
 
 static const char *const rows[][2] = {
-  {"1..9, build bar", "pick a tower type (again: drop it)"},
-  {"Click a pad", "build there (shift+click: keep the type)"},
-  {"Click a tower", "its panel: upgrades, targeting, sell"},
-  {"Click an enemy", "its card: health, speed, armour"},
-  {"U, Shift+U", "buy the first / second upgrade"},
-  {"X, Delete", "sell the selected tower"},
-  {"T", "next targeting mode"},
-  {"R", "barracks: set where its soldiers stand"},
-  {"E", "repair a damaged tower"},
-  {"N, Call wave", "call the next wave now, for bonus gold"},
-  {"F, 1x 2x 4x", "game speed"},
-  {"Space, P", "pause / resume (you can still build)"},
-  {"M", "mute / unmute the sound"},
-  {"Right click, Esc", "drop the type, close the panel; then: menu"},
-  {"Drag, arrows, WASD", "pan the map"},
-  {"Wheel, Home", "zoom about the pointer; fit the map"},
-  {"Rest on a button", "its tooltip, or a tower's card"},
-  {"H, ?", "this screen (H or Esc closes it)"},
-  {"F5", "reload the mod's scripts"},
-  {"F1-F4, F6-F9, F11", "debug overlays; F10: Lua errors"},
+    {"1..9, build bar", "pick a tower type (again: drop it)"},
+    {"Click a pad", "build there (shift+click: keep the type)"},
+    {"Click a tower", "its panel: upgrades, targeting, sell"},
+    {"Click an enemy", "its card: health, speed, armour"},
+    {"U, Shift+U", "buy the first / second upgrade"},
+    {"X, Delete", "sell the selected tower"},
+    {"T", "next targeting mode"},
+    {"R", "barracks: set where its soldiers stand"},
+    {"E", "repair a damaged tower"},
+    {"N, Call wave", "call the next wave now, for bonus gold"},
+    {"F, 1x 2x 4x", "game speed"},
+    {"Space, P", "pause / resume (you can still build)"},
+    {"M", "mute / unmute the sound"},
+    {"Right click, Esc", "drop the type, close the panel; then: menu"},
+    {"Drag, arrows, WASD", "pan the map"},
+    {"Wheel, Home", "zoom about the pointer; fit the map"},
+    {"Rest on a button", "its tooltip, or a tower's card"},
+    {"H, ?", "this screen (H or Esc closes it)"},
+    {"F5", "reload the mod's scripts"},
+    {"F1-F4, F6-F9, F11", "debug overlays; F10: Lua errors"},
 };
 #define NROWS ((int)(sizeof rows / sizeof rows[0]))
 
@@ -64,7 +64,8 @@ static geom measure(const td_client *c) {
 void client_help_layout(td_client *c) {
   geom g = measure(c);
   c->r_help = g.p;
-  td_ui_button *b = client_add_button(c, g.p.x + g.p.w / 2 - 80, g.p.y + g.p.h - 46, 160, 36, A_HELP, 0, "Close");
+  td_ui_button *b =
+      client_add_button(c, g.p.x + g.p.w / 2 - 80, g.p.y + g.p.h - 46, 160, 36, A_HELP, 0, "Close");
   if (b) snprintf(b->key, sizeof b->key, "H");
 }
 
@@ -78,9 +79,12 @@ void client_help_draw(td_client *c) {
                 WHITE, true);
   for (int i = 0; i < NROWS; i++) {
     float y = (float)(g.top + i * g.row_h);
-    if (i % 2) td_batch_rect(b, (float)g.p.x + 12, y - 3, (float)g.p.w - 24, (float)g.row_h, td_color(255, 255, 255, 12));
+    if (i % 2)
+      td_batch_rect(b, (float)g.p.x + 12, y - 3, (float)g.p.w - 24, (float)g.row_h,
+                    td_color(255, 255, 255, 12));
     td_batch_text(b, (float)g.p.x + 20, y, g.scale, rows[i][0], td_color(255, 215, 90, 255), true);
-    td_batch_text(b, (float)(g.p.x + 20 + g.keycol), y, g.scale, rows[i][1], td_color(225, 226, 236, 255), true);
+    td_batch_text(b, (float)(g.p.x + 20 + g.keycol), y, g.scale, rows[i][1],
+                  td_color(225, 226, 236, 255), true);
   }
   for (int i = 0; i < c->nbtn; i++)
     if (c->btn[i].action == A_HELP && td_ui_hit(&g.p, c->btn[i].r.x, c->btn[i].r.y))

@@ -59,8 +59,10 @@ bool td_tutorial_event(td_tutorial *t, const td_world *w, const td_event *e, dou
     }
     break;
   case TD_EVENT_WAVE_STARTED:
-    if (t->step == TD_TUTORIAL_TIPS) go(t, TD_TUTORIAL_DONE, now);
-    else if (t->step < TD_TUTORIAL_FIGHT) go(t, TD_TUTORIAL_FIGHT, now);
+    if (t->step == TD_TUTORIAL_TIPS)
+      go(t, TD_TUTORIAL_DONE, now);
+    else if (t->step < TD_TUTORIAL_FIGHT)
+      go(t, TD_TUTORIAL_FIGHT, now);
     break;
   case TD_EVENT_KILLED:
   case TD_EVENT_WAVE_ENDED:
@@ -70,8 +72,11 @@ bool td_tutorial_event(td_tutorial *t, const td_world *w, const td_event *e, dou
     if (t->step == TD_TUTORIAL_TIPS) go(t, TD_TUTORIAL_DONE, now);
     break;
   case TD_EVENT_WON:
-  case TD_EVENT_LOST: go(t, TD_TUTORIAL_DONE, now); break;
-  default: break;
+  case TD_EVENT_LOST:
+    go(t, TD_TUTORIAL_DONE, now);
+    break;
+  default:
+    break;
   }
   return t->step != was;
 }
@@ -79,16 +84,22 @@ bool td_tutorial_event(td_tutorial *t, const td_world *w, const td_event *e, dou
 bool td_tutorial_update(td_tutorial *t, double now, bool picking) {
   td_tutorial_step was = t->step;
   double in = now - t->since;
-  if (t->step == TD_TUTORIAL_ROUTE && (picking || in >= TD_TUTORIAL_ROUTE_S)) go(t, TD_TUTORIAL_BUILD, now);
-  else if (t->step == TD_TUTORIAL_CHANGED && in >= TD_TUTORIAL_CHANGED_S) go(t, TD_TUTORIAL_CALL, now);
-  else if (t->step == TD_TUTORIAL_TIPS && in >= TD_TUTORIAL_TIPS_S) go(t, TD_TUTORIAL_DONE, now);
+  if (t->step == TD_TUTORIAL_ROUTE && (picking || in >= TD_TUTORIAL_ROUTE_S))
+    go(t, TD_TUTORIAL_BUILD, now);
+  else if (t->step == TD_TUTORIAL_CHANGED && in >= TD_TUTORIAL_CHANGED_S)
+    go(t, TD_TUTORIAL_CALL, now);
+  else if (t->step == TD_TUTORIAL_TIPS && in >= TD_TUTORIAL_TIPS_S)
+    go(t, TD_TUTORIAL_DONE, now);
   return t->step != was;
 }
 
 void td_tutorial_next(td_tutorial *t, double now) {
-  if (t->step == TD_TUTORIAL_ROUTE) go(t, TD_TUTORIAL_BUILD, now);
-  else if (t->step == TD_TUTORIAL_CHANGED) go(t, TD_TUTORIAL_CALL, now);
-  else if (t->step == TD_TUTORIAL_TIPS) go(t, TD_TUTORIAL_DONE, now);
+  if (t->step == TD_TUTORIAL_ROUTE)
+    go(t, TD_TUTORIAL_BUILD, now);
+  else if (t->step == TD_TUTORIAL_CHANGED)
+    go(t, TD_TUTORIAL_CALL, now);
+  else if (t->step == TD_TUTORIAL_TIPS)
+    go(t, TD_TUTORIAL_DONE, now);
 }
 
 void td_tutorial_skip(td_tutorial *t) {
@@ -100,11 +111,12 @@ bool td_tutorial_showing(const td_tutorial *t) {
 }
 
 bool td_tutorial_has_next(const td_tutorial *t) {
-  return t->step == TD_TUTORIAL_ROUTE || t->step == TD_TUTORIAL_CHANGED || t->step == TD_TUTORIAL_TIPS;
+  return t->step == TD_TUTORIAL_ROUTE || t->step == TD_TUTORIAL_CHANGED ||
+         t->step == TD_TUTORIAL_TIPS;
 }
 
-void td_tutorial_text(const td_tutorial *t, const char *type_title, const char **title,
-                      char *body, size_t cap, char *sub, size_t sub_cap) {
+void td_tutorial_text(const td_tutorial *t, const char *type_title, const char **title, char *body,
+                      size_t cap, char *sub, size_t sub_cap) {
   int k = 0;
   *title = "";
   body[0] = '\0';
@@ -112,51 +124,62 @@ void td_tutorial_text(const td_tutorial *t, const char *type_title, const char *
   case TD_TUTORIAL_ROUTE:
     k = 1;
     *title = "The enemies' route";
-    snprintf(body, cap, "This is the route enemies take to your gate (the blue ring): they come "
-                        "in at red and follow the golden arrows. Each one that gets through "
-                        "costs lives.");
+    snprintf(body, cap,
+             "This is the route enemies take to your gate (the blue ring): they come "
+             "in at red and follow the golden arrows. Each one that gets through "
+             "costs lives.");
     break;
   case TD_TUTORIAL_BUILD:
     k = 2;
     *title = "Build a tower here";
-    snprintf(body, cap, "Pick %s (key 1, or its button below), then click the ringed pad. "
-                        "Wave 1 waits until your first tower stands.", type_title);
+    snprintf(body, cap,
+             "Pick %s (key 1, or its button below), then click the ringed pad. "
+             "Wave 1 waits until your first tower stands.",
+             type_title);
     break;
   case TD_TUTORIAL_CHANGED:
     k = 3;
     if (t->route_changed) {
       *title = "A tower changes the route";
-      snprintf(body, cap, "Enemies cannot walk through towers: they go round. See the arrows: "
-                          "the cyan ones are the new way. With a tower picked, a pad shows "
-                          "the route it would make before you build.");
+      snprintf(body, cap,
+               "Enemies cannot walk through towers: they go round. See the arrows: "
+               "the cyan lines mark the new way. With a tower picked, a pad shows "
+               "the route it would make before you build.");
     } else {
       *title = "Your first tower";
-      snprintf(body, cap, "It shoots what passes within its ring. On a maze, a tower in the way "
-                          "changes the route: see the arrows turn round it.");
+      snprintf(body, cap,
+               "It shoots what passes within its ring. On a maze, a tower in the way "
+               "changes the route: see the arrows turn round it.");
     }
     break;
   case TD_TUTORIAL_CALL:
     k = 4;
     *title = "Call the first wave";
-    snprintf(body, cap, "The countdown runs now. Call the first wave (N, or Call wave) when "
-                        "ready: calling early pays bonus gold.");
+    snprintf(body, cap,
+             "The countdown runs now. Call the first wave (N, or Call wave) when "
+             "ready: calling early pays bonus gold.");
     break;
   case TD_TUTORIAL_TIPS:
     k = 5;
     *title = "Well done";
-    snprintf(body, cap, "Each kill pays gold. Upgrade towers (click one, then U) and call "
-                        "waves early (N) for gold. H shows every control.");
+    snprintf(body, cap,
+             "Each kill pays gold. Upgrade towers (click one, then U) and call "
+             "waves early (N) for gold. H shows every control.");
     break;
-  default: break;
+  default:
+    break;
   }
-  if (k) snprintf(sub, sub_cap, "Tutorial %d/5", k);
-  else if (sub_cap) sub[0] = '\0';
+  if (k)
+    snprintf(sub, sub_cap, "Tutorial %d/5", k);
+  else if (sub_cap)
+    sub[0] = '\0';
 }
 
 /* ---- the pad -------------------------------------------------------------------- */
 
 /* The distance from (px, py) to the segment a-b, and where along it (0..1). */
-static double seg_dist(double px, double py, double ax, double ay, double bx, double by, double *at) {
+static double seg_dist(double px, double py, double ax, double ay, double bx, double by,
+                       double *at) {
   double dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy, u = 0;
   if (l2 > 0) u = ((px - ax) * dx + (py - ay) * dy) / l2;
   u = u < 0 ? 0 : u > 1 ? 1 : u;
@@ -192,7 +215,8 @@ int32_t td_tutorial_pick_pad(td_world *w, int32_t type) {
     const td_tower_base *b = &m->bases[i];
     double cx = b->x + b->w / 2, cy = b->y + b->h / 2, d = 1e30, frac = 0;
     for (size_t j = 0; j + 1 < k; j++) {
-      double at, e = seg_dist(cx, cy, g->x[way[j]], g->y[way[j]], g->x[way[j + 1]], g->y[way[j + 1]], &at);
+      double at,
+          e = seg_dist(cx, cy, g->x[way[j]], g->y[way[j]], g->x[way[j + 1]], g->y[way[j + 1]], &at);
       if (e < d) {
         d = e;
         frac = total > 0 ? (along[j] + at * (along[j + 1] - along[j])) / total : 0;
@@ -200,7 +224,8 @@ int32_t td_tutorial_pick_pad(td_world *w, int32_t type) {
     }
     bool changes = false;
     if (td_world_preview_next(w, (int32_t)i, type, pv))
-      for (size_t j = 0; j < nn && !changes; j++) changes = pv[j] != next[j];
+      for (size_t j = 0; j < nn && !changes; j++)
+        changes = pv[j] != next[j];
     /* near the way (in tiles), early along it, and one that changes the route */
     double s = d / tile + 2.0 * fabs(frac - 0.35) - (changes ? 1.5 : 0);
     if (s < score) {
@@ -227,7 +252,8 @@ static bool tutorial_map(const td_client *c) {
 
 void client_tutorial_begin(td_client *c) {
   td_tutorial_free(&c->tut);
-  if (!c->game || !c->data_dir[0] || !c->progress_ok || c->progress.tutorial_done || !tutorial_map(c))
+  if (!c->game || !c->data_dir[0] || !c->progress_ok || c->progress.tutorial_done ||
+      !tutorial_map(c))
     return;
   td_tutorial_start(&c->tut, td_game_world(c->game), c->anim);
 }
@@ -243,7 +269,8 @@ void client_tutorial_events(td_client *c) {
   if (c->tut.step == TD_TUTORIAL_OFF) return;
   size_t n;
   const td_event *ev = td_world_events(client_world(c), &n);
-  for (size_t i = 0; i < n; i++) td_tutorial_event(&c->tut, client_world(c), &ev[i], c->anim);
+  for (size_t i = 0; i < n; i++)
+    td_tutorial_event(&c->tut, client_world(c), &ev[i], c->anim);
   td_tutorial_update(&c->tut, c->anim, c->build_type >= 0);
   finished(c);
 }
@@ -289,7 +316,8 @@ void client_tutorial_layout(td_client *c) {
     b = client_add_button(c, r.x + 10, r.y + r.h - 34, 90, 26, A_TUTORIAL_NEXT, 0, "Next");
     if (b) b->scale = 1;
   }
-  b = client_add_button(c, r.x + r.w - 130, r.y + r.h - 34, 120, 26, A_TUTORIAL_SKIP, 0, "Skip tutorial");
+  b = client_add_button(c, r.x + r.w - 130, r.y + r.h - 34, 120, 26, A_TUTORIAL_SKIP, 0,
+                        "Skip tutorial");
   if (b) {
     b->scale = 1;
     snprintf(b->key, sizeof b->key, "Esc");
@@ -321,9 +349,10 @@ static void draw_way(td_client *c, SDL_Color col) {
   for (size_t i = 0; i < m->spawn_count; i++) {
     int32_t n = m->spawns[i].node;
     for (int32_t s = 0; n >= 0 && s < g->node_count && next[n] >= 0; s++, n = next[n])
-      td_batch_line(&c->batch, td_camera_sx(&c->cam, (float)g->x[n]), td_camera_sy(&c->cam, (float)g->y[n]),
-                    td_camera_sx(&c->cam, (float)g->x[next[n]]), td_camera_sy(&c->cam, (float)g->y[next[n]]),
-                    width, col);
+      td_batch_line(&c->batch, td_camera_sx(&c->cam, (float)g->x[n]),
+                    td_camera_sy(&c->cam, (float)g->y[n]),
+                    td_camera_sx(&c->cam, (float)g->x[next[n]]),
+                    td_camera_sy(&c->cam, (float)g->y[next[n]]), width, col);
   }
 }
 
@@ -359,7 +388,8 @@ void client_tutorial_draw(td_client *c) {
   td_batch *b = &c->batch;
   const td_map *m = td_game_map(c->game);
   float pulse = 0.5f + 0.5f * sinf((float)c->time * 5.0f);
-  SDL_Color gold = td_color(255, 220, 90, 255), ring = td_color(255, 240, 140, (Uint8)(150 + 100 * pulse));
+  SDL_Color gold = td_color(255, 220, 90, 255),
+            ring = td_color(255, 240, 140, (Uint8)(150 + 100 * pulse));
   float tx = -1, ty = -1; /* what the arrow points at (UI units) */
   float cell = (float)m->tile_w * c->cam.zoom; /* a tile in pixels */
   /* on the map, in pixels */
@@ -369,8 +399,8 @@ void client_tutorial_draw(td_client *c) {
     const td_graph *g = td_route_graph(td_world_route(client_world(c)));
     for (size_t i = 0; i < m->goal_count; i++) {
       float gx = (float)g->x[m->goals[i].node], gy = (float)g->y[m->goals[i].node];
-      td_batch_ring(b, td_camera_sx(&c->cam, gx), td_camera_sy(&c->cam, gy), cell * (0.7f + 0.2f * pulse),
-                    3, td_color(110, 170, 255, 255));
+      td_batch_ring(b, td_camera_sx(&c->cam, gx), td_camera_sy(&c->cam, gy),
+                    cell * (0.7f + 0.2f * pulse), 3, td_color(110, 170, 255, 255));
       if (i == 0) tx = td_camera_sx(&c->cam, gx) / c->ui, ty = td_camera_sy(&c->cam, gy) / c->ui;
     }
     for (size_t i = 0; i < m->spawn_count; i++)
@@ -380,8 +410,9 @@ void client_tutorial_draw(td_client *c) {
   } else if (t->step == TD_TUTORIAL_CHANGED && t->route_changed) {
     draw_changed(c);
   }
-  int32_t at = t->step == TD_TUTORIAL_BUILD ? t->pad
-             : t->step == TD_TUTORIAL_CHANGED || t->step == TD_TUTORIAL_TIPS ? t->built : -1;
+  int32_t at = t->step == TD_TUTORIAL_BUILD                                    ? t->pad
+               : t->step == TD_TUTORIAL_CHANGED || t->step == TD_TUTORIAL_TIPS ? t->built
+                                                                               : -1;
   float bx, by;
   if (at >= 0 && base_ui(c, at, &bx, &by)) {
     td_batch_ring(b, bx * c->ui, by * c->ui, cell * (0.75f + 0.25f * pulse), 3, ring);
@@ -390,14 +421,16 @@ void client_tutorial_draw(td_client *c) {
   td_batch_set_scale(b, c->ui);
   if (t->step == TD_TUTORIAL_CALL && c->r_call.w > 0) {
     SDL_Rect k = c->r_call;
-    td_batch_rect_outline(b, (float)k.x - 3, (float)k.y - 3, (float)k.w + 6, (float)k.h + 6, 2, ring);
+    td_batch_rect_outline(b, (float)k.x - 3, (float)k.y - 3, (float)k.w + 6, (float)k.h + 6, 2,
+                          ring);
     tx = (float)k.x + (float)k.w / 2, ty = (float)(k.y + k.h) + 4;
   }
   if (t->step == TD_TUTORIAL_BUILD) /* the first build button */
     for (int i = 0; i < c->nbtn; i++)
       if (c->btn[i].action == A_BUILD && c->btn[i].arg == 0) {
         SDL_Rect k = c->btn[i].r;
-        td_batch_rect_outline(b, (float)k.x - 3, (float)k.y - 3, (float)k.w + 6, (float)k.h + 6, 2, ring);
+        td_batch_rect_outline(b, (float)k.x - 3, (float)k.y - 3, (float)k.w + 6, (float)k.h + 6, 2,
+                              ring);
       }
   /* the panel, its buttons, and the arrow from it */
   const char *title;

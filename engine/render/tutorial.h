@@ -10,8 +10,8 @@
 **              type is picked, or on Next
 **     BUILD    "build a tower here" at a pad chosen from the route
 **              (td_tutorial_pick_pad); next on the first tower PLACED
-**     CHANGED  "your tower changed the route: see the arrows" (the steps
-**              whose next differs from the route before it, in cyan), or,
+**     CHANGED  "a tower changes the route: see the arrows" (the steps
+**              whose next differs from the route before it, cyan lines), or,
 **              when it did not change, what a tower does; next after
 **              TD_TUTORIAL_CHANGED_S or on Next
 **     CALL     "call the first wave (N) when ready" at the Call wave button;
@@ -43,24 +43,30 @@
 
 #include "sim/world.h"
 
-#define TD_TUTORIAL_ROUTE_S 8.0    /* seconds the route is shown before "build here" */
-#define TD_TUTORIAL_CHANGED_S 4.0  /* seconds "the route changed" shows */
-#define TD_TUTORIAL_TIPS_S 12.0    /* seconds the closing tips show */
+#define TD_TUTORIAL_ROUTE_S 8.0 /* seconds the route is shown before "build here" */
+#define TD_TUTORIAL_CHANGED_S 4.0 /* seconds "the route changed" shows */
+#define TD_TUTORIAL_TIPS_S 12.0 /* seconds the closing tips show */
 
 typedef enum td_tutorial_step {
-  TD_TUTORIAL_OFF = 0, TD_TUTORIAL_ROUTE, TD_TUTORIAL_BUILD, TD_TUTORIAL_CHANGED,
-  TD_TUTORIAL_CALL, TD_TUTORIAL_FIGHT, TD_TUTORIAL_TIPS, TD_TUTORIAL_DONE
+  TD_TUTORIAL_OFF = 0,
+  TD_TUTORIAL_ROUTE,
+  TD_TUTORIAL_BUILD,
+  TD_TUTORIAL_CHANGED,
+  TD_TUTORIAL_CALL,
+  TD_TUTORIAL_FIGHT,
+  TD_TUTORIAL_TIPS,
+  TD_TUTORIAL_DONE
 } td_tutorial_step;
 
 typedef struct td_tutorial {
   td_tutorial_step step;
-  double since;          /* the time the step began */
-  int32_t pad;           /* the base suggested for the first tower, -1: none */
-  int32_t built;         /* the base of the first tower placed, -1: none yet */
-  bool route_changed;    /* the first tower changed the route */
-  int32_t *old_next;     /* the route's next steps before the first tower */
+  double since; /* the time the step began */
+  int32_t pad; /* the base suggested for the first tower, -1: none */
+  int32_t built; /* the base of the first tower placed, -1: none yet */
+  bool route_changed; /* the first tower changed the route */
+  int32_t *old_next; /* the route's next steps before the first tower */
   size_t old_n, old_cap;
-  SDL_Rect r_panel;      /* the panel of the last frame (UI units); w 0: none */
+  SDL_Rect r_panel; /* the panel of the last frame (UI units); w 0: none */
 } td_tutorial;
 
 /* Begins at ROUTE on a new game of w (time now): remembers the route and
@@ -84,8 +90,8 @@ bool td_tutorial_showing(const td_tutorial *t);
 bool td_tutorial_has_next(const td_tutorial *t);
 /* The step's title and body (wrapped by the caller), and "Tutorial N/5".
 ** type_title: the title of the tower type to build (type 0). */
-void td_tutorial_text(const td_tutorial *t, const char *type_title, const char **title,
-                      char *body, size_t cap, char *sub, size_t sub_cap);
+void td_tutorial_text(const td_tutorial *t, const char *type_title, const char **title, char *body,
+                      size_t cap, char *sub, size_t sub_cap);
 
 /* A good pad for a first tower of type: one it may be built on (gold not
 ** counted), as near the way from the first spawn to its goal as can be,
