@@ -2,7 +2,7 @@
 ** test_progress.c: the player's progress (engine/game/progress.h): the star
 ** thresholds, records that only improve, a file written and read back, its
 ** directory made, and a damaged file: its good lines kept, the bad one named
-** (file:line), and the bytes kept in PATH.bad.
+** (file:line), and the bytes kept in PATH.bad; the tutorial's record.
 */
 #define _POSIX_C_SOURCE 200809L /* setenv */
 #include "support.h"
@@ -120,6 +120,32 @@ static void test_damaged(void **state) {
   assert_int_equal(td_progress_load(&q, td_test_tmp_dir(), &err), -1);
 }
 
+/* `tutorial done`: recorded once, written, read back; only alone with
+** `done` after it; a file with nothing else holds it too. */
+static void test_tutorial(void **state) {
+  (void)state;
+  static td_progress p, q;
+  td_err err;
+  char path[512];
+  snprintf(path, sizeof path, "%s", td_test_tmp("tutorial/progress"));
+  memset(&p, 0, sizeof p);
+  assert_false(p.tutorial_done);
+  assert_int_equal(td_progress_tutorial_done(&p), 1);
+  assert_int_equal(td_progress_tutorial_done(&p), 0);
+  assert_int_equal(td_progress_save(&p, path, &err), 0); /* no map: the line alone */
+  assert_non_null(strstr(get(path), "td-progress 1\ntutorial done\n"));
+  assert_int_equal(td_progress_load(&q, path, &err), 0);
+  assert_true(q.tutorial_done);
+  assert_int_equal(q.count, 0);
+  put(path, "td-progress 1\nstars 02-grid normal 2\n");
+  assert_int_equal(td_progress_load(&q, path, &err), 0);
+  assert_false(q.tutorial_done);
+  put(path, "td-progress 1\ntutorial maybe\n");
+  assert_int_equal(td_progress_load(&q, path, &err), 1);
+  assert_non_null(strstr(err.msg, "progress:2: expected 'tutorial done'"));
+  assert_false(q.tutorial_done);
+}
+
 static void test_dir(void **state) {
   (void)state;
   char buf[512];
@@ -138,7 +164,7 @@ static void test_dir(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_stars),   cmocka_unit_test(test_records), cmocka_unit_test(test_file),
-      cmocka_unit_test(test_damaged), cmocka_unit_test(test_dir),
+      cmocka_unit_test(test_damaged), cmocka_unit_test(test_dir), cmocka_unit_test(test_tutorial),
   };
   return cmocka_run_group_tests(tests, td_test_dir_setup, td_test_dir_teardown);
 }

@@ -49,7 +49,8 @@
 **                             2 play)
 **   expect toast TEXT         the last message shown contains TEXT
 **   expect shown REGION | expect hidden REGION   a named region (below, and
-**                             tooltip, card, enemy, intro, boss) is drawn / not
+**                             tooltip, card, enemy, intro, boss, tutorial, help)
+**                             is drawn / not
 **   expect drawn TEXT | expect not_drawn TEXT    a text of the last frame
 **                             contains TEXT (ASCII case ignored) / none does
 **   expect no_raw_ids         no text of the last frame shows an id a player
@@ -61,7 +62,7 @@
 **   expect layout             no two areas of the screen (td_client_areas: the
 **                             HUD's labels, every button) overlap, all inside
 **                             the window, no button's text cut
-**   expect text NAME TEXT     a text shown (wave, over, confirm) contains TEXT
+**   expect text NAME TEXT     a text shown (wave, over, confirm, tutorial) contains TEXT
 **   expect colour R,G,B REGION OP N   pixels of REGION within 60
 **                             of that colour (|dr| + |dg| + |db|)
 **   expect changed NAME REGION   the region differs from mark NAME (>= 0.5% of
@@ -783,7 +784,7 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       const char *want = strstr(line, b) + strlen(b), *got = td_client_text(s->c, b);
       while (*want == ' ') want++;
       if (!got) {
-        td_app_fail("%s:%d: no text '%s' (wave, over, confirm)", file, ln, b);
+        td_app_fail("%s:%d: no text '%s' (wave, over, confirm, tutorial)", file, ln, b);
         return 2;
       }
       bool ok = strstr(got, want) != NULL;

@@ -87,6 +87,12 @@ int td_progress_wave(td_progress *p, const char *map, td_difficulty d, int32_t w
   return 1;
 }
 
+int td_progress_tutorial_done(td_progress *p) {
+  if (p->tutorial_done) return 0;
+  p->tutorial_done = true;
+  return 1;
+}
+
 /* One line (NUL-terminated, no line break) into p: NULL when taken, else
 ** what is wrong with it. *versioned: the header line was seen. */
 static const char *take_line(td_progress *p, char *line, bool *versioned) {
@@ -102,6 +108,11 @@ static const char *take_line(td_progress *p, char *line, bool *versioned) {
       return "expected the header 'td-progress 1' first";
     if (version != PROGRESS_VERSION) return "written by another version of td (td-progress 1 expected)";
     *versioned = true;
+    return NULL;
+  }
+  if (sscanf(s, "%15s %64s %c", kind, map, &extra) == 2 && !strcmp(kind, "tutorial")) {
+    if (strcmp(map, "done") != 0) return "expected 'tutorial done'";
+    p->tutorial_done = true;
     return NULL;
   }
   if (sscanf(s, "%15s %64s %15s %ld %c", kind, map, diff, &v, &extra) != 4)
@@ -179,13 +190,14 @@ int td_progress_save(const td_progress *p, const char *path, td_err *err) {
       }
     mkdir(dir, 0755);
   }
-  size_t cap = 128 + p->count * (TD_DIFFICULTY_COUNT * 2) * (TD_PROGRESS_NAME_MAX + 40), n = 0;
+  size_t cap = 192 + p->count * (TD_DIFFICULTY_COUNT * 2) * (TD_PROGRESS_NAME_MAX + 40), n = 0;
   char *text = malloc(cap);
   if (!text) return td_err_set(err, "%s: out of memory", path);
   n += (size_t)snprintf(text + n, cap - n,
                         "# td's progress: stars per map and difficulty, endless mode's best wave\n"
                         "# (written by td play; docs/game.md)\ntd-progress %d\n",
                         PROGRESS_VERSION);
+  if (p->tutorial_done) n += (size_t)snprintf(text + n, cap - n, "tutorial done\n");
   for (size_t i = 0; i < p->count; i++)
     for (int d = 0; d < TD_DIFFICULTY_COUNT; d++) {
       const td_progress_entry *e = &p->maps[i];

@@ -15,6 +15,9 @@
 **     td-progress 1
 **     stars 02-grid normal 3
 **     wave 02-grid hard 17
+**     tutorial done
+** (the last: the first map's tutorial was finished or skipped, so it is
+** not shown again; render/tutorial.h).
 ** td_progress_save writes it whole through game/file.h (a temporary and a
 ** rename: an interrupted write leaves the old file). td_progress_load takes
 ** every good line; when a line is not one (a damaged file, or one written by
@@ -51,6 +54,7 @@ typedef struct td_progress_entry {
 typedef struct td_progress {
   td_progress_entry maps[TD_PROGRESS_MAX_MAPS];
   size_t count;
+  bool tutorial_done;                   /* the line `tutorial done` */
 } td_progress;
 
 /* The user's data directory into buf ("$XDG_DATA_HOME/td" or
@@ -80,5 +84,8 @@ const td_progress_entry *td_progress_find(const td_progress *p, const char *map)
 ** control character; TD_PROGRESS_MAX_MAPS maps have records). */
 int td_progress_win(td_progress *p, const char *map, td_difficulty d, int stars, td_err *err);
 int td_progress_wave(td_progress *p, const char *map, td_difficulty d, int32_t wave, td_err *err);
+/* Records that the tutorial was finished or skipped: 1 when it was not
+** yet, 0 when it already was. */
+int td_progress_tutorial_done(td_progress *p);
 
 #endif

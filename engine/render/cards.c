@@ -418,12 +418,16 @@ static void role_of_button(const td_client *c, const td_ui_button *b, const char
     *key = "R";
     break;
   case A_REPAIR: *title = "Repair"; *line = "Restores the tower's health."; *key = "E"; break;
+  case A_HELP: *title = "Controls"; *line = "Every key and mouse action."; *key = "H or ?"; break;
+  case A_TUTORIAL_NEXT: *title = "Next"; *line = "The tutorial's next step."; break;
+  case A_TUTORIAL_SKIP: *title = "Skip the tutorial"; *line = "It will not show again."; *key = "Esc"; break;
   default: *title = b->label; break;
   }
   if (b->key[0]) *key = b->key[0] == '^' ? "Shift+U" : b->key;
 }
 
 static bool eligible(const td_client *c, const td_ui_button *b) {
+  if (c->screen == SCREEN_GAME && c->help) return b->action == A_HELP;
   if (c->screen == SCREEN_GAME && c->pause_menu)
     return (b->action >= A_RESUME && b->action <= A_MAINMENU) || b->action == A_QUIT ||
            b->action == A_SETTINGS;
@@ -495,6 +499,8 @@ static void draw_enemy_cards(td_client *c) {
   char body[TD_CARDS_TEXT_MAX], tb[TD_RULES_TITLE_MAX];
   int y = TOP_H + 8;
   if (k->r_boss.w > 0) y = k->r_boss.y + k->r_boss.h + 6;
+  if (c->tut.r_panel.w > 0 && c->tut.r_panel.y + c->tut.r_panel.h + 6 > y) /* under the tutorial */
+    y = c->tut.r_panel.y + c->tut.r_panel.h + 6;
   td_enemy_view v;
   if (k->enemy && td_world_enemy_get(w, k->enemy, &v) && v.type >= 0 &&
       (size_t)v.type < r->enemy_count) {

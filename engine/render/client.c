@@ -236,6 +236,8 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
 }
 
 static void end_game(td_client *c) {
+  td_tutorial_free(&c->tut);
+  c->help = false;
   td_game_destroy(c->game);
   c->game = NULL;
   td_scene_reset(c->scene);
@@ -267,6 +269,7 @@ int td_client_start(td_client *c, const char *map_path, td_err *err) {
   }
   client_begin(c, map_path, g);
   if (!c->game) return td_err_set(err, "client: out of memory");
+  client_tutorial_begin(c); /* a new game of the menu's first map, once */
   char title[TD_RULES_TITLE_MAX];
   toast(c, false, "%s: place towers on the pads, then call the first wave (N)",
         client_game_title(c, title, sizeof title));
@@ -280,8 +283,9 @@ void client_begin(td_client *c, const char *map_path, td_game *g) {
   snprintf(c->map_path, sizeof c->map_path, "%s", map_path);
   c->menu_error[0] = 0;
   c->screen = SCREEN_GAME;
-  c->pause_menu = false;
+  c->pause_menu = c->help = false;
   c->confirm = A_NONE;
+  td_tutorial_free(&c->tut);
   c->t_wave[0] = '\0';
   c->acc = 0;
   c->speed = 1;
@@ -425,6 +429,7 @@ static void step_once(td_client *c) {
   c->st.ticks++;
   consume_events(c);
   client_progress_events(c);
+  client_tutorial_events(c);
   /* gold earned: every gain (bounties, sales, wave income, early-call
   ** bonuses, what scripts give), as the tick's change in gold plus what
   ** the tick spent (placing, upgrading, repairing) */
@@ -463,7 +468,7 @@ void td_client_advance(td_client *c, double seconds) {
   if (c->keys_pan[2]) c->cam.cy -= pan;
   if (c->keys_pan[3]) c->cam.cy += pan;
   client_clamp_camera(c);
-  if (c->screen == SCREEN_GAME && !c->pause_menu &&
+  if (c->screen == SCREEN_GAME && !c->pause_menu && !c->help &&
       td_world_state(td_game_world(c->game)) == TD_GAME_PLAYING) {
     c->acc += seconds * c->speed;
     int cap = 8 * c->speed, k = 0;
@@ -754,6 +759,9 @@ static void do_action(td_client *c, const td_ui_button *b) {
     c->set.ui_scale = c->set.ui_scale == 0 ? 100 : c->set.ui_scale == 100 ? 150 : c->set.ui_scale == 150 ? 200 : 0;
     c->set.changed |= TD_SETTING_UI_SCALE;
     break;
+  case A_TUTORIAL_NEXT: client_tutorial_next(c); break;
+  case A_TUTORIAL_SKIP: client_tutorial_skip(c); break;
+  case A_HELP: c->help = !c->help; break;
   case A_UPGRADE: upgrade(c, b->arg); break;
   case A_SELL: sell(c); break;
   case A_TARGET:
@@ -786,7 +794,7 @@ static bool click_button(td_client *c, int x, int y) {
   x = (int)((float)x / c->ui);
   y = (int)((float)y / c->ui);
   for (int i = c->nbtn - 1; i >= 0; i--)
-    if (td_ui_hit(&c->btn[i].r, x, y)) {
+    if (td_ui_hit(&c->btn[i].r, x, y) && (!c->help || c->btn[i].action == A_HELP)) {
       td_ui_button b = c->btn[i];
       if (!b.enabled) {
         sound(c, TD_SOUND_REFUSED, 0.6f);
@@ -848,6 +856,15 @@ static void key_down(td_client *c, const SDL_KeyboardEvent *k) {
     if (sym == SDLK_ESCAPE) c->pause_menu = false;
     return;
   }
+  bool help_key = sym == SDLK_h || sym == SDLK_QUESTION || (sym == SDLK_SLASH && (k->keysym.mod & KMOD_SHIFT));
+  if (c->help) { /* the controls screen: H, ? or Esc closes it */
+    if (help_key || sym == SDLK_ESCAPE) c->help = false;
+    return;
+  }
+  if (help_key) {
+    c->help = true;
+    return;
+  }
   if (ctrl && sym == SDLK_c) {
     copy_error(c);
     return;
@@ -861,7 +878,7 @@ static void key_down(td_client *c, const SDL_KeyboardEvent *k) {
   case SDLK_ESCAPE:
     if (c->rallying) c->rallying = false;
     else if (c->build_type >= 0 || c->selected >= 0) c->build_type = c->selected = -1;
-    else c->pause_menu = true;
+    else if (!client_tutorial_skip(c)) c->pause_menu = true; /* a tutorial showing: skipped */
     break;
   case SDLK_SPACE:
   case SDLK_p: set_pause(c, !td_world_paused(client_world(c))); break;
@@ -966,7 +983,7 @@ void td_client_event(td_client *c, const SDL_Event *e) {
     client_layout(c);
     if (e->button.button == SDL_BUTTON_LEFT) {
       if (click_button(c, c->mx, c->my)) break;
-      if (c->game && c->screen == SCREEN_GAME && !c->pause_menu && !in_hud(c, c->mx, c->my))
+      if (c->game && c->screen == SCREEN_GAME && !c->pause_menu && !c->help && !in_hud(c, c->mx, c->my))
         click_world(c, c->mx, c->my);
     } else if (e->button.button == SDL_BUTTON_RIGHT && c->screen == SCREEN_GAME) {
       if (c->rallying) c->rallying = false;

@@ -43,7 +43,9 @@
 ** screen; the music's volume; the palette, standard or colour-blind safe:
 ** palette.h; the UI scale: Auto, 1x, 1.5x, 2x), the game (Esc: the pause
 ** menu, a panel at the left, which can save the game; Restart, Main menu
-** and Quit ask first in a dialog), and victory/defeat with the game's
+** and Quit ask first in a dialog; H or ?: the controls screen, during
+** which the game does not step; on the menu's first map, once, the
+** tutorial: tutorial.h), and victory/defeat with the game's
 ** statistics, a win's stars and the next map.
 **
 ** Progress and saves (client_progress.c): given a data directory, the
@@ -155,13 +157,16 @@ bool td_client_base_screen(const td_client *c, int32_t base, int *x, int *y);
 ** "hud", "build", "panel", "call"; from cards.h: "tooltip" a button's
 ** tooltip, "card" the tooltip when it is a tower's or an upgrade's card,
 ** "enemy" the clicked enemy's card, "intro" a new kind of enemy's card,
-** "boss" the boss bar): false when not shown. */
+** "boss" the boss bar; "tutorial" the tutorial's panel, "help" the
+** controls screen): false when not shown. */
 bool td_client_region(const td_client *c, const char *name, SDL_Rect *out);
 /* Every separate thing on screen in the last frame, for layout checks:
 ** the HUD's labels ("gold", "lives", "wave", "preview": the next wave's
 ** icons), every button (named by its label, "button N" without one) and
 ** the toast; none of them may overlap another or leave the window, and no
-** button's text may be wider than the button.
+** button's text may be wider than the button. While the controls screen
+** is open, only its rows ("help: KEY", need_w: the row's text) and its
+** Close button.
 ** Containers (the bars, the panel) are not listed. Writes at most cap,
 ** returns how many there are. */
 typedef struct td_client_area {
@@ -176,7 +181,9 @@ bool td_client_button(const td_client *c, const char *label, int *x, int *y);
 /* A text drawn by name: "wave" (the HUD's wave and what comes next, as
 ** the game screen last drew it: "Wave 8/20 defeat"), "over" (the end
 ** screen's statistics; "" when it is not shown), "confirm" (the confirm
-** dialog's question, "" when none); NULL for an unknown name. */
+** dialog's question, "" when none), "tutorial" (the tutorial's step as
+** shown: "Tutorial 2/5: Build a tower here. Pick...", "" when none); NULL
+** for an unknown name. */
 const char *td_client_text(const td_client *c, const char *name);
 /* The frame time to show in the stats overlay (ms), set by the app. */
 void td_client_set_frame_ms(td_client *c, double ms);

@@ -15,6 +15,7 @@
 #include "game/progress.h"
 #include "render/client.h"
 #include "render/maplist.h"
+#include "render/tutorial.h"
 #include "render/ui.h"
 
 #define MAX_MAPS 32
@@ -33,7 +34,7 @@ enum action {
   A_BUILD, A_CALL, A_SPEED, A_PAUSE, A_MENU, A_RESUME, A_RESTART, A_MAINMENU, A_UPGRADE,
   A_SELL, A_TARGET, A_CLOSE_PANEL, A_ERR_CLOSE, A_ERR_COPY, A_RALLY, A_REPAIR,
   A_ENDLESS, A_CONTINUE, A_SAVE, A_NEXT_MAP, A_CONFIRM, A_CANCEL, A_UI_SCALE,
-  A_MUSIC, A_MUSIC_SET, A_PALETTE
+  A_MUSIC, A_MUSIC_SET, A_PALETTE, A_TUTORIAL_NEXT, A_TUTORIAL_SKIP, A_HELP
 };
 
 typedef struct stats {
@@ -121,6 +122,10 @@ struct td_client {
   float pad_fx, pad_fy;  /* the pointer, in pixels (sub-pixel moves add up) */
   double pad_repeat;     /* when a held d-pad direction repeats */
   int pad_dir;           /* the d-pad direction held (SDL_CONTROLLER_BUTTON_DPAD_*), -1: none */
+  td_tutorial tut;       /* the first map's tutorial (tutorial.c) */
+  bool help;             /* the controls screen (H, ?) is open: the game does not step */
+  SDL_Rect r_help;       /* its panel, last frame (UI units) */
+  char t_tutorial[800];  /* the tutorial's words of the last frame ("": none) */
 };
 static const SDL_Color WHITE = {255, 255, 255, 255};
 
@@ -143,6 +148,7 @@ bool client_has_save(const td_client *c, int map);    /* a map's save slot holds
 void client_save_game(td_client *c);                  /* the pause menu's Save game */
 void client_continue(td_client *c);                   /* the menu's Continue */
 int client_next_map(const td_client *c);              /* the map after this one, or -1 */
+void client_progress_tutorial_done(td_client *c);     /* recorded and written */
 
 /* client_pad.c: the gamepad */
 void client_pad_event(td_client *c, const SDL_Event *e);  /* controller events */
@@ -151,6 +157,23 @@ void client_pad_draw(td_client *c);                         /* the pointer, when
 
 /* client_ui.c */
 void client_layout(td_client *c);                    /* every button of the screen */
+td_ui_button *client_add_button(td_client *c, int x, int y, int w, int h, int action, int arg,
+                                const char *label);  /* NULL: no room */
+
+/* tutorial.c: the first map's tutorial (tutorial.h) */
+void client_tutorial_begin(td_client *c);            /* a new game: on the menu's first map */
+void client_tutorial_events(td_client *c);           /* after each step */
+void client_tutorial_next(td_client *c);             /* its Next button */
+bool client_tutorial_skip(td_client *c);             /* Skip, Esc: false when none shows */
+void client_tutorial_layout(td_client *c);           /* its buttons, on the game screen */
+void client_tutorial_draw(td_client *c);             /* its panel, arrow and rings */
+bool client_tutorial_region(const td_client *c, SDL_Rect *out); /* its panel (UI units) */
+
+/* client_help.c: the controls screen (H, ?) */
+void client_help_layout(td_client *c);               /* its Close button */
+void client_help_draw(td_client *c);
+/* Its rows as layout areas (td_client_areas): at most cap written, the count returned. */
+int client_help_areas(const td_client *c, td_client_area *out, int cap);
 
 /* cards.c: the client's information (cards.h) */
 void client_cards_reset(td_client *c);               /* a new game */

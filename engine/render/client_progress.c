@@ -92,6 +92,10 @@ void client_progress_events(td_client *c) {
   }
 }
 
+void client_progress_tutorial_done(td_client *c) {
+  if (td_progress_tutorial_done(&c->progress) > 0) progress_write(c);
+}
+
 bool client_has_save(const td_client *c, int map) {
   char sp[700];
   struct stat sb;

@@ -20,6 +20,11 @@ static td_ui_button *add_button(td_client *c, int x, int y, int w, int h, int ac
   return b;
 }
 
+td_ui_button *client_add_button(td_client *c, int x, int y, int w, int h, int action, int arg,
+                                const char *label) {
+  return add_button(c, x, y, w, h, action, arg, label);
+}
+
 static const char *mode_names[TD_TARGET_MODE_COUNT] = {"First", "Last", "Strong", "Close", "Script"};
 
 static int32_t refund_of(const td_client *c, const td_tower_view *tv) {
@@ -147,6 +152,9 @@ static void layout_game(td_client *c) {
   x -= 44;
   b = add_button(c, x, 6, 40, 36, A_MENU, 0, "");
   if (b) b->icon = td_atlas_find(c->atlas, "icon_gear");
+  x -= 44;
+  b = add_button(c, x, 6, 40, 36, A_HELP, 0, "?"); /* the controls screen */
+  if (b) snprintf(b->key, sizeof b->key, "H");
   x -= 46;
   b = add_button(c, x, 6, 42, 36, A_PAUSE, 0, "");
   if (b) {
@@ -296,6 +304,8 @@ static void layout_game(td_client *c) {
     add_button(c, mx, my + 270, mw, 40, A_QUIT, 0, "Quit");
   }
   if (c->confirm != A_NONE) layout_confirm(c);
+  if (c->help) client_help_layout(c);
+  client_tutorial_layout(c);
 }
 
 static void layout_over(td_client *c) {
@@ -593,6 +603,7 @@ static void draw_game(td_client *c) {
     td_batch_text(b, tx, ty, 2, c->toast,
                   c->toast_bad ? td_palette_get((td_palette_kind)c->set.palette)->refused_text : WHITE, true);
   }
+  client_tutorial_draw(c);
   draw_errors(c);
   if (c->show_errors && td_mod_error_count(td_game_mod(c->game)) > 0) {
     /* the Copy/Hide buttons sit on the error panel: draw them again on top */
@@ -611,6 +622,7 @@ static void draw_game(td_client *c) {
     }
   }
   if (c->confirm != A_NONE) draw_confirm(c);
+  if (c->help) client_help_draw(c);
 }
 
 static void draw_title(td_client *c, const char *sub) {
@@ -819,7 +831,10 @@ bool td_client_region(const td_client *c, const char *name, SDL_Rect *out) {
   else if (!strcmp(name, "build")) *out = c->r_build;
   else if (!strcmp(name, "call")) *out = c->r_call;
   else if (!strcmp(name, "panel") && c->panel_shown) *out = c->r_panel;
-  else return false;
+  else if (!strcmp(name, "help") && c->help) *out = c->r_help;
+  else if (!strcmp(name, "tutorial")) {
+    if (!client_tutorial_region(c, out)) return false;
+  } else return false;
   *out = to_pixels(c, *out);
   return true;
 }
@@ -828,11 +843,29 @@ const char *td_client_text(const td_client *c, const char *name) {
   if (!strcmp(name, "wave")) return c->t_wave;
   if (!strcmp(name, "over")) return c->screen == SCREEN_OVER ? c->t_over : "";
   if (!strcmp(name, "confirm")) return c->confirm != A_NONE ? confirm_question(c->confirm) : "";
+  if (!strcmp(name, "tutorial")) return c->screen == SCREEN_GAME ? c->t_tutorial : "";
   return NULL;
 }
 
 int td_client_areas(const td_client *c, td_client_area *out, int cap) {
   int n = 0;
+  if (c->screen == SCREEN_GAME && c->help) { /* the controls screen: its rows and Close */
+    n = client_help_areas(c, out, cap);
+    for (int i = 0; i < n && i < cap; i++) {
+      out[i].r = to_pixels(c, out[i].r);
+      out[i].need_w = (int)lrintf((float)out[i].need_w * c->ui);
+    }
+    for (int i = 0; i < c->nbtn; i++)
+      if (c->btn[i].action == A_HELP && td_ui_hit(&c->r_help, c->btn[i].r.x, c->btn[i].r.y)) {
+        if (n < cap) {
+          snprintf(out[n].name, sizeof out[n].name, "%s", c->btn[i].label);
+          out[n].r = to_pixels(c, c->btn[i].r);
+          out[n].need_w = (int)lrintf((float)td_ui_button_need_w(&c->btn[i]) * c->ui);
+        }
+        n++;
+      }
+    return n;
+  }
   const struct { const char *name; const SDL_Rect *r; } hud[] = {
     {"gold", &c->r_gold}, {"lives", &c->r_lives}, {"wave", &c->r_wave},
     {"preview", &c->r_preview}, {"toast", &c->r_toast}};

@@ -57,6 +57,8 @@ SCRIPT
 play "win" "$tmp/win.txt" --mod tests/data/mods/game_api
 grep -qx "td-progress 1" "$data/progress"; check $? "progress: no header: $(cat "$data/progress" 2>&1)"
 grep -qx "stars 02-grid normal 3" "$data/progress"; check $? "progress: no 3 stars on 02-grid: $(cat "$data/progress" 2>&1)"
+# the menu's first map had the tutorial (docs/game.md, Onboarding); the game won, it is done
+grep -qx "tutorial done" "$data/progress"; check $? "progress: a won game did not end the tutorial: $(cat "$data/progress")"
 
 # ---- endless: the best wave is kept ---------------------------------------
 cat >"$tmp/endless.txt" <<'SCRIPT'
@@ -81,6 +83,8 @@ play "damaged progress" "$tmp/damaged.txt"
 cmp -s "$data/progress.bad" <(printf 'td-progress 1\nstars 02-grid easy 2\nstars 02-grid normal nine\n')
 check $? "damaged progress: no exact .bad copy"
 
+# the tutorial seen (the damaged file above lost the line): Esc is the pause menu's
+echo "tutorial done" >>"$data/progress"
 # (in a game, Main menu asks first: the second click is the dialog's)
 # ---- save, leave, continue: the same game as one played through ----------
 cat >"$tmp/save.txt" <<'SCRIPT'
