@@ -870,6 +870,9 @@ static int rebuild(td_world *w, td_err *err) {
   td_err cerr;
   if (costs_reapply(w, &cerr) != 0)
     return td_err_set(err, "save: re-applying the cost factors: %s", cerr.msg);
+  /* a grid's clearance follows the cells the towers closed again, before
+  ** the crowd fits its walkers' lanes to it (as the saved world's was) */
+  if (w->walk) td_walk_sync(w->walk);
   return 0;
 }
 

@@ -115,8 +115,10 @@ check $? "twin: the replay parted: $(head -c 300 "$tmp/err") $(tail -n 2 "$tmp/o
 # units in a state are the arrows into it less the arrows out of it; an
 # enemy in ATTACK without a soldier in ATTACK is a sapper at a tower):
 #   30600 a soldier fights; 50050 a soldier fights and a sapper hits a tower;
-#   50800 a sapper hits a tower (no soldier near).
-for at in 30600:fight 50050:both 50800:siege; do
+#   50800 a sapper hits a tower (no soldier near); 19000 and 53200 are
+#   ticks where a load once fitted two walkers' lanes to a grid's clearance
+#   before the towers' cells were closed again (world_save.c's rebuild).
+for at in 30600:fight 50050:both 50800:siege 19000:any 53200:any; do
   t=${at%%:*} want=${at#*:}
   "$td" sim --map "$map" --auto --ticks $((t + 1)) --save-at "$t" --save "$tmp/s.tds" --json \
     >"$tmp/at.json" 2>/dev/null
@@ -131,7 +133,7 @@ def inside(kind, st):
 fighting = inside("soldier", "attack")
 sieging = inside("enemy", "attack") - fighting
 ok = {"fight": fighting > 0, "siege": sieging > 0 and d["fights"]["tower_damaged"] > 0,
-      "both": fighting > 0 and sieging > 0}[want]
+      "both": fighting > 0 and sieging > 0, "any": True}[want]
 if not ok:
     print("tick %d: %d soldiers fighting, %d sappers at towers: not '%s' (pick the save ticks again)"
           % (d["ticks"], fighting, sieging, want))
