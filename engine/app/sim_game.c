@@ -90,6 +90,7 @@ typedef struct stats {
   wave_line *waves;           /* since this run started (a loaded game's too) */
   size_t nwaves, wcap;
   uint64_t fights[FIGHT_KINDS]; /* the events of fights_names, since this run started */
+  uint64_t path_max;          /* the most node expansions the path queue spent in a tick */
 } stats;
 
 /* The soldiers' and sappers' events counted in --json's "fights" (their Lua
@@ -176,6 +177,8 @@ static int parse(int argc, char **argv, opts *o) {
 static void on_events(td_game *g, stats *st) {
   size_t n;
   const td_event *ev = td_world_events(td_game_world(g), &n);
+  uint64_t spent = td_world_pathq_stats(td_game_world(g))->last_expansions;
+  if (spent > st->path_max) st->path_max = spent;
   for (size_t i = 0; i < n; i++) {
     for (size_t k = 0; k < FIGHT_KINDS; k++) st->fights[k] += ev[i].kind == fights_kinds[k];
     if (ev[i].kind == TD_EVENT_WAVE_STARTED) {
@@ -291,7 +294,10 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
     printf(",\"fights\":{");
     for (size_t k = 0; k < FIGHT_KINDS; k++)
       printf("%s\"%s\":%" PRIu64, k ? "," : "", fights_names[k], st->fights[k]);
-    printf("},");
+    const td_pathq_stats *pq = td_world_pathq_stats(w);
+    printf("},\"path_queue\":{\"budget\":%d,\"max_expansions\":%" PRIu64
+           ",\"expansions\":%" PRIu64 ",\"answered\":%" PRIu64 "},",
+           TD_WORLD_PATH_BUDGET, st->path_max, pq->expansions, pq->delivered);
     arrows_json(w);
     putchar(',');
     td_modout_json(td_game_mod(g), stdout);

@@ -393,7 +393,9 @@ static int rally(td_auto *a, td_game *g, td_err *err) {
         float rr = r->levels[u.level].range * tile, ex = a->px[i] - u.x, ey = a->py[i] - u.y;
         if (ex * ex + ey * ey <= rr * rr) c += 1;
       }
-      if (c < best_c || (c == best_c && d >= best_d)) continue;
+      /* soldiers hold where towers shoot: a point no tower covers (an
+      ** enemy held there, healed, could stand forever and stop its wave) */
+      if (c < 1 || c < best_c || (c == best_c && d >= best_d)) continue;
       td_refusal why;
       float xy[2 * TD_RULES_MAX_SOLDIERS];
       if (td_world_rally_posts(w, (int32_t)b, t.type, a->px[i], a->py[i], xy, TD_RULES_MAX_SOLDIERS,

@@ -7,7 +7,8 @@
 **      decision): a barracks whose rally point is off the ground path (a
 **      new one's stands on its pad) gets the path point within its range
 **      that the most firing towers cover (ties: the nearest to it) where
-**      its soldiers can stand; else the most damaged tower below half
+**      its soldiers can stand, and none where no tower covers the path (a
+**      held enemy there, healed by its wave, could stand forever); else the most damaged tower below half
 **      health is repaired when that costs at most half the gold in hand.
 **   1. Where enemies go: points every half tile along the route from each
 **      spawn (following each node's next) and along the straight line from

@@ -75,6 +75,10 @@ for m, g in games.items():
             total[k][a] = total[k].get(a, 0) + n
     for e, n in g["fights"].items():
         fights[e] = fights.get(e, 0) + n
+    pq = g["path_queue"]
+    if not (0 <= pq["max_expansions"] <= pq["budget"] == 2048):
+        fails.append("%s: the path queue spent %d expansions in a tick, its budget is %d"
+                     % (m, pq["max_expansions"], pq["budget"]))
     print("  %-10s %-5s tick %6d  %s" % (m, g["result"], g["ticks"],
           " ".join("%s %d" % kv for kv in sorted(g["fights"].items()))))
 
