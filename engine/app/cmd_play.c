@@ -279,7 +279,7 @@ static int parse_size(const char *s, int *w, int *h) {
 ** size (fullscreen without a window manager at 1600x900 put clicks ~180 px
 ** from what was drawn; a high-DPI display). The client draws on the
 ** output (SDL_GetRendererOutputSize, no logical size is set), so the
-** mouse is scaled by output / window. */
+** mouse is scaled by output / window (td_client_mouse_to_output). */
 static void mouse_to_output(const session *s, SDL_Event *e) {
   int ww = 0, wh = 0, ow = 0, oh = 0;
   SDL_GetWindowSize(s->win, &ww, &wh);
@@ -289,8 +289,7 @@ static void mouse_to_output(const session *s, SDL_Event *e) {
   if (e->type == SDL_MOUSEMOTION) x = &e->motion.x, y = &e->motion.y;
   else if (e->type == SDL_MOUSEBUTTONDOWN || e->type == SDL_MOUSEBUTTONUP) x = &e->button.x, y = &e->button.y;
   if (!x) return;
-  *x = (int)((long long)*x * ow / ww);
-  *y = (int)((long long)*y * oh / wh);
+  td_client_mouse_to_output(ww, wh, ow, oh, *x, *y, x, y);
 }
 
 static void frame(session *s, double dt) {
