@@ -152,6 +152,30 @@ expect text over Gold earned  636
 SCRIPT
 play defeat --map "$src/maps/01-crossroads.lua" --difficulty hard --window 960x600
 
+# ---- expect changed|same find their region whatever the mark's name ---------
+# the region was looked for after the first place the mark's name occurs
+# in the line, so a mark named e, pect or a (in "expect", "same") read a
+# region "xpect same e gold" and the script stopped as bad
+cat >"$tmp/marks.txt" <<SCRIPT
+wait 2
+mark e
+mark pect
+mark a
+mark gold
+wait 60
+expect same e gold
+expect same pect gold
+expect same a gold
+expect same gold gold
+expect changed e 0,48,960,484  # the route's chevrons drift
+expect changed pect 0,48,960,484
+expect changed a 0,48,960,484
+expect changed gold 0,48,960,484
+SCRIPT
+play marks --map "$src/maps/01-crossroads.lua" --window 960x600
+grep -c '^ok: ' "$tmp/marks.out" | grep -qx 8
+check $? "marks: 8 expectations passed: $(cat "$tmp/marks.out")"
+
 # ---- options on the command line apply to this run only ---------------------
 conf=$tmp/config/td/settings.txt
 mkdir -p "$tmp/config/td"
