@@ -279,7 +279,7 @@ static int parse_size(const char *s, int *w, int *h) {
 ** size (fullscreen without a window manager at 1600x900 put clicks ~180 px
 ** from what was drawn; a high-DPI display). The client draws on the
 ** output (SDL_GetRendererOutputSize, no logical size is set), so the
-** mouse is scaled by output / window. */
+** mouse is scaled by output / window (td_client_mouse_to_output). */
 static void mouse_to_output(const session *s, SDL_Event *e) {
   int ww = 0, wh = 0, ow = 0, oh = 0;
   SDL_GetWindowSize(s->win, &ww, &wh);
@@ -289,8 +289,7 @@ static void mouse_to_output(const session *s, SDL_Event *e) {
   if (e->type == SDL_MOUSEMOTION) x = &e->motion.x, y = &e->motion.y;
   else if (e->type == SDL_MOUSEBUTTONDOWN || e->type == SDL_MOUSEBUTTONUP) x = &e->button.x, y = &e->button.y;
   if (!x) return;
-  *x = (int)((long long)*x * ow / ww);
-  *y = (int)((long long)*y * oh / wh);
+  td_client_mouse_to_output(ww, wh, ow, oh, *x, *y, x, y);
 }
 
 static void frame(session *s, double dt) {
@@ -466,6 +465,20 @@ static int script_pad(session *s, const char *file, int ln, int n, const char *a
   return 0;
 }
 
+/* The line after its first k words (separated by spaces or tabs, as
+** sscanf's %s reads them), with the spaces after them skipped: where a
+** region or a label begins. Not a search for a word's text, which found a
+** mark named "e" inside "expect". */
+static const char *after_words(const char *line, int k) {
+  const char *p = line;
+  for (int i = 0; i < k; i++) {
+    while (*p == ' ' || *p == '\t') p++;
+    while (*p && *p != ' ' && *p != '\t') p++;
+  }
+  while (*p == ' ' || *p == '\t') p++;
+  return p;
+}
+
 /* Runs one line; 0 ok, 1 an expectation failed, 2 a bad line. */
 static int script_line(session *s, const char *file, int ln, char *line) {
   char *nl = strpbrk(line, "#\r\n");
@@ -607,7 +620,7 @@ static int script_line(session *s, const char *file, int ln, char *line) {
     if (!strcmp(a, "colour") && n == 4 && strlen(b) < 32 && sscanf(b, "%d,%d,%d", &cr, &cg, &cb) == 3) {
       /* expect colour R,G,B REGION OP N: pixels within 60 (|dr|+|dg|+|db|) of it */
       char reg[256], *op = NULL, *want = NULL, *rg;
-      snprintf(reg, sizeof reg, "%s", strstr(line, b) + strlen(b));
+      snprintf(reg, sizeof reg, "%s", after_words(line, 3)); /* expect colour R,G,B REGION OP N */
       for (int k = 0; k < 2; k++) { /* the last two words: OP and N */
         size_t len = strlen(reg);
         while (len > 0 && reg[len - 1] == ' ') reg[--len] = '\0';
@@ -671,8 +684,7 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       const frame_mark *m = NULL;
       for (int i = 0; i < s->nmarks; i++)
         if (!strcmp(s->marks[i].name, b)) m = &s->marks[i];
-      const char *spec = strstr(line, b) + strlen(b);
-      while (*spec == ' ') spec++;
+      const char *spec = after_words(line, 3); /* expect changed|same NAME REGION */
       SDL_Rect r;
       if (!m || !region(s, spec, &r)) {
         td_app_fail("%s:%d: no mark '%s' or region '%s'", file, ln, b, spec);

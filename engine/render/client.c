@@ -1005,3 +1005,14 @@ void td_client_event(td_client *c, const SDL_Event *e) {
   default: break;
   }
 }
+
+void td_client_mouse_to_output(int win_w, int win_h, int out_w, int out_h, int x, int y, int *ox,
+                               int *oy) {
+  if (win_w <= 0 || win_h <= 0 || out_w <= 0 || out_h <= 0) {
+    *ox = x;
+    *oy = y;
+    return;
+  }
+  *ox = (int)((long long)x * out_w / win_w);
+  *oy = (int)((long long)y * out_h / win_h);
+}

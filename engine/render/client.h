@@ -196,4 +196,17 @@ const char *td_client_drawn_text(const td_client *c);
 ** when the handle is dead or the enemy waits at its gate. */
 bool td_client_enemy_screen(const td_client *c, uint32_t handle, int *x, int *y);
 
+/* A mouse position in the window's coordinates (what SDL's mouse events
+** carry) in the renderer's output pixels (what the client draws on and
+** every position it takes is in): *ox = x * out_w / win_w and *oy =
+** y * out_h / win_h, in integers rounded toward zero, so a position inside
+** the window lands inside the output (the window's centre on the output's
+** centre); x and y unchanged when a size is not positive. The two differ
+** when the output is not the window's size: fullscreen without a window
+** manager (a 1600x900 window on a 1920x1080 output put clicks ~180 px
+** from what was drawn), a high-DPI display. td play maps every mouse
+** motion and button event with it. */
+void td_client_mouse_to_output(int win_w, int win_h, int out_w, int out_h, int x, int y, int *ox,
+                               int *oy);
+
 #endif

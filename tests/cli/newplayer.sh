@@ -62,6 +62,59 @@ check $? "pad tiles only under bases"
 } >"$tmp/chevrons.txt"
 play chevrons --map "$src/maps/06-expanse.lua" --window 1280x720
 
+# ---- 02-grid's diagonal route arrows have a shaft ---------------------------
+# a grid's step arrow turned 45 degrees was a plain chevron, which on square
+# cells looks like a corner bracket (two arms, nothing on its axis); now a
+# shaft runs along the axis through the arrow's middle to a narrow head.
+# Each whole golden blob of the map (zoom 3: arrows ~33 px) with a square
+# bounding box is a diagonal arrow: the pixels at its centroid are golden,
+# and so is most of one diagonal line through it (the shaft); a bracket's
+# centroid lies in its open corner and neither diagonal is covered
+"$td" shot --map "$src/maps/02-grid.lua" --no-cards --zoom 3 "$tmp/grid.png" >"$tmp/grid.out" 2>&1
+check $? "td shot 02-grid: $(cat "$tmp/grid.out")"
+python3 - "$src/tests/cli" "$tmp/grid.png" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+from png import read_png
+px, W, H = read_png(sys.argv[2])
+X0, Y0, X1, Y1 = 0, 60, W, 600  # the map: below the HUD, above the intro's label
+def gold(x, y):
+    r, g, b = px(x, y)
+    return abs(r - 240) + abs(g - 195) + abs(b - 70) <= 90
+seen, diag, bad = set(), 0, []
+for y in range(Y0, Y1):
+    for x in range(X0, X1):
+        if (x, y) in seen or not gold(x, y):
+            continue
+        st, blob, edge = [(x, y)], [], False
+        seen.add((x, y))
+        while st:
+            a, b = st.pop()
+            blob.append((a, b))
+            for c, d in ((a + 1, b), (a - 1, b), (a, b + 1), (a, b - 1)):
+                if not (X0 <= c < X1 and Y0 <= d < Y1):
+                    edge = True
+                elif (c, d) not in seen and gold(c, d):
+                    seen.add((c, d))
+                    st.append((c, d))
+        xs, ys = [p[0] for p in blob], [p[1] for p in blob]
+        bw, bh = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
+        if edge or len(blob) < 300 or abs(bw - bh) > 3 or bw < 20:
+            continue  # cut by the view, part of one (on a pad), or not diagonal
+        diag += 1
+        on = set(blob)
+        cx, cy = round(sum(xs) / len(xs)), round(sum(ys) / len(ys))
+        core = sum((cx + i, cy + j) in on for i in (-1, 0, 1) for j in (-1, 0, 1))
+        k = bw // 2 - 2
+        shaft = max(sum((cx + t, cy + s * t) in on for t in range(-k, k + 1)) for s in (1, -1)) / (2 * k + 1)
+        if core < 7 or shaft < 0.7:
+            bad.append("arrow at %d,%d (%dx%d): %d of 9 pixels at its middle, %.0f%% of its axis" %
+                       (cx, cy, bw, bh, core, shaft * 100))
+print("%d diagonal arrows; %s" % (diag, "; ".join(bad) or "all with a shaft"))
+sys.exit(0 if diag >= 4 and not bad else 1)
+PY
+check $? "02-grid's diagonal arrows have a shaft"
+
 # ---- a defeat at wave 8 of 20: the HUD says so, not "last wave"; gold earned
 # counts every gain (it said 0 with the gold in hand: bounties and sales
 # only); F unpauses as the speed buttons do ---------------------------------
@@ -98,6 +151,30 @@ wait 200
 expect text over Gold earned  636
 SCRIPT
 play defeat --map "$src/maps/01-crossroads.lua" --difficulty hard --window 960x600
+
+# ---- expect changed|same find their region whatever the mark's name ---------
+# the region was looked for after the first place the mark's name occurs
+# in the line, so a mark named e, pect or a (in "expect", "same") read a
+# region "xpect same e gold" and the script stopped as bad
+cat >"$tmp/marks.txt" <<SCRIPT
+wait 2
+mark e
+mark pect
+mark a
+mark gold
+wait 60
+expect same e gold
+expect same pect gold
+expect same a gold
+expect same gold gold
+expect changed e 0,48,960,484  # the route's chevrons drift
+expect changed pect 0,48,960,484
+expect changed a 0,48,960,484
+expect changed gold 0,48,960,484
+SCRIPT
+play marks --map "$src/maps/01-crossroads.lua" --window 960x600
+grep -c '^ok: ' "$tmp/marks.out" | grep -qx 8
+check $? "marks: 8 expectations passed: $(cat "$tmp/marks.out")"
 
 # ---- options on the command line apply to this run only ---------------------
 conf=$tmp/config/td/settings.txt
