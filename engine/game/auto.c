@@ -361,6 +361,17 @@ static int upgrade(td_auto *a, td_game *g, float air_weight, td_err *err) {
   return 1;
 }
 
+/* Whether (x, y) is within reach of a spawn. */
+static bool near_spawn(const td_world *w, float x, float y, float reach) {
+  const td_map *m = td_world_map(w);
+  const td_graph *g = td_route_graph(td_world_route(w));
+  for (size_t s = 0; s < m->spawn_count; s++) {
+    float dx = (float)g->x[m->spawns[s].node] - x, dy = (float)g->y[m->spawns[s].node] - y;
+    if (dx * dx + dy * dy <= reach * reach) return true;
+  }
+  return false;
+}
+
 /* Soldiers hold best where the towers shoot: a barracks whose rally point
 ** is off the ground path (a new one's stands on its pad) gets the path
 ** point within its range that the most firing towers cover (ties: the
@@ -393,9 +404,10 @@ static int rally(td_auto *a, td_game *g, td_err *err) {
         float rr = r->levels[u.level].range * tile, ex = a->px[i] - u.x, ey = a->py[i] - u.y;
         if (ex * ex + ey * ey <= rr * rr) c += 1;
       }
-      /* soldiers hold where towers shoot: a point no tower covers (an
-      ** enemy held there, healed, could stand forever and stop its wave) */
-      if (c < 1 || c < best_c || (c == best_c && d >= best_d)) continue;
+      if (c < best_c || (c == best_c && d >= best_d)) continue;
+      /* not at a spawn's gate: an enemy held there, healed by its wave,
+      ** could stand forever and keep the rest of it off the map */
+      if (near_spawn(w, a->px[i], a->py[i], 4.0f * tile)) continue;
       td_refusal why;
       float xy[2 * TD_RULES_MAX_SOLDIERS];
       if (td_world_rally_posts(w, (int32_t)b, t.type, a->px[i], a->py[i], xy, TD_RULES_MAX_SOLDIERS,

@@ -7,8 +7,9 @@
 **      decision): a barracks whose rally point is off the ground path (a
 **      new one's stands on its pad) gets the path point within its range
 **      that the most firing towers cover (ties: the nearest to it) where
-**      its soldiers can stand, and none where no tower covers the path (a
-**      held enemy there, healed by its wave, could stand forever); else the most damaged tower below half
+**      its soldiers can stand, and none within 4 tiles of a spawn (an enemy
+**      held at the gate, healed by its wave, could stand forever and keep
+**      the rest of the wave off the map); else the most damaged tower below half
 **      health is repaired when that costs at most half the gold in hand.
 **   1. Where enemies go: points every half tile along the route from each
 **      spawn (following each node's next) and along the straight line from
