@@ -11,82 +11,28 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nav/blob.h"
-#include "sim/world.h"
-
-#define TILE 10
+#include "worlds.h"
 
 /* ---- fixtures: maps ------------------------------------------------------ */
 
-typedef struct base_spec {
-  double cx, cy;           /* centre; the base is one tile square */
-  int32_t block;           /* edge it blocks, -1: none */
-} base_spec;
-
-/* A map from points, edges, one spawn, one goal and bases. */
-static void map_make(td_map *m, const double (*pts)[2], int n, const int (*edges)[2], int ne,
-                     int spawn, int goal, const base_spec *bases, int nb) {
-  memset(m, 0, sizeof *m);
-  snprintf(m->source, sizeof m->source, "test");
-  m->width = 30;
-  m->height = 20;
-  m->tile_w = m->tile_h = TILE;
-  m->graph = td_graph_create(n, ne);
-  assert_non_null(m->graph);
-  for (int i = 0; i < n; i++) assert_int_equal(td_graph_add_node(m->graph, pts[i][0], pts[i][1], NULL), i);
-  for (int i = 0; i < ne; i++)
-    assert_int_equal(td_graph_add_edge(m->graph, edges[i][0], edges[i][1], 1.0, NULL), i);
-  assert_int_equal(td_graph_finalize(m->graph, NULL), 0);
-  m->spawns = td_mem_calloc(1, sizeof *m->spawns);
-  m->spawn_count = 1;
-  m->spawns[0] = (td_map_point){.node = spawn, .object_id = 7};
-  snprintf(m->spawns[0].name, sizeof m->spawns[0].name, "west");
-  m->goals = td_mem_calloc(1, sizeof *m->goals);
-  m->goal_count = 1;
-  m->goals[0] = (td_map_point){.node = goal, .object_id = 8};
-  m->bases = td_mem_calloc((size_t)nb, sizeof *m->bases);
-  m->base_count = (size_t)nb;
-  for (int b = 0; b < nb; b++) {
-    td_tower_base *tb = &m->bases[b];
-    tb->object_id = 100 + b;
-    tb->x = bases[b].cx - TILE / 2.0;
-    tb->y = bases[b].cy - TILE / 2.0;
-    tb->w = tb->h = TILE;
-    if (bases[b].block >= 0) {
-      tb->block_count = 1;
-      tb->block = td_mem_calloc(1, sizeof *tb->block);
-      tb->block[0] = (td_graph_change){.kind = TD_CHANGE_BLOCK_EDGE, .id = bases[b].block};
-    }
-  }
-}
-
-/* The fork: spawn 0 -> 1 -> 2 -> goal 3 (the short way, over edge 1), or
-** 1 -> 4 -> 5 -> 2 (the detour). Base 0 (75, 50) blocks edge 1-2, base 1
-** (75, 100) blocks edge 4-5, base 2 (75, 75) blocks nothing. */
-enum { FORK_E01, FORK_E12, FORK_E23, FORK_E14, FORK_E45, FORK_E52 };
+/* The fork (worlds.h), its spawn "west": base 0 (75, 50) blocks edge 1-2,
+** base 1 (75, 100) blocks edge 4-5, base 2 (75, 75) blocks nothing. */
 static void fork_map(td_map *m) {
-  static const double pts[6][2] = {{0, 50}, {50, 50}, {100, 50}, {150, 50}, {50, 100}, {100, 100}};
-  static const int edges[6][2] = {{0, 1}, {1, 2}, {2, 3}, {1, 4}, {4, 5}, {5, 2}};
-  static const base_spec bases[3] = {{75, 50, FORK_E12}, {75, 100, FORK_E45}, {75, 75, -1}};
-  map_make(m, pts, 6, edges, 6, 0, 3, bases, 3);
+  static const td_test_base bases[3] = {
+    {75, 50, 1, {{.kind = TD_CHANGE_BLOCK_EDGE, .id = FORK_E12}}},
+    {75, 100, 1, {{.kind = TD_CHANGE_BLOCK_EDGE, .id = FORK_E45}}},
+    {75, 75, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}},
+  };
+  td_test_fork_map(m, "west", bases, 3);
 }
 
-/* A line: nodes 0 .. 20 at (10 i, 50), spawn 0, goal 20. Bases block
-** nothing: 0 at (90, 20) and 1 at (90, 80), each 25 from the line (the
-** footprint's edge); 2 at (40, 50) on the line; 3 at (150, 20), 25 off. */
+/* The line (worlds.h), its spawn "west". Bases block nothing: 0 at
+** (90, 20) and 1 at (90, 80), each 25 from the line (the footprint's
+** edge); 2 at (40, 50) on the line; 3 at (150, 20), 25 off. */
 static void line_map(td_map *m) {
-  double pts[21][2];
-  int edges[20][2];
-  for (int i = 0; i < 21; i++) {
-    pts[i][0] = 10.0 * i;
-    pts[i][1] = 50;
-  }
-  for (int i = 0; i < 20; i++) {
-    edges[i][0] = i;
-    edges[i][1] = i + 1;
-  }
-  static const base_spec bases[4] = {{90, 20, -1}, {90, 80, -1}, {40, 50, -1}, {150, 20, -1}};
-  map_make(m, (const double(*)[2])pts, 21, (const int(*)[2])edges, 20, 0, 20, bases, 4);
+  static const td_test_base bases[4] = {{.cx = 90, .cy = 20}, {.cx = 90, .cy = 80},
+                                        {.cx = 40, .cy = 50}, {.cx = 150, .cy = 20}};
+  td_test_line_map(m, "west", bases, 4);
 }
 
 /* ---- fixtures: rules ----------------------------------------------------- */
@@ -96,18 +42,18 @@ enum { T_WALL, T_ROCK, T_GUN, T_COUNT };
 enum { L_WALL, L_KEEP, L_STONE, L_ROCK, L_GUN, L_COUNT };
 
 static td_enemy_type enemy(const char *name, float health) {
-  td_enemy_type e = {.health = health, .speed = 1, .radius = 0.3f, .split_into = -1,
-                     .bounty = 1, .lives = 1};
-  snprintf(e.name, sizeof e.name, "%s", name);
+  td_enemy_type e = td_test_enemy(name, health, 1);
+  e.bounty = 1;
+  e.lives = 1;
   return e;
 }
 
 static td_tower_level level(const char *name, int32_t tower, int32_t parent, int32_t cost,
                             float health) {
-  td_tower_level l = {.tower = tower, .parent = parent, .cost = cost, .range = 1,
-                      .damage_type = 0, .shot = TD_SHOT_INSTANT, .hits_ground = true,
-                      .hits_air = true, .health = health, .children = {-1, -1, -1, -1}};
-  snprintf(l.name, sizeof l.name, "%s", name);
+  td_tower_level l = td_test_level(name, tower, parent, cost);
+  l.range = 1;
+  l.hits_air = true;
+  l.health = health;
   return l;
 }
 
@@ -115,10 +61,7 @@ static td_tower_level level(const char *name, int32_t tower, int32_t parent, int
 ** not fire (rate 0, no buff): towers are unguarded unless a test places a
 ** gun. No wave comes unless a test says so. */
 static void rules_make(td_rules *r) {
-  memset(r, 0, sizeof *r);
-  r->api_version = TD_RULES_API_VERSION;
-  snprintf(r->damage_types[0], TD_RULES_NAME_MAX, "physical");
-  r->damage_type_count = 1;
+  td_test_rules_init(r);
   r->enemies = td_mem_calloc(E_COUNT, sizeof *r->enemies);
   r->enemy_count = E_COUNT;
   td_enemy_type *e = r->enemies;
@@ -171,48 +114,20 @@ static void rules_make(td_rules *r) {
   r->repair_cost = 0.5f;
 }
 
-typedef struct fixture {
-  td_map map;
-  td_rules rules;
-} fixture;
-
-static void fixture_free(fixture *f) {
-  td_map_free(&f->map);
-  td_rules_free(&f->rules);
-}
+typedef td_test_fixture fixture;
 
 /* ---- helpers ------------------------------------------------------------- */
 
 static td_world *world_new(const fixture *f, uint64_t seed) {
-  td_err err = {{0}};
-  td_world *w = td_world_create(&f->map, &f->rules, seed, &err);
-  if (!w) fail_msg("%s", err.msg);
-  return w;
-}
-
-static void step(td_world *w) {
-  td_err err = {{0}};
-  if (td_world_step(w, &err) != 0) fail_msg("%s", err.msg);
-}
-
-static void steps(td_world *w, int n) {
-  for (int i = 0; i < n; i++) step(w);
-}
-
-static void cmd(td_world *w, td_command c) {
-  c.tick = td_world_tick(w);
-  assert_int_equal(td_world_command(w, &c, NULL), 0);
+  return td_test_world(&f->map, &f->rules, seed);
 }
 
 /* A command applied now (one step); the refusal it met, NONE if none. */
 static td_refusal command_now(td_world *w, td_command c) {
-  cmd(w, c);
-  step(w);
-  size_t n;
-  const td_event *e = td_world_events(w, &n);
-  for (size_t i = 0; i < n; i++)
-    if (e[i].kind == TD_EVENT_REFUSED) return e[i].reason;
-  return TD_REFUSAL_NONE;
+  c.tick = 0; /* now */
+  td_test_cmd(w, c);
+  td_test_step(w);
+  return td_test_refusal(w);
 }
 
 static void place(td_world *w, int32_t base, int32_t type) {
@@ -222,66 +137,26 @@ static void place(td_world *w, int32_t base, int32_t type) {
 }
 
 static uint32_t spawn_at(td_world *w, int32_t type, int32_t node) {
-  td_err err = {{0}};
-  td_spawn_desc d = {.type = type, .spawn = -1, .node = node};
-  uint32_t h = td_world_spawn_enemy(w, &d, &err);
-  if (!h) fail_msg("%s", err.msg);
-  return h;
+  return td_test_spawn(w, type, node, 0, 0);
 }
 
 /* Spawned at node with a lane offset (tiles). */
 static uint32_t spawn_lane(td_world *w, int32_t type, int32_t node, float lane) {
-  td_err err = {{0}};
-  td_spawn_desc d = {.type = type, .spawn = -1, .node = node, .lane = lane};
-  uint32_t h = td_world_spawn_enemy(w, &d, &err);
-  if (!h) fail_msg("%s", err.msg);
-  return h;
-}
-
-static td_enemy_view view_of(const td_world *w, uint32_t h) {
-  td_enemy_view v;
-  assert_true(td_world_enemy_get(w, h, &v));
-  return v;
-}
-
-static td_tower_view tower_of(const td_world *w, size_t base) {
-  td_tower_view v;
-  assert_true(td_world_tower(w, base, &v));
-  return v;
-}
-
-static size_t count_events(const td_world *w, td_event_kind k) {
-  size_t n, c = 0;
-  const td_event *e = td_world_events(w, &n);
-  for (size_t i = 0; i < n; i++) c += e[i].kind == k;
-  return c;
-}
-
-static const td_event *find_event(const td_world *w, td_event_kind k) {
-  size_t n;
-  const td_event *e = td_world_events(w, &n);
-  for (size_t i = 0; i < n; i++)
-    if (e[i].kind == k) return &e[i];
-  return NULL;
+  return td_test_spawn(w, type, node, lane, 0);
 }
 
 /* Steps until the enemy attacks a tower (at most `limit` steps). */
 static void until_attacking(td_world *w, uint32_t h, int limit) {
   for (int t = 0; t < limit; t++) {
-    step(w);
-    if (view_of(w, h).state == TD_ENEMY_ATTACK) return;
+    td_test_step(w);
+    if (td_test_enemy_view(w, h).state == TD_ENEMY_ATTACK) return;
   }
   fail_msg("enemy %u did not attack within %d steps", h, limit);
 }
 
 /* Every enemy arrow the world took is one of unit.h's table. */
 static void assert_arrows_in_table(const td_world *w) {
-  int n = td_unit_state_count(TD_UNIT_ENEMY);
-  for (int a = 0; a < n; a++)
-    for (int b = 0; b < n; b++)
-      if (td_world_arrows(w, TD_UNIT_ENEMY, a, b) > 0 && !td_unit_arrow_ok(TD_UNIT_ENEMY, a, b))
-        fail_msg("arrow %s -> %s taken, not in unit.h's table",
-                 td_unit_state_name(TD_UNIT_ENEMY, a), td_unit_state_name(TD_UNIT_ENEMY, b));
+  td_test_arrows_check(w, TD_UNIT_ENEMY, NULL, NULL);
 }
 
 static uint64_t arrows(const td_world *w, td_enemy_state a, td_enemy_state b) {
@@ -317,7 +192,7 @@ static void test_wave_destroys_tower(void **state) {
   f.rules.first_wave_delay = 0.5f;
   td_world *w = world_new(&f, 1);
   place(w, 0, T_WALL);
-  td_tower_view wall = tower_of(w, 0);
+  td_tower_view wall = td_test_tower_view(w, 0);
   assert_true(wall.health == 50 && wall.max_health == 50);
   const td_route *rt = td_world_route(w);
   const int32_t *next = td_route_next(rt);
@@ -331,7 +206,7 @@ static void test_wave_destroys_tower(void **state) {
   const td_event *fell = NULL;
   int t = 0;
   for (; t < 60 * 20 && !fell; t++) {
-    step(w);
+    td_test_step(w);
     size_t n;
     const td_event *e = td_world_events(w, &n);
     for (size_t i = 0; i < n; i++) {
@@ -347,7 +222,7 @@ static void test_wave_destroys_tower(void **state) {
         health -= e[i].amount;
         sum += e[i].amount;
         last_hitter = e[i].enemy;
-        if (health > 0) assert_true(tower_of(w, 0).health == health);
+        if (health > 0) assert_true(td_test_tower_view(w, 0).health == health);
       } else if (e[i].kind == TD_EVENT_TOWER_DESTROYED) {
         /* right after the hit that took the last health, in the same step */
         assert_true(i > 0 && e[i - 1].kind == TD_EVENT_TOWER_DAMAGED);
@@ -378,7 +253,7 @@ static void test_wave_destroys_tower(void **state) {
   assert_int_equal(fell->enemy, last_hitter);
   assert_float_equal(fell->x, 75, 1e-6);
   assert_float_equal(fell->y, 50, 1e-6);
-  assert_int_equal(count_events(w, TD_EVENT_SOLD), 0);
+  assert_int_equal(td_test_count_events(w, TD_EVENT_SOLD), 0);
   /* no refund: the gold is what it was after the placement */
   assert_int_equal(td_world_gold(w), 500 - 40);
 
@@ -401,17 +276,17 @@ static void test_wave_destroys_tower(void **state) {
 
   /* the grunt, still before node 1 when the wall fell, takes the short
   ** way (it would have gone by y = 100) */
-  assert_true(grunt != 0 && view_of(w, grunt).x < 45);
+  assert_true(grunt != 0 && td_test_enemy_view(w, grunt).x < 45);
   float ymax = 0;
   while (td_world_enemy_get(w, grunt, &(td_enemy_view){0})) {
-    td_enemy_view v = view_of(w, grunt);
+    td_enemy_view v = td_test_enemy_view(w, grunt);
     if (v.y > ymax) ymax = v.y;
-    step(w);
+    td_test_step(w);
   }
   assert_true(ymax < 60);
   assert_arrows_in_table(w);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* A base a tower fell from can be built on again: it blocks again. */
@@ -422,11 +297,11 @@ static void test_rebuild_after_fall(void **state) {
   rules_make(&f.rules);
   td_world *w = world_new(&f, 1);
   place(w, 0, T_WALL);
-  td_tower_view old = tower_of(w, 0);
+  td_tower_view old = td_test_tower_view(w, 0);
   assert_true(td_world_damage_tower(w, old.handle, 1e9f, 0) == 50);
   assert_int_equal(td_route_next(td_world_route(w))[1], 2);
   place(w, 0, T_WALL);
-  td_tower_view v = tower_of(w, 0);
+  td_tower_view v = td_test_tower_view(w, 0);
   assert_true(v.handle != old.handle);
   assert_true(v.health == 50);
   assert_int_equal(td_route_next(td_world_route(w))[1], 4);
@@ -434,7 +309,7 @@ static void test_rebuild_after_fall(void **state) {
   assert_route_is_full(w);
   assert_int_equal(td_world_gold(w), 500 - 80);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* ---- which towers a sapper attacks ---------------------------------------- */
@@ -450,30 +325,30 @@ static void test_ignores_undamageable_and_far_towers(void **state) {
   place(w, 3, T_WALL);
   uint32_t s = spawn_at(w, E_SAPPER, 0);
   while (td_world_enemy_get(w, s, &(td_enemy_view){0})) {
-    step(w);
-    assert_int_equal(count_events(w, TD_EVENT_TOWER_DAMAGED), 0);
+    td_test_step(w);
+    assert_int_equal(td_test_count_events(w, TD_EVENT_TOWER_DAMAGED), 0);
   }
   assert_int_equal(arrows(w, TD_ENEMY_WALK, TD_ENEMY_ATTACK), 0);
-  assert_true(tower_of(w, 0).health == 50 && tower_of(w, 3).health == 50);
+  assert_true(td_test_tower_view(w, 0).health == 50 && td_test_tower_view(w, 3).health == 50);
   assert_int_equal(td_world_lives(w), 99); /* it walked through */
 
   /* one that reaches 28: base 0 (25 off) is first within it */
   uint32_t l = spawn_at(w, E_LONG, 0);
   until_attacking(w, l, 60 * 20);
-  td_enemy_view v = view_of(w, l);
+  td_enemy_view v = td_test_enemy_view(w, l);
   assert_int_equal(v.siege, 0);
   float gx = v.x < 85 ? 85 - v.x : v.x > 95 ? v.x - 95 : 0;
   assert_true(gx * gx + 25.0f * 25.0f <= 28.0f * 28.0f + 1e-3f);
   assert_true(v.x > 70 && v.x < 95);
   /* it stands while it attacks (the crowd stops it within a few steps) */
-  steps(w, 5);
-  float x = view_of(w, l).x;
-  steps(w, 30);
-  assert_true(view_of(w, l).x == x);
-  assert_true(tower_of(w, 0).health < 50);
+  td_test_steps(w, 5);
+  float x = td_test_enemy_view(w, l).x;
+  td_test_steps(w, 30);
+  assert_true(td_test_enemy_view(w, l).x == x);
+  assert_true(td_test_tower_view(w, 0).health < 50);
   assert_arrows_in_table(w);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* Two towers as near: the lower base. A flying sapper attacks too. */
@@ -487,22 +362,22 @@ static void test_ties_and_flyers(void **state) {
   place(w, 0, T_WALL); /* (90, 20): as near as base 1 to the line */
   uint32_t l = spawn_at(w, E_LONG, 0);
   until_attacking(w, l, 60 * 20);
-  assert_int_equal(view_of(w, l).siege, 0);
+  assert_int_equal(td_test_enemy_view(w, l).siege, 0);
   td_world_destroy(w);
 
   w = world_new(&f, 1);
   place(w, 2, T_WALL); /* on the flyer's way */
   uint32_t b = spawn_at(w, E_FLYSAP, 0);
   until_attacking(w, b, 60 * 20);
-  assert_int_equal(view_of(w, b).siege, 2);
-  for (int t = 0; t < 60 * 10 && td_world_tower_count(w) > 0; t++) step(w);
+  assert_int_equal(td_test_enemy_view(w, b).siege, 2);
+  for (int t = 0; t < 60 * 10 && td_world_tower_count(w) > 0; t++) td_test_step(w);
   assert_int_equal(td_world_tower_count(w), 0);
-  td_enemy_view v = view_of(w, b);
+  td_enemy_view v = td_test_enemy_view(w, b);
   assert_int_equal(v.state, TD_ENEMY_WALK);
   assert_int_equal(v.siege, -1);
   assert_arrows_in_table(w);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* ---- stuns and sales during a siege --------------------------------------- */
@@ -516,30 +391,30 @@ static void test_stunned_sapper_resumes(void **state) {
   place(w, 0, T_WALL);
   uint32_t l = spawn_at(w, E_LONG, 0);
   until_attacking(w, l, 60 * 20);
-  steps(w, 10);
-  float before = tower_of(w, 0).health;
-  float cool = view_of(w, l).attack_cooldown;
+  td_test_steps(w, 10);
+  float before = td_test_tower_view(w, 0).health;
+  float cool = td_test_enemy_view(w, l).attack_cooldown;
   assert_true(before < 50);
   td_effect stun = {TD_EFFECT_STUN, 0, 1};
   assert_int_equal(td_world_apply_effect(w, l, &stun, 0, 0), 0);
-  assert_int_equal(view_of(w, l).state, TD_ENEMY_STUNNED);
-  assert_int_equal(view_of(w, l).siege, 0);
+  assert_int_equal(td_test_enemy_view(w, l).state, TD_ENEMY_STUNNED);
+  assert_int_equal(td_test_enemy_view(w, l).siege, 0);
   /* no hit while stunned, and its clock waits */
   for (int t = 0; t < 59; t++) {
-    step(w);
-    assert_int_equal(view_of(w, l).state, TD_ENEMY_STUNNED);
+    td_test_step(w);
+    assert_int_equal(td_test_enemy_view(w, l).state, TD_ENEMY_STUNNED);
   }
-  assert_true(tower_of(w, 0).health == before);
-  assert_true(view_of(w, l).attack_cooldown == cool);
-  step(w);
-  assert_int_equal(view_of(w, l).state, TD_ENEMY_ATTACK);
+  assert_true(td_test_tower_view(w, 0).health == before);
+  assert_true(td_test_enemy_view(w, l).attack_cooldown == cool);
+  td_test_step(w);
+  assert_int_equal(td_test_enemy_view(w, l).state, TD_ENEMY_ATTACK);
   assert_true(arrows(w, TD_ENEMY_ATTACK, TD_ENEMY_STUNNED) == 1);
   assert_true(arrows(w, TD_ENEMY_STUNNED, TD_ENEMY_ATTACK) == 1);
-  steps(w, 31);
-  assert_true(tower_of(w, 0).health < before);
+  td_test_steps(w, 31);
+  assert_true(td_test_tower_view(w, 0).health < before);
   assert_arrows_in_table(w);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* Two sappers side by side at a wall on their way (base 2); one is
@@ -554,34 +429,34 @@ static void test_sell_while_sieged(void **state) {
   uint32_t a = spawn_lane(w, E_SAPPER, 0, -0.5f), b = spawn_lane(w, E_SAPPER, 0, 0.5f);
   until_attacking(w, a, 60 * 20);
   until_attacking(w, b, 60 * 20);
-  assert_int_equal(view_of(w, a).siege, 2);
-  assert_int_equal(view_of(w, b).siege, 2);
+  assert_int_equal(td_test_enemy_view(w, a).siege, 2);
+  assert_int_equal(td_test_enemy_view(w, b).siege, 2);
   /* a stunned when the tower goes: it forgets the tower, then walks */
   td_effect stun = {TD_EFFECT_STUN, 0, 0.5f};
   assert_int_equal(td_world_apply_effect(w, a, &stun, 0, 0), 0);
   int32_t gold = td_world_gold(w);
   assert_int_equal(command_now(w, (td_command){.kind = TD_COMMAND_SELL, .base = 2}),
                    TD_REFUSAL_NONE);
-  assert_int_equal(count_events(w, TD_EVENT_SOLD), 1);
-  assert_int_equal(count_events(w, TD_EVENT_TOWER_DESTROYED), 0);
+  assert_int_equal(td_test_count_events(w, TD_EVENT_SOLD), 1);
+  assert_int_equal(td_test_count_events(w, TD_EVENT_TOWER_DESTROYED), 0);
   assert_int_equal(td_world_gold(w), gold + 20); /* half of 40 */
-  assert_int_equal(view_of(w, b).state, TD_ENEMY_WALK);
-  assert_int_equal(view_of(w, b).siege, -1);
-  assert_int_equal(view_of(w, a).state, TD_ENEMY_STUNNED);
-  assert_int_equal(view_of(w, a).siege, -1);
-  float bx = view_of(w, b).x;
-  steps(w, 30);
-  assert_int_equal(view_of(w, a).state, TD_ENEMY_WALK);
-  assert_true(view_of(w, b).x > bx + 2);
+  assert_int_equal(td_test_enemy_view(w, b).state, TD_ENEMY_WALK);
+  assert_int_equal(td_test_enemy_view(w, b).siege, -1);
+  assert_int_equal(td_test_enemy_view(w, a).state, TD_ENEMY_STUNNED);
+  assert_int_equal(td_test_enemy_view(w, a).siege, -1);
+  float bx = td_test_enemy_view(w, b).x;
+  td_test_steps(w, 30);
+  assert_int_equal(td_test_enemy_view(w, a).state, TD_ENEMY_WALK);
+  assert_true(td_test_enemy_view(w, b).x > bx + 2);
   assert_true(arrows(w, TD_ENEMY_ATTACK, TD_ENEMY_WALK) >= 1);
   assert_true(arrows(w, TD_ENEMY_STUNNED, TD_ENEMY_WALK) >= 1);
   /* both leak: nothing else to attack */
-  for (int t = 0; t < 60 * 30 && td_world_enemy_count(w) > 0; t++) step(w);
+  for (int t = 0; t < 60 * 30 && td_world_enemy_count(w) > 0; t++) td_test_step(w);
   assert_int_equal(td_world_enemy_count(w), 0);
   assert_int_equal(td_world_lives(w), 98);
   assert_arrows_in_table(w);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* ---- health across upgrades, repair --------------------------------------- */
@@ -594,12 +469,12 @@ static void test_upgrade_keeps_share(void **state) {
   td_world *w = world_new(&f, 1);
   place(w, 0, T_WALL);
   place(w, 3, T_WALL);
-  uint32_t h0 = tower_of(w, 0).handle;
+  uint32_t h0 = td_test_tower_view(w, 0).handle;
   assert_true(td_world_damage_tower(w, h0, 20, 0) == 20);
   assert_int_equal(command_now(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 0,
                                                .upgrade = 0}),
                    TD_REFUSAL_NONE);
-  td_tower_view v = tower_of(w, 0);
+  td_tower_view v = td_test_tower_view(w, 0);
   assert_int_equal(v.level, L_KEEP);
   assert_true(v.max_health == 200);
   assert_float_equal(v.health, 120, 1e-4); /* 30 of 50: 60 % */
@@ -607,7 +482,7 @@ static void test_upgrade_keeps_share(void **state) {
   ** walks on */
   uint32_t l = spawn_at(w, E_LONG, 0);
   until_attacking(w, l, 60 * 20);
-  assert_int_equal(view_of(w, l).siege, 0);
+  assert_int_equal(td_test_enemy_view(w, l).siege, 0);
   td_world_destroy(w);
 
   w = world_new(&f, 1);
@@ -617,14 +492,14 @@ static void test_upgrade_keeps_share(void **state) {
   assert_int_equal(command_now(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 0,
                                                .upgrade = 1}),
                    TD_REFUSAL_NONE);
-  v = tower_of(w, 0);
+  v = td_test_tower_view(w, 0);
   assert_true(v.level == L_STONE && v.health == 0 && v.max_health == 0);
-  assert_int_equal(view_of(w, l).state, TD_ENEMY_WALK);
-  assert_int_equal(view_of(w, l).siege, -1);
+  assert_int_equal(td_test_enemy_view(w, l).state, TD_ENEMY_WALK);
+  assert_int_equal(td_test_enemy_view(w, l).siege, -1);
   assert_int_equal(td_world_repair_cost(w, 0), -1);
   assert_arrows_in_table(w);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* A reload: towers keep their share of health; an enemy no longer a
@@ -643,16 +518,16 @@ static void test_reload_keeps_share(void **state) {
   place(w, 3, T_WALL);
   uint32_t l = spawn_at(w, E_LONG, 0);
   until_attacking(w, l, 60 * 20);
-  assert_true(tower_of(w, 0).health == 40);
+  assert_true(td_test_tower_view(w, 0).health == 40);
   td_err err = {{0}};
   assert_int_equal(td_world_set_rules(w, &next, &err), 0);
-  assert_true(tower_of(w, 0).health == 80 && tower_of(w, 0).max_health == 100);
-  assert_true(tower_of(w, 3).health == 100);
-  assert_int_equal(view_of(w, l).state, TD_ENEMY_WALK);
-  assert_int_equal(view_of(w, l).siege, -1);
-  steps(w, 60);
-  assert_true(tower_of(w, 0).health == 80);
-  assert_int_equal(view_of(w, l).state, TD_ENEMY_WALK);
+  assert_true(td_test_tower_view(w, 0).health == 80 && td_test_tower_view(w, 0).max_health == 100);
+  assert_true(td_test_tower_view(w, 3).health == 100);
+  assert_int_equal(td_test_enemy_view(w, l).state, TD_ENEMY_WALK);
+  assert_int_equal(td_test_enemy_view(w, l).siege, -1);
+  td_test_steps(w, 60);
+  assert_true(td_test_tower_view(w, 0).health == 80);
+  assert_int_equal(td_test_enemy_view(w, l).state, TD_ENEMY_WALK);
   /* a save after the reload loads (health within the new maximum) */
   td_blob blob = {0};
   td_world_save(w, &blob);
@@ -665,7 +540,7 @@ static void test_reload_keeps_share(void **state) {
   assert_arrows_in_table(w);
   td_world_destroy(w);
   td_rules_free(&next);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 static td_refusal repair(td_world *w, int32_t base) {
@@ -680,7 +555,7 @@ static void test_repair(void **state) {
   td_world *w = world_new(&f, 1);
   place(w, 0, T_WALL); /* spent 40, health 50 */
   place(w, 2, T_ROCK);
-  uint32_t h = tower_of(w, 0).handle;
+  uint32_t h = td_test_tower_view(w, 0).handle;
   assert_int_equal(td_world_repair_cost(w, 0), -1); /* full */
   assert_int_equal(repair(w, 0), TD_REFUSAL_NOT_DAMAGED);
   assert_int_equal(repair(w, 2), TD_REFUSAL_NOT_DAMAGED); /* cannot be damaged */
@@ -699,17 +574,17 @@ static void test_repair(void **state) {
   td_world_give_gold(w, -(gold - 8));
   assert_int_equal(td_world_gold(w), 8);
   assert_int_equal(repair(w, 0), TD_REFUSAL_GOLD);
-  assert_true(tower_of(w, 0).health == 29);
+  assert_true(td_test_tower_view(w, 0).health == 29);
   td_world_give_gold(w, 1);
   assert_int_equal(repair(w, 0), TD_REFUSAL_NONE);
-  const td_event *e = find_event(w, TD_EVENT_REPAIRED);
+  const td_event *e = td_test_find_event(w, TD_EVENT_REPAIRED);
   assert_non_null(e);
   assert_int_equal(e->tower, h);
   assert_int_equal(e->base, 0);
   assert_int_equal(e->type, L_WALL);
   assert_true(e->amount == 9);
   assert_int_equal(td_world_gold(w), 0);
-  assert_true(tower_of(w, 0).health == 50);
+  assert_true(td_test_tower_view(w, 0).health == 50);
   assert_int_equal(repair(w, 0), TD_REFUSAL_NOT_DAMAGED);
   /* a fallen tower: nothing to repair */
   assert_true(td_world_damage_tower(w, h, 50, 0) == 50);
@@ -721,7 +596,7 @@ static void test_repair(void **state) {
   f.rules.repair_cost = 0.3f;
   w = world_new(&f, 1);
   place(w, 0, T_WALL);
-  h = tower_of(w, 0).handle;
+  h = td_test_tower_view(w, 0).handle;
   assert_true(td_world_damage_tower(w, h, 25, 0) == 25);
   assert_int_equal(td_world_repair_cost(w, 0), 6);
   assert_true(td_world_damage_tower(w, h, 24.5f, 0) == 24.5f);
@@ -730,14 +605,14 @@ static void test_repair(void **state) {
   f.rules.repair_cost = 0.0f; /* free */
   w = world_new(&f, 1);
   place(w, 0, T_WALL);
-  h = tower_of(w, 0).handle;
+  h = td_test_tower_view(w, 0).handle;
   td_world_damage_tower(w, h, 5, 0);
   assert_int_equal(td_world_repair_cost(w, 0), 0);
   assert_int_equal(repair(w, 0), TD_REFUSAL_NONE);
-  assert_true(find_event(w, TD_EVENT_REPAIRED)->amount == 0);
-  assert_true(tower_of(w, 0).health == 50);
+  assert_true(td_test_find_event(w, TD_EVENT_REPAIRED)->amount == 0);
+  assert_true(td_test_tower_view(w, 0).health == 50);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* ---- td_world_damage_tower ------------------------------------------------ */
@@ -750,8 +625,8 @@ static void test_damage_tower_edges(void **state) {
   td_world *w = world_new(&f, 1);
   place(w, 0, T_WALL);
   place(w, 2, T_ROCK);
-  uint32_t h = tower_of(w, 0).handle, rock = tower_of(w, 2).handle;
-  step(w); /* a fresh event list */
+  uint32_t h = td_test_tower_view(w, 0).handle, rock = td_test_tower_view(w, 2).handle;
+  td_test_step(w); /* a fresh event list */
   size_t n0;
   td_world_events(w, &n0);
   assert_true(td_world_damage_tower(w, 0, 10, 0) == 0);
@@ -765,7 +640,7 @@ static void test_damage_tower_edges(void **state) {
   size_t n1;
   td_world_events(w, &n1);
   assert_int_equal(n1, n0); /* none of those did anything */
-  assert_true(tower_of(w, 0).health == 50);
+  assert_true(td_test_tower_view(w, 0).health == 50);
   /* credited to a live enemy; a dead handle is credited as none */
   uint32_t g = spawn_at(w, E_GRUNT, 0);
   assert_true(td_world_damage_tower(w, h, 5, g) == 5);
@@ -776,7 +651,7 @@ static void test_damage_tower_edges(void **state) {
   assert_true(td_world_damage_tower(w, h, 5, g + (1u << 20)) == 5);
   e = &td_world_events(w, &n1)[n1 - 1];
   assert_int_equal(e->enemy, 0);
-  assert_true(tower_of(w, 0).health == 40);
+  assert_true(td_test_tower_view(w, 0).health == 40);
   /* more than it has: it takes what is left and falls */
   assert_true(td_world_damage_tower(w, h, 1000, 0) == 40);
   const td_event *ev = td_world_events(w, &n1);
@@ -788,7 +663,7 @@ static void test_damage_tower_edges(void **state) {
   assert_false(td_world_tower(w, 0, &(td_tower_view){0}));
   assert_true(td_world_damage_tower(w, h, 10, 0) == 0); /* its handle is dead */
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* ---- saves mid-siege ------------------------------------------------------ */
@@ -834,18 +709,6 @@ static void game_rules(td_rules *r) {
   r->levels[L_KEEP].health = 120;
 }
 
-static td_world *save_and_load(const fixture *f, const td_world *a) {
-  td_blob blob = {0};
-  td_world_save(a, &blob);
-  assert_false(blob.failed);
-  td_blob_reader r = td_blob_read(blob.data, blob.len);
-  td_err err = {{0}};
-  td_world *b = td_world_load(&f->map, &f->rules, &r, &err);
-  if (!b) fail_msg("%s", err.msg);
-  td_blob_free(&blob);
-  return b;
-}
-
 #define MAX_LOADS 16
 
 static void test_save_mid_siege_continues(void **state) {
@@ -859,14 +722,14 @@ static void test_save_mid_siege_continues(void **state) {
   int at[MAX_LOADS];
   size_t nl = 0, sieging_ticks = 0, destroyed = 0, repaired = 0;
   for (int t = 0; t < 60 * 30; t++) {
-    step(a);
+    td_test_step(a);
     for (size_t k = 0; k < nl; k++) {
-      step(loaded[k]);
+      td_test_step(loaded[k]);
       if (td_world_checksum(loaded[k]) != td_world_checksum(a))
         fail_msg("loaded at tick %d: checksums differ at tick %d", at[k], t + 1);
     }
-    destroyed += count_events(a, TD_EVENT_TOWER_DESTROYED);
-    repaired += count_events(a, TD_EVENT_REPAIRED);
+    destroyed += td_test_count_events(a, TD_EVENT_TOWER_DESTROYED);
+    repaired += td_test_count_events(a, TD_EVENT_REPAIRED);
     size_t attacking = 0;
     for (size_t s = 0; s < td_world_enemy_capacity(a); s++) {
       td_enemy_view v;
@@ -876,7 +739,7 @@ static void test_save_mid_siege_continues(void **state) {
     /* mid-siege: saved at every 9th such tick, each copy run alongside */
     if (sieging_ticks++ % 9 == 4 && nl < MAX_LOADS) {
       at[nl] = t + 1;
-      loaded[nl] = save_and_load(&f, a);
+      loaded[nl] = td_test_save_and_load(&f, a, NULL);
       assert_int_equal(td_world_checksum(loaded[nl]), td_world_checksum(a));
       nl++;
     }
@@ -889,7 +752,7 @@ static void test_save_mid_siege_continues(void **state) {
   assert_arrows_in_table(a);
   for (size_t k = 0; k < nl; k++) td_world_destroy(loaded[k]);
   td_world_destroy(a);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 int main(void) {

@@ -10,14 +10,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nav/blob.h"
-#include "sim/world.h"
-
-#define TILE 10
+#include "worlds.h"
 
 /* ---- fixtures: maps ------------------------------------------------------ */
 
-/* A waypoint map: the road, one tile wide, runs along y = 50 from node 0
+/* A waypoint map ("road", td_test_road_map): the road, one tile wide, runs along y = 50 from node 0
 ** (x = 0, the spawn) to node 30 (x = 300, the goal), a node a tile; a loop
 ** leaves it at node 10 (x = 100), runs along y = 150 and joins it again at
 ** node 20 (x = 200): nodes 31 (100, 150), 32 (200, 150), edges 10-31,
@@ -25,35 +22,10 @@
 **   0 (150, 30): above the road    1 (150, 100): between the roads
 **   2 (250, 30): above the road    3 (60, 30): above the road */
 static void road_map(td_map *m) {
-  memset(m, 0, sizeof *m);
-  snprintf(m->source, sizeof m->source, "road");
-  m->width = 30;
-  m->height = 20;
-  m->tile_w = m->tile_h = TILE;
-  m->graph = td_graph_create(33, 33);
-  assert_non_null(m->graph);
-  for (int i = 0; i <= 30; i++) assert_int_equal(td_graph_add_node(m->graph, 10.0 * i, 50, NULL), i);
-  assert_int_equal(td_graph_add_node(m->graph, 100, 150, NULL), 31);
-  assert_int_equal(td_graph_add_node(m->graph, 200, 150, NULL), 32);
-  for (int i = 0; i < 30; i++) assert_int_equal(td_graph_add_edge(m->graph, i, i + 1, 1.0, NULL), i);
-  assert_int_equal(td_graph_add_edge(m->graph, 10, 31, 1.0, NULL), 30);
-  assert_int_equal(td_graph_add_edge(m->graph, 31, 32, 1.0, NULL), 31);
-  assert_int_equal(td_graph_add_edge(m->graph, 32, 20, 1.0, NULL), 32);
-  assert_int_equal(td_graph_finalize(m->graph, NULL), 0);
-  m->road_width = td_mem_alloc(33 * sizeof *m->road_width);
-  for (int e = 0; e < 33; e++) m->road_width[e] = TILE;
-  m->spawns = td_mem_calloc(1, sizeof *m->spawns);
-  m->spawn_count = 1;
-  m->spawns[0] = (td_map_point){.node = 0, .object_id = 1};
-  m->goals = td_mem_calloc(1, sizeof *m->goals);
-  m->goal_count = 1;
-  m->goals[0] = (td_map_point){.node = 30, .object_id = 2};
+  static const double loop[2][2] = {{100, 150}, {200, 150}};
+  static const int loop_edges[3][2] = {{10, 31}, {31, 32}, {32, 20}};
   static const double bc[4][2] = {{150, 30}, {150, 100}, {250, 30}, {60, 30}};
-  m->bases = td_mem_calloc(4, sizeof *m->bases);
-  m->base_count = 4;
-  for (int b = 0; b < 4; b++)
-    m->bases[b] = (td_tower_base){.object_id = 10 + b, .x = bc[b][0] - TILE / 2.0,
-                                  .y = bc[b][1] - TILE / 2.0, .w = TILE, .h = TILE};
+  td_test_road_map(m, "road", 20, loop, 2, loop_edges, 3, bc, 4);
 }
 
 /* A grid map from rows of text: '#' wall, '.' floor, 'S' the spawn, 'G'
@@ -150,9 +122,9 @@ enum { T_BARRACKS, T_GUN, T_COUNT };
 enum { L_BARRACKS, L_KNIGHTS, L_FOUR, L_GUN, L_COUNT };
 
 static td_enemy_type enemy(const char *name, float health, float speed) {
-  td_enemy_type e = {.health = health, .speed = speed, .radius = 0.3f, .split_into = -1,
-                     .bounty = 1, .lives = 1};
-  snprintf(e.name, sizeof e.name, "%s", name);
+  td_enemy_type e = td_test_enemy(name, health, speed);
+  e.bounty = 1;
+  e.lives = 1;
   return e;
 }
 
@@ -164,20 +136,15 @@ static td_soldier_type soldier(const char *name, float health, float damage) {
 }
 
 static td_tower_level level(const char *name, int32_t tower, int32_t parent, int32_t cost) {
-  td_tower_level l = {.tower = tower, .parent = parent, .cost = cost, .range = 3, .rate = 0,
-                      .damage_type = 0, .shot = TD_SHOT_INSTANT, .hits_ground = true,
-                      .children = {-1, -1, -1, -1}};
-  snprintf(l.name, sizeof l.name, "%s", name);
+  td_tower_level l = td_test_level(name, tower, parent, cost);
+  l.range = 3;
   return l;
 }
 
 /* grunts fight back weakly, brutes hard; one wave of `count` of `type`
 ** after a second (wave 2, the same, 30 s later) */
 static void rules_make(td_rules *r, int32_t type, int32_t count) {
-  memset(r, 0, sizeof *r);
-  r->api_version = TD_RULES_API_VERSION;
-  snprintf(r->damage_types[0], TD_RULES_NAME_MAX, "physical");
-  r->damage_type_count = 1;
+  td_test_rules_init(r);
   r->enemies = td_mem_calloc(E_COUNT, sizeof *r->enemies);
   r->enemy_count = E_COUNT;
   r->enemies[E_GRUNT] = enemy("grunt", 40, 1);
@@ -232,15 +199,7 @@ static void rules_make(td_rules *r, int32_t type, int32_t count) {
   r->sell_refund = 0.5f;
 }
 
-typedef struct fixture {
-  td_map map;
-  td_rules rules;
-} fixture;
-
-static void fixture_free(fixture *f) {
-  td_map_free(&f->map);
-  td_rules_free(&f->rules);
-}
+typedef td_test_fixture fixture;
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -248,62 +207,21 @@ static void fixture_free(fixture *f) {
 static uint64_t seen[TD_UNIT_KIND_COUNT][8][8];
 
 static td_world *world_new(const fixture *f, uint64_t seed) {
-  td_err err = {{0}};
-  td_world *w = td_world_create(&f->map, &f->rules, seed, &err);
-  if (!w) fail_msg("%s", err.msg);
-  return w;
+  return td_test_world(&f->map, &f->rules, seed);
 }
 
 /* Every arrow the world took is one of unit.h's; they add up in seen. */
 static void world_done(td_world *w) {
-  for (int k = 0; k < TD_UNIT_KIND_COUNT; k++)
-    for (int a = 0; a < 8; a++)
-      for (int b = 0; b < 8; b++) {
-        uint64_t n = td_world_arrows(w, (td_unit_kind)k, a, b);
-        if (n && !td_unit_arrow_ok((td_unit_kind)k, a, b))
-          fail_msg("%s arrow %s -> %s taken %llu times: not in unit.h's table",
-                   k == TD_UNIT_ENEMY ? "enemy" : "soldier", td_unit_state_name(k, a),
-                   td_unit_state_name(k, b), (unsigned long long)n);
-        seen[k][a][b] += n;
-      }
+  for (int k = 0; k < TD_UNIT_KIND_COUNT; k++) td_test_arrows_check(w, (td_unit_kind)k, NULL, seen[k]);
   td_world_destroy(w);
 }
 
-static void step(td_world *w) {
-  td_err err = {{0}};
-  if (td_world_step(w, &err) != 0) fail_msg("%s", err.msg);
-}
-
-static void steps(td_world *w, int n) {
-  for (int i = 0; i < n; i++) step(w);
-}
-
-static void cmd(td_world *w, td_command c) {
-  c.tick = td_world_tick(w);
-  assert_int_equal(td_world_command(w, &c, NULL), 0);
-}
-
 static void place(td_world *w, int32_t base, int32_t type) {
-  cmd(w, (td_command){.kind = TD_COMMAND_PLACE, .base = base, .tower_type = type});
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_PLACE, .base = base, .tower_type = type});
 }
 
 static void rally(td_world *w, int32_t base, float x, float y) {
-  cmd(w, (td_command){.kind = TD_COMMAND_RALLY, .base = base, .x = x, .y = y});
-}
-
-static size_t count_events(const td_world *w, td_event_kind k) {
-  size_t n, c = 0;
-  const td_event *e = td_world_events(w, &n);
-  for (size_t i = 0; i < n; i++) c += e[i].kind == k;
-  return c;
-}
-
-static td_refusal refusal(const td_world *w) {
-  size_t n;
-  const td_event *e = td_world_events(w, &n);
-  for (size_t i = 0; i < n; i++)
-    if (e[i].kind == TD_EVENT_REFUSED) return e[i].reason;
-  return TD_REFUSAL_NONE;
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_RALLY, .base = base, .x = x, .y = y});
 }
 
 /* Soldiers in state st (of base b, or any base for b < 0). */
@@ -320,7 +238,7 @@ static int soldiers_in(const td_world *w, int32_t b, td_soldier_state st) {
 static bool step_until(td_world *w, int32_t b, td_soldier_state st, int n) {
   for (int i = 0; i < n; i++) {
     if (soldiers_in(w, b, st) > 0) return true;
-    step(w);
+    td_test_step(w);
   }
   return soldiers_in(w, b, st) > 0;
 }
@@ -365,14 +283,14 @@ static void test_barracks_holds_a_wave(void **state) {
   f.rules.wave_count = 1;
   td_world *w = world_new(&f, 3);
   place(w, 0, T_BARRACKS);
-  step(w);
+  td_test_step(w);
   assert_int_equal(td_world_soldier_count(w), 3);
   td_tower_view tv;
   assert_true(td_world_tower(w, 0, &tv));
   assert_int_equal(tv.soldiers, 3);
   /* they walk out of the door to posts on the road below the barracks */
   assert_true(step_until(w, 0, TD_SOLDIER_IDLE, 300));
-  steps(w, 120);
+  td_test_steps(w, 120);
   assert_int_equal(soldiers_in(w, 0, TD_SOLDIER_IDLE), 3);
   for (size_t i = 0; i < td_world_soldier_capacity(w); i++) {
     td_soldier_view v;
@@ -389,7 +307,7 @@ static void test_barracks_holds_a_wave(void **state) {
   uint32_t last = 0;
   float hx = 0, hy = 0;
   for (int t = 0; t < 60 * 90; t++) {
-    step(w);
+    td_test_step(w);
     float front = -1;
     for (size_t i = 0; i < td_world_enemy_capacity(w); i++) {
       td_enemy_view e;
@@ -433,7 +351,7 @@ static void test_barracks_holds_a_wave(void **state) {
   assert_int_equal(td_world_lives(w), lives); /* eight grunts, none through */
   assert_true(td_world_arrows(w, TD_UNIT_SOLDIER, TD_SOLDIER_ATTACK, TD_SOLDIER_MOVE) > 0);
   world_done(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* Brutes outfight footmen: a soldier falls (DIE), waits (RESPAWN) and
@@ -448,7 +366,7 @@ static void test_soldiers_fall_and_return(void **state) {
   int died = 0, respawned = 0;
   uint64_t t_died = 0;
   for (int t = 0; t < 60 * 40 && !respawned; t++) {
-    step(w);
+    td_test_step(w);
     size_t n;
     const td_event *ev = td_world_events(w, &n);
     for (size_t k = 0; k < n; k++) {
@@ -473,10 +391,10 @@ static void test_soldiers_fall_and_return(void **state) {
   }
   assert_true(died > 0);
   assert_true(respawned);
-  steps(w, 60 * 3);
+  td_test_steps(w, 60 * 3);
   assert_true(td_world_arrows(w, TD_UNIT_SOLDIER, TD_SOLDIER_RESPAWN, TD_SOLDIER_MOVE) > 0);
   world_done(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* Every FREE arrow: a barracks sold while one of its soldiers is in each
@@ -491,12 +409,12 @@ static void test_sold_in_every_state(void **state) {
     rules_make(&f.rules, states[k] >= TD_SOLDIER_DIE ? E_BRUTE : E_GRUNT, 6);
     td_world *w = world_new(&f, 10 + k);
     place(w, 0, T_BARRACKS);
-    step(w);
+    td_test_step(w);
     if (!step_until(w, 0, states[k], 60 * 40))
       fail_msg("no soldier ever in state %s", td_unit_state_name(TD_UNIT_SOLDIER, (int)states[k]));
     uint64_t before = td_world_arrows(w, TD_UNIT_SOLDIER, (int)states[k], TD_SOLDIER_FREE);
-    cmd(w, (td_command){.kind = TD_COMMAND_SELL, .base = 0});
-    step(w);
+    td_test_cmd(w, (td_command){.kind = TD_COMMAND_SELL, .base = 0});
+    td_test_step(w);
     assert_int_equal(td_world_soldier_count(w), 0);
     assert_true(td_world_arrows(w, TD_UNIT_SOLDIER, (int)states[k], TD_SOLDIER_FREE) > before);
     for (size_t i = 0; i < td_world_enemy_capacity(w); i++) {
@@ -507,7 +425,7 @@ static void test_sold_in_every_state(void **state) {
       }
     }
     world_done(w);
-    fixture_free(&f);
+    td_test_fixture_free(&f);
   }
   /* upgrades: knights (2, retyped with their share of health), four */
   fixture f;
@@ -516,27 +434,27 @@ static void test_sold_in_every_state(void **state) {
   f.rules.first_wave_delay = 1000;
   td_world *w = world_new(&f, 5);
   place(w, 0, T_BARRACKS);
-  steps(w, 200);
+  td_test_steps(w, 200);
   td_soldier_view v;
   assert_true(td_world_soldier(w, 0, &v));
   uint32_t first = v.handle;
-  cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 0, .upgrade = 0});
-  step(w);
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 0, .upgrade = 0});
+  td_test_step(w);
   assert_int_equal(td_world_soldier_count(w), 2);
   assert_true(td_world_soldier_get(w, first, &v));
   assert_int_equal(v.type, S_KNIGHT);
   assert_float_equal(v.health, f.rules.soldier_types[S_KNIGHT].health, 1e-3);
-  cmd(w, (td_command){.kind = TD_COMMAND_SELL, .base = 0});
-  step(w);
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_SELL, .base = 0});
+  td_test_step(w);
   assert_int_equal(td_world_soldier_count(w), 0);
   assert_false(td_world_soldier_get(w, first, &v)); /* its handle died */
   place(w, 0, T_BARRACKS);
-  step(w);
-  cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 0, .upgrade = 1});
-  step(w);
+  td_test_step(w);
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 0, .upgrade = 1});
+  td_test_step(w);
   assert_int_equal(td_world_soldier_count(w), 4);
   world_done(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* Rules reloaded (td_world_set_rules): every barracks keeps its level's
@@ -555,7 +473,7 @@ static void test_rules_reload(void **state) {
   next.levels[L_BARRACKS].soldier = S_KNIGHT;
   td_world *w = world_new(&f, 14);
   place(w, 0, T_BARRACKS);
-  steps(w, 200);
+  td_test_steps(w, 200);
   assert_int_equal(td_world_soldier_count(w), 3);
   td_err err = {{0}};
   if (td_world_set_rules(w, &next, &err) != 0) fail_msg("%s", err.msg);
@@ -564,7 +482,7 @@ static void test_rules_reload(void **state) {
     td_soldier_view v;
     if (td_world_soldier(w, i, &v)) assert_int_equal(v.type, S_KNIGHT);
   }
-  steps(w, 100);
+  td_test_steps(w, 100);
   td_blob blob = {0};
   td_world_save(w, &blob);
   td_blob_reader r = td_blob_read(blob.data, blob.len);
@@ -575,7 +493,7 @@ static void test_rules_reload(void **state) {
   td_blob_free(&blob);
   world_done(w);
   td_rules_free(&next);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* RALLY: every refusal by its reason, td_world_rally_posts agreeing; an
@@ -589,7 +507,7 @@ static void test_rally(void **state) {
   td_world *w = world_new(&f, 6);
   place(w, 0, T_BARRACKS);
   place(w, 2, T_GUN);
-  steps(w, 300);
+  td_test_steps(w, 300);
   assert_int_equal(soldiers_in(w, 0, TD_SOLDIER_IDLE), 3);
   struct {
     int32_t base;
@@ -604,9 +522,9 @@ static void test_rally(void **state) {
   };
   for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
     rally(w, cases[k].base, cases[k].x, cases[k].y);
-    step(w);
-    if (refusal(w) != cases[k].why)
-      fail_msg("rally %zu: refused %d, expected %d", k, (int)refusal(w), (int)cases[k].why);
+    td_test_step(w);
+    if (td_test_refusal(w) != cases[k].why)
+      fail_msg("rally %zu: refused %d, expected %d", k, (int)td_test_refusal(w), (int)cases[k].why);
     if (cases[k].why == TD_REFUSAL_NO_TOWER || cases[k].why == TD_REFUSAL_NO_BASE ||
         cases[k].why == TD_REFUSAL_NO_SOLDIERS)
       continue;
@@ -628,8 +546,8 @@ static void test_rally(void **state) {
   /* accepted: the posts move 2 tiles left, the soldiers walk there */
   assert_int_equal(td_world_rally_posts(w, 0, T_BARRACKS, 130, 50, xy, 8, &why), 3);
   rally(w, 0, 130, 50);
-  step(w);
-  assert_int_equal(count_events(w, TD_EVENT_RALLIED), 1);
+  td_test_step(w);
+  assert_int_equal(td_test_count_events(w, TD_EVENT_RALLIED), 1);
   assert_int_equal(soldiers_in(w, 0, TD_SOLDIER_MOVE), 3);
   td_tower_view tv;
   assert_true(td_world_tower(w, 0, &tv));
@@ -644,11 +562,11 @@ static void test_rally(void **state) {
     assert_float_equal(path[0], v.x, 0);
   }
   assert_true(step_until(w, 0, TD_SOLDIER_IDLE, 300));
-  steps(w, 60);
+  td_test_steps(w, 60);
   assert_int_equal(soldiers_in(w, 0, TD_SOLDIER_IDLE), 3);
   assert_true(td_world_arrows(w, TD_UNIT_SOLDIER, TD_SOLDIER_IDLE, TD_SOLDIER_MOVE) > 0);
   world_done(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* Waypoint maps: a rally far away (along the loop road) is walked along
@@ -666,16 +584,16 @@ static void test_waypoint_far_walk(void **state) {
   place(w, 3, T_BARRACKS);
   place(w, 1, T_GUN);
   assert_true(step_until(w, 3, TD_SOLDIER_IDLE, 300));
-  steps(w, 120);
+  td_test_steps(w, 120);
   assert_int_equal(soldiers_in(w, 3, TD_SOLDIER_IDLE), 3);
   uint64_t asked = td_world_pathq_stats(w)->delivered;
   rally(w, 3, 140, 150);
-  step(w);
-  assert_int_equal(count_events(w, TD_EVENT_RALLIED), 1);
+  td_test_step(w);
+  assert_int_equal(td_test_count_events(w, TD_EVENT_RALLIED), 1);
   size_t longest = 0;
   const td_tower_base *gun = &f.map.bases[1];
   for (int t = 0; t < 60 * 20 && soldiers_in(w, 3, TD_SOLDIER_IDLE) < 3; t++) {
-    step(w);
+    td_test_step(w);
     for (size_t i = 0; i < td_world_soldier_capacity(w); i++) {
       td_soldier_view v;
       if (!td_world_soldier(w, i, &v)) continue;
@@ -696,7 +614,7 @@ static void test_waypoint_far_walk(void **state) {
     assert_true(fabsf(v.x - 140) <= TILE);
   }
   world_done(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* Towers shoot held enemies: one killed while its soldier (slow here)
@@ -718,12 +636,12 @@ static void test_towers_shoot_held_enemies(void **state) {
   td_world *w = world_new(&f, 9);
   place(w, 0, T_BARRACKS);
   place(w, 1, T_GUN);
-  step(w);
+  td_test_step(w);
   td_tower_view barracks;
   assert_true(td_world_tower(w, 0, &barracks));
   int by_soldier = 0;
   for (int t = 0; t < 60 * 60 && td_world_state(w) == TD_GAME_PLAYING; t++) {
-    step(w);
+    td_test_step(w);
     size_t n;
     const td_event *ev = td_world_events(w, &n);
     for (size_t k = 0; k < n; k++)
@@ -749,7 +667,7 @@ static void test_towers_shoot_held_enemies(void **state) {
       fail_msg("enemy arrow %s -> %s never taken", td_unit_state_name(TD_UNIT_ENEMY, stun[k][0]),
                td_unit_state_name(TD_UNIT_ENEMY, stun[k][1]));
   world_done(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* Flyers pass over a barracks: never engaged. */
@@ -763,7 +681,7 @@ static void test_flyers_never_engaged(void **state) {
   place(w, 3, T_BARRACKS);
   int flying = 0;
   for (int t = 0; t < 60 * 30; t++) {
-    step(w);
+    td_test_step(w);
     for (size_t i = 0; i < td_world_enemy_capacity(w); i++) {
       td_enemy_view e;
       if (!td_world_enemy(w, i, &e)) continue;
@@ -771,12 +689,12 @@ static void test_flyers_never_engaged(void **state) {
       assert_int_equal(e.holder, 0);
       flying++;
     }
-    assert_int_equal(count_events(w, TD_EVENT_ENGAGED), 0);
+    assert_int_equal(td_test_count_events(w, TD_EVENT_ENGAGED), 0);
     assert_int_equal(soldiers_in(w, -1, TD_SOLDIER_ENGAGE) + soldiers_in(w, -1, TD_SOLDIER_ATTACK), 0);
   }
   assert_true(flying > 1000);
   world_done(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* A long game on a grid with towers placed and sold at random among the
@@ -807,7 +725,7 @@ static void test_grid_never_through_walls(void **state) {
       int32_t b = (int32_t)td_test_below(&rng, (uint32_t)nb);
       td_tower_view tv;
       if (td_world_tower(w, (size_t)b, &tv) && b % 3 != 0)
-        cmd(w, (td_command){.kind = TD_COMMAND_SELL, .base = b});
+        td_test_cmd(w, (td_command){.kind = TD_COMMAND_SELL, .base = b});
       else if (!td_world_tower(w, (size_t)b, &tv))
         place(w, b, td_test_below(&rng, 3) == 0 ? T_BARRACKS : T_GUN);
     }
@@ -818,7 +736,7 @@ static void test_grid_never_through_walls(void **state) {
         rally(w, b, tv.x + (float)(td_test_unit(&rng) * 80 - 40),
               tv.y + (float)(td_test_unit(&rng) * 80 - 40));
     }
-    step(w);
+    td_test_step(w);
     for (size_t i = 0; i < td_world_soldier_capacity(w) && i < CAP; i++) {
       td_soldier_view v;
       if (!td_world_soldier(w, i, &v)) {
@@ -854,7 +772,7 @@ static void test_grid_never_through_walls(void **state) {
   assert_true(td_world_arrows(w, TD_UNIT_SOLDIER, TD_SOLDIER_ENGAGE, TD_SOLDIER_ATTACK) > 0);
   assert_true(pushes > 0); /* towers came where soldiers stood: out to open cells */
   world_done(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* Many soldiers on a serpentine, their posts moved across walls: the path
@@ -868,7 +786,7 @@ static void test_path_budget(void **state) {
   td_world *w = world_new(&f, 12);
   size_t nb = f.map.base_count;
   for (size_t b = 0; b < nb; b++) place(w, (int32_t)b, T_BARRACKS);
-  step(w);
+  td_test_step(w);
   assert_true(td_world_soldier_count(w) >= 90);
   /* a pad's posts lie on one side of its wall: each sees the others */
   const td_graph *g = td_route_graph(td_world_route(w));
@@ -899,7 +817,7 @@ static void test_path_budget(void **state) {
           }
         rally(w, (int32_t)b, tv.x, y);
       }
-    step(w);
+    td_test_step(w);
     const td_pathq_stats *st = td_world_pathq_stats(w);
     if (st->last_expansions > TD_WORLD_PATH_BUDGET)
       fail_msg("tick %d: %llu expansions", t, (unsigned long long)st->last_expansions);
@@ -911,29 +829,7 @@ static void test_path_budget(void **state) {
   assert_true(most_pending >= 50);
   assert_int_equal(spent, td_world_pathq_stats(w)->expansions);
   world_done(w);
-  fixture_free(&f);
-}
-
-static td_world *save_and_load(const fixture *f, const td_world *a) {
-  td_blob blob = {0};
-  td_world_save(a, &blob);
-  assert_false(blob.failed);
-  td_blob_reader r = td_blob_read(blob.data, blob.len);
-  td_err err = {{0}};
-  td_world *b = td_world_load(&f->map, &f->rules, &r, &err);
-  if (!b) fail_msg("%s", err.msg);
-  td_blob_free(&blob);
-  return b;
-}
-
-static void assert_same_saves(const td_world *a, const td_world *b) {
-  td_blob first = {0}, again = {0};
-  td_world_save(a, &first);
-  td_world_save(b, &again);
-  assert_int_equal(first.len, again.len);
-  assert_memory_equal(first.data, again.data, first.len);
-  td_blob_free(&again);
-  td_blob_free(&first);
+  td_test_fixture_free(&f);
 }
 
 /* Two worlds with the same commands: a runs on, b is saved and loaded
@@ -948,11 +844,11 @@ static int save_often(const fixture *f, td_world *a, td_world **bp, int ticks, i
   *busy = 0;
   for (int t = 0; t < ticks; t++) {
     if (t % every == every - 1 || (t % 600 > 120 && t % 600 <= 130)) {
-      td_world *b = save_and_load(f, *bp);
+      td_world *b = td_test_save_and_load(f, *bp, NULL);
       td_world_destroy(*bp);
       *bp = b;
       assert_int_equal(td_world_checksum(a), td_world_checksum(b));
-      assert_same_saves(a, b);
+      td_test_assert_same_saves(a, b);
       pending += td_world_pathq_pending(b) > 0;
       *busy += td_world_pathq_stats(b)->last_expansions == TD_WORLD_PATH_BUDGET;
     }
@@ -960,8 +856,8 @@ static int save_often(const fixture *f, td_world *a, td_world **bp, int ticks, i
       commands(a, t);
       commands(*bp, t);
     }
-    step(a);
-    step(*bp);
+    td_test_step(a);
+    td_test_step(*bp);
     if (td_world_checksum(a) != td_world_checksum(*bp))
       fail_msg("tick %d: the loaded world went another way", t);
   }
@@ -986,7 +882,7 @@ static void road_commands(td_world *w, int t) {
     place(w, 3, T_BARRACKS);
   }
   if (t == 700) rally(w, 3, 140, 150); /* far: along the graph */
-  if (t == 1500) cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 0, .upgrade = 0});
+  if (t == 1500) td_test_cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 0, .upgrade = 0});
   if (t == 2300) rally(w, 0, 170, 50);
 }
 
@@ -1007,7 +903,7 @@ static void test_saves_mid_fight(void **state) {
   assert_true(td_world_soldier_count(a) > 0);
   world_done(a);
   td_world_destroy(b);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 
   serpent_map(&f.map, 40, 6);
   rules_make(&f.rules, E_GRUNT, 10);
@@ -1023,7 +919,7 @@ static void test_saves_mid_fight(void **state) {
   assert_true(td_world_arrows(a, TD_UNIT_SOLDIER, TD_SOLDIER_ENGAGE, TD_SOLDIER_ATTACK) > 0);
   world_done(a);
   td_world_destroy(b);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* A save whose soldier was tampered with is refused, naming the soldier. */
@@ -1036,7 +932,7 @@ static void test_bad_soldier_saves(void **state) {
   f.rules.soldier_types[S_FOOT].health = 77.125f;
   td_world *w = world_new(&f, 5);
   place(w, 0, T_BARRACKS);
-  steps(w, 300);
+  td_test_steps(w, 300);
   td_blob blob = {0};
   td_world_save(w, &blob);
   float good = 77.125f;
@@ -1063,7 +959,7 @@ static void test_bad_soldier_saves(void **state) {
   td_world_destroy(again);
   td_blob_free(&blob);
   world_done(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* A short grid game with barracks, a fight, rallies and a save mid-search;
@@ -1094,24 +990,7 @@ static int soldiers_under_pressure(const fixture *f) {
       status = -1;
     }
   }
-  if (status == 0) {
-    td_blob b = {0};
-    td_world_save(w, &b);
-    if (b.failed) {
-      status = -1;
-    } else {
-      td_blob_reader r = td_blob_read(b.data, b.len);
-      td_world *v = td_world_load(&f->map, &f->rules, &r, &err);
-      if (!v) {
-        if (!strstr(err.msg, "out of memory")) fail_msg("load: '%s'", err.msg);
-        status = -1;
-      } else {
-        if (td_world_checksum(v) != td_world_checksum(w)) fail_msg("load: checksum");
-        td_world_destroy(v);
-      }
-    }
-    td_blob_free(&b);
-  }
+  if (status == 0) status = td_test_reload_check(f, w);
   td_world_destroy(w);
   return status;
 }
@@ -1137,7 +1016,7 @@ static void test_allocation_failures(void **state) {
   }
   td_test_alloc_remove();
   assert_true(total > 50);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* Last: every arrow of unit.h's soldier table was taken in the games

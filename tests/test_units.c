@@ -18,13 +18,11 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/world.h"
-
-#define TILE 10
+#include "worlds.h"
 
 /* ---- fixtures ------------------------------------------------------------ */
 
-/* The road, one tile wide, along y = 50 from node 0 (x = 0, the spawn) to
+/* The road ("units", td_test_road_map), one tile wide, along y = 50 from node 0 (x = 0, the spawn) to
 ** node 30 (x = 300, the goal), a node a tile. Bases, one tile, beside the
 ** road (they close nothing):
 **   B_BARRACKS (150, 30) above it     B_WALL (150, 70) below it, facing it
@@ -32,30 +30,8 @@
 enum { B_BARRACKS, B_WALL, B_FAR, B_COUNT };
 
 static void road_map(td_map *m) {
-  memset(m, 0, sizeof *m);
-  snprintf(m->source, sizeof m->source, "units");
-  m->width = 30;
-  m->height = 10;
-  m->tile_w = m->tile_h = TILE;
-  m->graph = td_graph_create(31, 30);
-  assert_non_null(m->graph);
-  for (int i = 0; i <= 30; i++) assert_int_equal(td_graph_add_node(m->graph, 10.0 * i, 50, NULL), i);
-  for (int i = 0; i < 30; i++) assert_int_equal(td_graph_add_edge(m->graph, i, i + 1, 1.0, NULL), i);
-  assert_int_equal(td_graph_finalize(m->graph, NULL), 0);
-  m->road_width = td_mem_alloc(30 * sizeof *m->road_width);
-  for (int e = 0; e < 30; e++) m->road_width[e] = TILE;
-  m->spawns = td_mem_calloc(1, sizeof *m->spawns);
-  m->spawn_count = 1;
-  m->spawns[0] = (td_map_point){.node = 0, .object_id = 1};
-  m->goals = td_mem_calloc(1, sizeof *m->goals);
-  m->goal_count = 1;
-  m->goals[0] = (td_map_point){.node = 30, .object_id = 2};
   static const double bc[B_COUNT][2] = {{150, 30}, {150, 70}, {60, 70}};
-  m->bases = td_mem_calloc(B_COUNT, sizeof *m->bases);
-  m->base_count = B_COUNT;
-  for (int b = 0; b < B_COUNT; b++)
-    m->bases[b] = (td_tower_base){.object_id = 10 + b, .x = bc[b][0] - TILE / 2.0,
-                                  .y = bc[b][1] - TILE / 2.0, .w = TILE, .h = TILE};
+  td_test_road_map(m, "units", 10, NULL, 0, NULL, 0, bc, B_COUNT);
 }
 
 enum { E_GRUNT, E_BRUTE, E_SAPPER, E_COUNT };
@@ -63,17 +39,18 @@ enum { T_BARRACKS, T_WALL, T_COUNT };
 enum { L_BARRACKS, L_WALL, L_COUNT };
 
 static td_enemy_type enemy(const char *name, float health, float melee) {
-  td_enemy_type e = {.health = health, .speed = 1, .radius = 0.3f, .split_into = -1,
-                     .bounty = 1, .lives = 1, .melee_damage = melee, .melee_rate = 1};
-  snprintf(e.name, sizeof e.name, "%s", name);
+  td_enemy_type e = td_test_enemy(name, health, 1);
+  e.bounty = 1;
+  e.lives = 1;
+  e.melee_damage = melee;
+  e.melee_rate = 1;
   return e;
 }
 
 static td_tower_level level(const char *name, int32_t tower, float health) {
-  td_tower_level l = {.tower = tower, .parent = -1, .cost = 10, .range = 3, .damage_type = 0,
-                      .shot = TD_SHOT_INSTANT, .hits_ground = true, .health = health,
-                      .children = {-1, -1, -1, -1}};
-  snprintf(l.name, sizeof l.name, "%s", name);
+  td_tower_level l = td_test_level(name, tower, -1, 10);
+  l.range = 3;
+  l.health = health;
   return l;
 }
 
@@ -82,10 +59,7 @@ static td_tower_level level(const char *name, int32_t tower, float health) {
 ** barely fight back. The barracks (3 footmen) cannot be damaged. No wave
 ** comes: the games spawn what they need. */
 static void rules_make(td_rules *r) {
-  memset(r, 0, sizeof *r);
-  r->api_version = TD_RULES_API_VERSION;
-  snprintf(r->damage_types[0], TD_RULES_NAME_MAX, "physical");
-  r->damage_type_count = 1;
+  td_test_rules_init(r);
   r->enemies = td_mem_calloc(E_COUNT, sizeof *r->enemies);
   r->enemy_count = E_COUNT;
   r->enemies[E_GRUNT] = enemy("grunt", 40, 4);
@@ -125,19 +99,11 @@ static void rules_make(td_rules *r) {
   r->sell_refund = 0.5f;
 }
 
-typedef struct fixture {
-  td_map map;
-  td_rules rules;
-} fixture;
+typedef td_test_fixture fixture;
 
 static void fixture_make(fixture *f) {
   road_map(&f->map);
   rules_make(&f->rules);
-}
-
-static void fixture_free(fixture *f) {
-  td_map_free(&f->map);
-  td_rules_free(&f->rules);
 }
 
 /* ---- helpers ------------------------------------------------------------- */
@@ -148,27 +114,13 @@ typedef uint64_t arrow_counts[TD_UNIT_KIND_COUNT][8][8];
 static const char *kind_name(int k) { return k == TD_UNIT_ENEMY ? "enemy" : "soldier"; }
 
 static td_world *world_new(const fixture *f, uint64_t seed) {
-  td_err err = {{0}};
-  td_world *w = td_world_create(&f->map, &f->rules, seed, &err);
-  if (!w) fail_msg("%s", err.msg);
-  return w;
+  return td_test_world(&f->map, &f->rules, seed);
 }
 
 /* Every arrow the world took is one of unit.h's tables; they add up in
 ** seen. The world is destroyed. */
 static void world_done(td_world *w, arrow_counts seen, const char *game) {
-  for (int k = 0; k < TD_UNIT_KIND_COUNT; k++) {
-    int ns = td_unit_state_count((td_unit_kind)k);
-    for (int a = 0; a < 8; a++)
-      for (int b = 0; b < 8; b++) {
-        uint64_t n = a < ns && b < ns ? td_world_arrows(w, (td_unit_kind)k, a, b) : 0;
-        if (n && !td_unit_arrow_ok((td_unit_kind)k, a, b))
-          fail_msg("%s: %s arrow %s -> %s taken %llu times: not in unit.h's table", game,
-                   kind_name(k), td_unit_state_name(k, a), td_unit_state_name(k, b),
-                   (unsigned long long)n);
-        seen[k][a][b] += n;
-      }
-  }
+  for (int k = 0; k < TD_UNIT_KIND_COUNT; k++) td_test_arrows_check(w, (td_unit_kind)k, game, seen[k]);
   td_world_destroy(w);
 }
 
@@ -182,24 +134,13 @@ static void expect(const td_world *w, td_unit_kind k, int from, int to, const ch
 #define EXPECT_E(from, to) expect(w, TD_UNIT_ENEMY, TD_ENEMY_##from, TD_ENEMY_##to, game)
 #define EXPECT_S(from, to) expect(w, TD_UNIT_SOLDIER, TD_SOLDIER_##from, TD_SOLDIER_##to, game)
 
-static void step(td_world *w) {
-  td_err err = {{0}};
-  if (td_world_step(w, &err) != 0) fail_msg("%s", err.msg);
-}
-
-static void steps(td_world *w, int n) {
-  for (int i = 0; i < n; i++) step(w);
-}
-
 /* A command applied now (one step), and not refused. */
 static void command(td_world *w, td_command c) {
-  c.tick = td_world_tick(w);
-  assert_int_equal(td_world_command(w, &c, NULL), 0);
-  step(w);
-  size_t n;
-  const td_event *e = td_world_events(w, &n);
-  for (size_t i = 0; i < n; i++)
-    if (e[i].kind == TD_EVENT_REFUSED) fail_msg("command %d refused (%d)", c.kind, e[i].reason);
+  c.tick = 0; /* now */
+  td_test_cmd(w, c);
+  td_test_step(w);
+  td_refusal why = td_test_refusal(w);
+  if (why != TD_REFUSAL_NONE) fail_msg("command %d refused (%d)", c.kind, why);
 }
 
 static void place(td_world *w, int32_t base, int32_t type) {
@@ -211,11 +152,7 @@ static void sell(td_world *w, int32_t base) {
 }
 
 static uint32_t spawn(td_world *w, int32_t type, int32_t node) {
-  td_err err = {{0}};
-  td_spawn_desc d = {.type = type, .spawn = -1, .node = node};
-  uint32_t h = td_world_spawn_enemy(w, &d, &err);
-  if (!h) fail_msg("%s", err.msg);
-  return h;
+  return td_test_spawn(w, type, node, 0, 0);
 }
 
 static void stun(td_world *w, uint32_t h, float seconds) {
@@ -227,22 +164,16 @@ static void kill(td_world *w, uint32_t h) {
   assert_true(td_world_damage(w, h, 1e6f, 0, 0) > 0);
 }
 
-static td_enemy_view view_of(const td_world *w, uint32_t h) {
-  td_enemy_view v;
-  if (!td_world_enemy_get(w, h, &v)) fail_msg("enemy %u is gone", h);
-  return v;
-}
-
 /* Steps until enemy h is in state st (at most limit steps). */
 static void until_enemy(td_world *w, uint32_t h, td_enemy_state st, int limit) {
   for (int t = 0; t < limit; t++) {
-    if (view_of(w, h).state == st) return;
-    step(w);
+    if (td_test_enemy_view(w, h).state == st) return;
+    td_test_step(w);
   }
-  if (view_of(w, h).state != st)
+  if (td_test_enemy_view(w, h).state != st)
     fail_msg("enemy %u not %s within %d steps (it is %s)", h,
              td_unit_state_name(TD_UNIT_ENEMY, (int)st), limit,
-             td_unit_state_name(TD_UNIT_ENEMY, (int)view_of(w, h).state));
+             td_unit_state_name(TD_UNIT_ENEMY, (int)td_test_enemy_view(w, h).state));
 }
 
 static int soldiers_in(const td_world *w, td_soldier_state st) {
@@ -256,7 +187,7 @@ static int soldiers_in(const td_world *w, td_soldier_state st) {
 
 /* Steps until a soldier is in state st (at most limit steps). */
 static void until_soldier(td_world *w, td_soldier_state st, int limit) {
-  for (int t = 0; t < limit && soldiers_in(w, st) == 0; t++) step(w);
+  for (int t = 0; t < limit && soldiers_in(w, st) == 0; t++) td_test_step(w);
   if (soldiers_in(w, st) == 0)
     fail_msg("no soldier %s within %d steps", td_unit_state_name(TD_UNIT_SOLDIER, (int)st), limit);
 }
@@ -277,25 +208,25 @@ static void game_unguarded_wall(arrow_counts seen) {
   place(w, B_WALL, T_WALL);
   uint32_t s = spawn(w, E_SAPPER, 0);
   until_enemy(w, s, TD_ENEMY_ATTACK, 60 * 20);
-  assert_int_equal(view_of(w, s).siege, B_WALL);
+  assert_int_equal(td_test_enemy_view(w, s).siege, B_WALL);
   EXPECT_E(FREE, WALK);
   EXPECT_E(WALK, ATTACK);
   stun(w, s, 0.5f);
-  assert_int_equal(view_of(w, s).state, TD_ENEMY_STUNNED);
+  assert_int_equal(td_test_enemy_view(w, s).state, TD_ENEMY_STUNNED);
   until_enemy(w, s, TD_ENEMY_ATTACK, 60);
-  assert_int_equal(view_of(w, s).siege, B_WALL);
+  assert_int_equal(td_test_enemy_view(w, s).siege, B_WALL);
   EXPECT_E(ATTACK, STUNNED);
   EXPECT_E(STUNNED, ATTACK);
 
   uint32_t a = spawn(w, E_GRUNT, 0), b = spawn(w, E_GRUNT, 2), c = spawn(w, E_GRUNT, 4);
-  steps(w, 10);
+  td_test_steps(w, 10);
   stun(w, a, 0.2f);
   stun(w, b, 0.2f);
   kill(w, c);
-  assert_int_equal(view_of(w, b).state, TD_ENEMY_STUNNED);
+  assert_int_equal(td_test_enemy_view(w, b).state, TD_ENEMY_STUNNED);
   kill(w, b);
   until_enemy(w, a, TD_ENEMY_WALK, 60);
-  step(w);
+  td_test_step(w);
   EXPECT_E(WALK, STUNNED);
   EXPECT_E(STUNNED, WALK);
   EXPECT_E(STUNNED, DYING);
@@ -303,15 +234,15 @@ static void game_unguarded_wall(arrow_counts seen) {
   EXPECT_E(DYING, FREE);
 
   /* the wall falls: the sapper walks on and leaks */
-  for (int t = 0; t < 60 * 30 && td_world_tower(w, B_WALL, &(td_tower_view){0}); t++) step(w);
+  for (int t = 0; t < 60 * 30 && td_world_tower(w, B_WALL, &(td_tower_view){0}); t++) td_test_step(w);
   assert_false(td_world_tower(w, B_WALL, &(td_tower_view){0}));
   EXPECT_E(ATTACK, WALK);
-  for (int t = 0; t < 60 * 60 && td_world_enemy_count(w) > 0; t++) step(w);
+  for (int t = 0; t < 60 * 60 && td_world_enemy_count(w) > 0; t++) td_test_step(w);
   assert_int_equal(td_world_enemy_count(w), 0);
   EXPECT_E(WALK, LEAKED);
   EXPECT_E(LEAKED, FREE);
   world_done(w, seen, game);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* A sapper at the wall by the barracks: the barracks is built while it
@@ -329,24 +260,24 @@ static void game_guarded_wall(arrow_counts seen) {
   place(w, B_WALL, T_WALL);
   uint32_t s = spawn(w, E_SAPPER, 0);
   until_enemy(w, s, TD_ENEMY_ATTACK, 60 * 20);
-  assert_int_equal(view_of(w, s).siege, B_WALL);
+  assert_int_equal(td_test_enemy_view(w, s).siege, B_WALL);
   place(w, B_BARRACKS, T_BARRACKS);
   until_enemy(w, s, TD_ENEMY_BLOCKED, 60 * 5);
-  assert_int_not_equal(view_of(w, s).holder, 0);
-  assert_int_equal(view_of(w, s).siege, -1);
+  assert_int_not_equal(td_test_enemy_view(w, s).holder, 0);
+  assert_int_equal(td_test_enemy_view(w, s).siege, -1);
   EXPECT_E(ATTACK, BLOCKED);
   EXPECT_S(FREE, MOVE);
   EXPECT_S(MOVE, ENGAGE);
   until_enemy(w, s, TD_ENEMY_ATTACK, 60 * 5);
-  assert_int_not_equal(view_of(w, s).holder, 0); /* the soldier's fight, not the wall's */
+  assert_int_not_equal(td_test_enemy_view(w, s).holder, 0); /* the soldier's fight, not the wall's */
   EXPECT_E(BLOCKED, ATTACK);
   EXPECT_S(ENGAGE, ATTACK);
   stun(w, s, 0.3f);
-  assert_int_equal(view_of(w, s).state, TD_ENEMY_STUNNED);
+  assert_int_equal(td_test_enemy_view(w, s).state, TD_ENEMY_STUNNED);
   until_enemy(w, s, TD_ENEMY_ATTACK, 60);
-  assert_int_not_equal(view_of(w, s).holder, 0);
+  assert_int_not_equal(td_test_enemy_view(w, s).holder, 0);
   EXPECT_E(STUNNED, ATTACK);
-  for (int t = 0; t < 60 * 30 && td_world_enemy_get(w, s, &(td_enemy_view){0}); t++) step(w);
+  for (int t = 0; t < 60 * 30 && td_world_enemy_get(w, s, &(td_enemy_view){0}); t++) td_test_step(w);
   assert_false(td_world_enemy_get(w, s, &(td_enemy_view){0}));
   EXPECT_E(ATTACK, DYING);
   EXPECT_S(ATTACK, MOVE);
@@ -358,7 +289,7 @@ static void game_guarded_wall(arrow_counts seen) {
   EXPECT_E(WALK, BLOCKED);
   EXPECT_S(IDLE, ENGAGE);
   world_done(w, seen, game);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* Slow soldiers hold grunts: one stunned while held, its soldier still on
@@ -376,38 +307,38 @@ static void game_held(arrow_counts seen) {
   td_world *w = world_new(&f, 3);
   place(w, B_BARRACKS, T_BARRACKS);
   until_soldier(w, TD_SOLDIER_IDLE, 60 * 30);
-  steps(w, 60 * 5);
+  td_test_steps(w, 60 * 5);
   assert_int_equal(soldiers_in(w, TD_SOLDIER_IDLE), 3);
 
   /* stunned while held, the soldier not at hand: held again after */
   uint32_t a = spawn(w, E_GRUNT, 8);
   until_enemy(w, a, TD_ENEMY_BLOCKED, 60 * 20);
   stun(w, a, 0.2f);
-  assert_int_equal(view_of(w, a).state, TD_ENEMY_STUNNED);
+  assert_int_equal(td_test_enemy_view(w, a).state, TD_ENEMY_STUNNED);
   until_enemy(w, a, TD_ENEMY_BLOCKED, 60);
   EXPECT_E(BLOCKED, STUNNED);
   EXPECT_E(STUNNED, BLOCKED);
   /* killed held: its soldier walks back */
   kill(w, a);
-  step(w);
+  td_test_step(w);
   EXPECT_E(BLOCKED, DYING);
   EXPECT_S(ENGAGE, MOVE);
   until_soldier(w, TD_SOLDIER_IDLE, 60 * 30);
-  steps(w, 60 * 5);
+  td_test_steps(w, 60 * 5);
 
   /* let go: the rally point moves while it is held */
   uint32_t b = spawn(w, E_GRUNT, 8);
   until_enemy(w, b, TD_ENEMY_BLOCKED, 60 * 20);
   assert_int_equal(soldiers_in(w, TD_SOLDIER_ENGAGE), 1);
   command(w, (td_command){.kind = TD_COMMAND_RALLY, .base = B_BARRACKS, .x = 170, .y = 50});
-  assert_int_equal(view_of(w, b).state, TD_ENEMY_WALK);
+  assert_int_equal(td_test_enemy_view(w, b).state, TD_ENEMY_WALK);
   EXPECT_E(BLOCKED, WALK);
   EXPECT_S(IDLE, MOVE);
 
   /* a brute kills the soldier holding it (it is stunned in the fight
   ** first) and walks on */
   until_soldier(w, TD_SOLDIER_IDLE, 60 * 30);
-  steps(w, 60 * 5);
+  td_test_steps(w, 60 * 5);
   uint32_t br = spawn(w, E_BRUTE, 8);
   until_enemy(w, br, TD_ENEMY_ATTACK, 60 * 60);
   stun(w, br, 0.1f);
@@ -419,11 +350,11 @@ static void game_held(arrow_counts seen) {
   until_soldier(w, TD_SOLDIER_MOVE, 60 * 5);
   for (int t = 0; t < 60 * 5 && td_world_arrows(w, TD_UNIT_SOLDIER, TD_SOLDIER_RESPAWN,
                                                   TD_SOLDIER_MOVE) == 0; t++)
-    step(w);
+    td_test_step(w);
   EXPECT_S(RESPAWN, MOVE);
   EXPECT_E(ATTACK, WALK);
   world_done(w, seen, game);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* Every soldier state -> FREE: a barracks sold (or, for the last state,
@@ -442,7 +373,7 @@ static void game_barracks_gone(arrow_counts seen, td_soldier_state st, bool dest
   bool found = false;
   for (int t = 0; t < 60 * 120 && !found; t++) {
     if (t % (60 * 4) == 0 && td_world_enemy_count(w) < 3) spawn(w, E_BRUTE, 6);
-    step(w);
+    td_test_step(w);
     found = soldiers_in(w, st) > 0;
   }
   if (!found) fail_msg("%s: no soldier ever in that state", game);
@@ -452,7 +383,7 @@ static void game_barracks_gone(arrow_counts seen, td_soldier_state st, bool dest
     assert_true(td_world_tower(w, B_BARRACKS, &tv));
     assert_true(td_world_damage_tower(w, tv.handle, 1000, 0) > 0);
     assert_false(td_world_tower(w, B_BARRACKS, &tv));
-    step(w);
+    td_test_step(w);
   } else {
     sell(w, B_BARRACKS);
   }
@@ -467,7 +398,7 @@ static void game_barracks_gone(arrow_counts seen, td_soldier_state st, bool dest
     }
   }
   world_done(w, seen, game);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* ---- the test ------------------------------------------------------------ */

@@ -10,91 +10,29 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "nav/blob.h"
-#include "sim/world.h"
-
-#define TILE 10
+#include "worlds.h"
 
 /* ---- fixtures: maps ------------------------------------------------------ */
 
-typedef struct base_spec {
-  double cx, cy;           /* centre; the base is one tile square */
-  int nblock;
-  td_graph_change block[2];
-} base_spec;
-
-/* A map from points, edges, one spawn ("north"), one goal and bases, with
-** every array from td_mem so that td_map_free releases it. */
-static void map_make(td_map *m, const double (*pts)[2], int n, const int (*edges)[2], int ne,
-                     int spawn, int goal, const base_spec *bases, int nb) {
-  memset(m, 0, sizeof *m);
-  snprintf(m->source, sizeof m->source, "test");
-  m->width = 30;
-  m->height = 20;
-  m->tile_w = m->tile_h = TILE;
-  m->graph = td_graph_create(n, ne);
-  assert_non_null(m->graph);
-  for (int i = 0; i < n; i++) assert_int_equal(td_graph_add_node(m->graph, pts[i][0], pts[i][1], NULL), i);
-  for (int i = 0; i < ne; i++)
-    assert_int_equal(td_graph_add_edge(m->graph, edges[i][0], edges[i][1], 1.0, NULL), i);
-  assert_int_equal(td_graph_finalize(m->graph, NULL), 0);
-  m->spawns = td_mem_calloc(1, sizeof *m->spawns);
-  m->spawn_count = 1;
-  m->spawns[0] = (td_map_point){.node = spawn, .object_id = 7};
-  snprintf(m->spawns[0].name, sizeof m->spawns[0].name, "north");
-  m->goals = td_mem_calloc(1, sizeof *m->goals);
-  m->goal_count = 1;
-  m->goals[0] = (td_map_point){.node = goal, .object_id = 8};
-  m->bases = td_mem_calloc((size_t)nb, sizeof *m->bases);
-  m->base_count = (size_t)nb;
-  for (int b = 0; b < nb; b++) {
-    td_tower_base *tb = &m->bases[b];
-    tb->object_id = 100 + b;
-    tb->x = bases[b].cx - TILE / 2.0;
-    tb->y = bases[b].cy - TILE / 2.0;
-    tb->w = tb->h = TILE;
-    tb->block_count = (size_t)bases[b].nblock;
-    if (bases[b].nblock) {
-      tb->block = td_mem_calloc((size_t)bases[b].nblock, sizeof *tb->block);
-      memcpy(tb->block, bases[b].block, (size_t)bases[b].nblock * sizeof *tb->block);
-    }
-  }
-}
-
-/* The fork: spawn 0 -> 1 -> 2 -> goal 3 (the short way, over edge 1), or
-** 1 -> 4 -> 5 -> 2 (the detour, over edge 4).
+/* The fork (worlds.h), its spawn "north":
 **   base 0 blocks edge 1 (1-2)     base 1 blocks edge 4 (4-5)
 **   base 2 and base 4 block nothing     base 3 blocks edge 0 (the spawn's) */
-enum { FORK_E01, FORK_E12, FORK_E23, FORK_E14, FORK_E45, FORK_E52 };
 static void fork_map(td_map *m) {
-  static const double pts[6][2] = {{0, 50}, {50, 50}, {100, 50}, {150, 50}, {50, 100}, {100, 100}};
-  static const int edges[6][2] = {{0, 1}, {1, 2}, {2, 3}, {1, 4}, {4, 5}, {5, 2}};
-  base_spec bases[5] = {
+  td_test_base bases[5] = {
     {75, 50, 1, {{.kind = TD_CHANGE_BLOCK_EDGE, .id = FORK_E12}}},
     {75, 100, 1, {{.kind = TD_CHANGE_BLOCK_EDGE, .id = FORK_E45}}},
     {75, 75, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}},
     {25, 50, 1, {{.kind = TD_CHANGE_BLOCK_EDGE, .id = FORK_E01}}},
     {125, 75, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}},
   };
-  map_make(m, pts, 6, edges, 6, 0, 3, bases, 5);
+  td_test_fork_map(m, "north", bases, 5);
 }
 
-/* A line: nodes 0 .. 20 at (10 i, 50), spawn 0, goal 20; bases block
-** nothing: base 0 centred at (90, 20), base 1 at (40, 50) on the line,
-** base 2 at (150, 20). */
+/* The line (worlds.h), its spawn "north"; bases block nothing: base 0
+** centred at (90, 20), base 1 at (40, 50) on the line, base 2 at (150, 20). */
 static void line_map(td_map *m) {
-  double pts[21][2];
-  int edges[20][2];
-  for (int i = 0; i < 21; i++) {
-    pts[i][0] = 10.0 * i;
-    pts[i][1] = 50;
-  }
-  for (int i = 0; i < 20; i++) {
-    edges[i][0] = i;
-    edges[i][1] = i + 1;
-  }
-  base_spec bases[3] = {{90, 20, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}}, {40, 50, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}}, {150, 20, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}}};
-  map_make(m, (const double(*)[2])pts, 21, (const int(*)[2])edges, 20, 0, 20, bases, 3);
+  td_test_base bases[3] = {{90, 20, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}}, {40, 50, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}}, {150, 20, 0, {{.kind = TD_CHANGE_BLOCK_EDGE}}}};
+  td_test_line_map(m, "north", bases, 3);
 }
 
 /* ---- fixtures: rules ----------------------------------------------------- */
@@ -104,60 +42,56 @@ enum { T_GUN, T_AURA, T_MORTAR, T_HOMING, T_CHAIN, T_PIERCE, T_COUNT };
 enum { L_GUN, L_GUN_A, L_GUN_B, L_AURA, L_MORTAR, L_HOMING, L_CHAIN, L_PIERCE, L_COUNT };
 enum { D_PHYS, D_FIRE };
 
-static td_enemy_type enemy(const char *name, float health, float speed) {
-  td_enemy_type e = {.health = health, .speed = speed, .radius = 0.3f, .split_into = -1};
-  snprintf(e.name, sizeof e.name, "%s", name);
-  return e;
-}
-
 static td_tower_level level(const char *name, int32_t tower, int32_t parent, int32_t cost,
                             td_shot_kind shot, float damage) {
-  td_tower_level l = {.tower = tower, .parent = parent, .cost = cost, .range = 3, .rate = 2,
-                      .damage = damage, .damage_type = D_PHYS, .shot = shot, .shot_speed = 10,
-                      .hits_ground = true, .hits_air = true, .children = {-1, -1, -1, -1}};
-  snprintf(l.name, sizeof l.name, "%s", name);
+  td_tower_level l = td_test_level(name, tower, parent, cost);
+  l.range = 3;
+  l.rate = 2;
+  l.damage = damage;
+  l.damage_type = D_PHYS;
+  l.shot = shot;
+  l.shot_speed = 10;
+  l.hits_air = true;
   return l;
 }
 
 /* Rules every test starts from; no wave comes before 1e5 s unless a test
 ** says so. */
 static void rules_make(td_rules *r) {
-  memset(r, 0, sizeof *r);
-  r->api_version = TD_RULES_API_VERSION;
-  snprintf(r->damage_types[D_PHYS], TD_RULES_NAME_MAX, "physical");
+  td_test_rules_init(r); /* D_PHYS: "physical" */
   snprintf(r->damage_types[D_FIRE], TD_RULES_NAME_MAX, "fire");
   r->damage_type_count = 2;
   r->enemies = td_mem_calloc(E_COUNT, sizeof *r->enemies);
   r->enemy_count = E_COUNT;
   td_enemy_type *e = r->enemies;
-  e[E_GRUNT] = enemy("grunt", 100, 1);
+  e[E_GRUNT] = td_test_enemy("grunt", 100, 1);
   e[E_GRUNT].bounty = 5;
   e[E_GRUNT].lives = 1;
-  e[E_TANK] = enemy("tank", 500, 1);
+  e[E_TANK] = td_test_enemy("tank", 500, 1);
   e[E_TANK].armour = 5;
   e[E_TANK].resist[D_FIRE] = 0.5f;
   e[E_TANK].radius = 0.4f;
   e[E_TANK].bounty = 20;
   e[E_TANK].lives = 2;
-  e[E_FLYER] = enemy("flyer", 50, 1);
+  e[E_FLYER] = td_test_enemy("flyer", 50, 1);
   e[E_FLYER].flying = true;
   e[E_FLYER].bounty = 3;
   e[E_FLYER].lives = 1;
-  e[E_BOSS] = enemy("boss", 1000, 1e-3f);
+  e[E_BOSS] = td_test_enemy("boss", 1000, 1e-3f);
   e[E_BOSS].boss = true;
   e[E_BOSS].radius = 0.5f;
   e[E_BOSS].bounty = 100;
   e[E_BOSS].lives = 5;
-  e[E_HEALER] = enemy("healer", 100, 1e-3f);
+  e[E_HEALER] = td_test_enemy("healer", 100, 1e-3f);
   e[E_HEALER].heal_radius = 2;
   e[E_HEALER].heal_rate = 10;
-  e[E_SPLIT] = enemy("splitter", 50, 1);
+  e[E_SPLIT] = td_test_enemy("splitter", 50, 1);
   e[E_SPLIT].split_into = E_GRUNT;
   e[E_SPLIT].split_count = 3;
   e[E_SPLIT].bounty = 7;
   e[E_SPLIT].lives = 1;
-  e[E_DUMMY] = enemy("dummy", 100, 1e-3f);
-  e[E_REGEN] = enemy("regen", 100, 1e-3f);
+  e[E_DUMMY] = td_test_enemy("dummy", 100, 1e-3f);
+  e[E_REGEN] = td_test_enemy("regen", 100, 1e-3f);
   e[E_REGEN].regen = 5;
 
   r->towers = td_mem_calloc(T_COUNT, sizeof *r->towers);
@@ -225,81 +159,17 @@ static void rules_make(td_rules *r) {
 
 /* ---- helpers ------------------------------------------------------------- */
 
-static td_world *world_new(const td_map *m, const td_rules *r, uint64_t seed) {
-  td_err err = {{0}};
-  td_world *w = td_world_create(m, r, seed, &err);
-  if (!w) fail_msg("%s", err.msg);
-  return w;
-}
-
-static void step(td_world *w) {
-  td_err err = {{0}};
-  if (td_world_step(w, &err) != 0) fail_msg("%s", err.msg);
-}
-
-static void steps(td_world *w, int n) {
-  for (int i = 0; i < n; i++) step(w);
-}
-
-static void cmd(td_world *w, td_command c) {
-  if (c.tick == 0) c.tick = td_world_tick(w);
-  assert_int_equal(td_world_command(w, &c, NULL), 0);
-}
-
 static void place(td_world *w, int32_t base, int32_t type) {
-  cmd(w, (td_command){.kind = TD_COMMAND_PLACE, .base = base, .tower_type = type});
-}
-
-static size_t count_events(const td_world *w, td_event_kind k) {
-  size_t n, c = 0;
-  const td_event *e = td_world_events(w, &n);
-  for (size_t i = 0; i < n; i++) c += e[i].kind == k;
-  return c;
-}
-
-static const td_event *find_event(const td_world *w, td_event_kind k) {
-  size_t n;
-  const td_event *e = td_world_events(w, &n);
-  for (size_t i = 0; i < n; i++)
-    if (e[i].kind == k) return &e[i];
-  return NULL;
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_PLACE, .base = base, .tower_type = type});
 }
 
 static uint32_t spawn_at(td_world *w, int32_t type, int32_t node, float health) {
-  td_err err = {{0}};
-  td_spawn_desc d = {.type = type, .spawn = -1, .node = node, .health = health};
-  uint32_t h = td_world_spawn_enemy(w, &d, &err);
-  if (!h) fail_msg("%s", err.msg);
-  return h;
+  return td_test_spawn(w, type, node, 0, health);
 }
 
-static float health_of(const td_world *w, uint32_t h) {
-  td_enemy_view v;
-  assert_true(td_world_enemy_get(w, h, &v));
-  return v.health;
-}
+static float health_of(const td_world *w, uint32_t h) { return td_test_enemy_view(w, h).health; }
 
-static td_enemy_view view_of(const td_world *w, uint32_t h) {
-  td_enemy_view v;
-  assert_true(td_world_enemy_get(w, h, &v));
-  return v;
-}
-
-static td_tower_view tower_of(const td_world *w, size_t base) {
-  td_tower_view v;
-  assert_true(td_world_tower(w, base, &v));
-  return v;
-}
-
-typedef struct fixture {
-  td_map map;
-  td_rules rules;
-} fixture;
-
-static void fixture_free(fixture *f) {
-  td_map_free(&f->map);
-  td_rules_free(&f->rules);
-}
+typedef td_test_fixture fixture;
 
 /* ---- placement, the route, economy --------------------------------------- */
 
@@ -308,12 +178,12 @@ static void test_place_blocks_and_sell_unblocks(void **state) {
   fixture f;
   fork_map(&f.map);
   rules_make(&f.rules);
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   const int32_t *next = td_route_next(td_world_route(w));
   assert_int_equal(next[1], 2);
   place(w, 0, T_GUN);
-  step(w);
-  const td_event *e = find_event(w, TD_EVENT_PLACED);
+  td_test_step(w);
+  const td_event *e = td_test_find_event(w, TD_EVENT_PLACED);
   assert_non_null(e);
   assert_int_equal(e->base, 0);
   assert_int_equal(e->type, L_GUN);
@@ -325,14 +195,14 @@ static void test_place_blocks_and_sell_unblocks(void **state) {
   assert_true(td_route_graph(td_world_route(w))->edges[FORK_E12].blocked);
   assert_false(f.map.graph->edges[FORK_E12].blocked);
   assert_int_equal(td_world_tower_count(w), 1);
-  td_tower_view tv = tower_of(w, 0);
+  td_tower_view tv = td_test_tower_view(w, 0);
   assert_int_equal(tv.level, L_GUN);
   assert_int_equal(tv.spent, 50);
   assert_float_equal(tv.x, 75, 1e-6);
   /* sell: 0.75 x 50 = 37.5 -> 37, and the short way is open again */
-  cmd(w, (td_command){.kind = TD_COMMAND_SELL, .base = 0});
-  step(w);
-  e = find_event(w, TD_EVENT_SOLD);
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_SELL, .base = 0});
+  td_test_step(w);
+  e = td_test_find_event(w, TD_EVENT_SOLD);
   assert_non_null(e);
   assert_int_equal((int)e->amount, 37);
   assert_int_equal(td_world_gold(w), 187);
@@ -341,7 +211,7 @@ static void test_place_blocks_and_sell_unblocks(void **state) {
   assert_int_equal(td_world_tower_count(w), 0);
   assert_false(td_world_tower_get(w, tv.handle, &tv)); /* the handle died */
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 static void test_place_refusals(void **state) {
@@ -350,7 +220,7 @@ static void test_place_refusals(void **state) {
   fork_map(&f.map);
   rules_make(&f.rules);
   f.rules.start_gold = 120;
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   /* base 3 blocks the spawn's only edge */
   td_place_check pc;
   assert_false(td_world_check_place(w, 3, T_GUN, &pc));
@@ -361,8 +231,8 @@ static void test_place_refusals(void **state) {
   assert_true(td_world_check_place(w, 0, T_GUN, &pc)); /* a preview changes nothing */
   assert_int_equal(td_route_next(td_world_route(w))[1], 2);
   place(w, 3, T_GUN);
-  step(w);
-  const td_event *e = find_event(w, TD_EVENT_REFUSED);
+  td_test_step(w);
+  const td_event *e = td_test_find_event(w, TD_EVENT_REFUSED);
   assert_non_null(e);
   assert_int_equal(e->reason, TD_REFUSAL_CUTS_ROUTE);
   assert_int_equal(e->base, 3);
@@ -374,9 +244,9 @@ static void test_place_refusals(void **state) {
   /* base 0 then base 1: the second would close both ways */
   place(w, 0, T_GUN);
   place(w, 1, T_GUN);
-  step(w);
-  assert_int_equal(count_events(w, TD_EVENT_PLACED), 1);
-  e = find_event(w, TD_EVENT_REFUSED);
+  td_test_step(w);
+  assert_int_equal(td_test_count_events(w, TD_EVENT_PLACED), 1);
+  e = td_test_find_event(w, TD_EVENT_REFUSED);
   assert_int_equal(e->reason, TD_REFUSAL_CUTS_ROUTE);
   assert_int_equal(e->base, 1);
   assert_false(td_route_graph(td_world_route(w))->edges[FORK_E45].blocked);
@@ -385,8 +255,8 @@ static void test_place_refusals(void **state) {
   place(w, 9, T_GUN);
   place(w, 2, 99);
   place(w, 2, T_MORTAR); /* 80 > 70 */
-  cmd(w, (td_command){.kind = (td_command_kind)42});
-  step(w);
+  td_test_cmd(w, (td_command){.kind = (td_command_kind)42});
+  td_test_step(w);
   size_t n;
   const td_event *ev = td_world_events(w, &n);
   assert_int_equal(n, 5);
@@ -401,7 +271,7 @@ static void test_place_refusals(void **state) {
   assert_string_equal(td_event_name(TD_EVENT_KILLED), "killed");
   assert_null(td_event_name(TD_EVENT_KIND_COUNT));
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* A walker past the fork keeps the route it needs: a tower that would
@@ -413,18 +283,18 @@ static void test_place_refused_when_it_strands_an_enemy(void **state) {
   fork_map(&f.map);
   rules_make(&f.rules);
   f.rules.start_gold = 1000;
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   uint32_t h = spawn_at(w, E_DUMMY, 4, 0); /* on the detour: from 4 */
   place(w, 0, T_GUN);                      /* 1-2 closed: fine */
-  step(w);
-  assert_int_equal(count_events(w, TD_EVENT_PLACED), 1);
-  td_enemy_view v = view_of(w, h);
+  td_test_step(w);
+  assert_int_equal(td_test_count_events(w, TD_EVENT_PLACED), 1);
+  td_enemy_view v = td_test_enemy_view(w, h);
   assert_int_equal(v.state, TD_ENEMY_WALK);
   td_place_check pc;
   assert_false(td_world_check_place(w, 1, T_GUN, &pc)); /* would cut the spawn too */
   assert_int_equal(pc.reason, TD_REFUSAL_CUTS_ROUTE);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 static void test_upgrade_tree_and_refund(void **state) {
@@ -432,13 +302,13 @@ static void test_upgrade_tree_and_refund(void **state) {
   fixture f;
   fork_map(&f.map);
   rules_make(&f.rules);
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   place(w, 2, T_GUN);
-  cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 2, .upgrade = 2}); /* no third child */
-  cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 2, .upgrade = -1});
-  cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 4, .upgrade = 0}); /* no tower */
-  cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 2, .upgrade = 1});
-  step(w);
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 2, .upgrade = 2}); /* no third child */
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 2, .upgrade = -1});
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 4, .upgrade = 0}); /* no tower */
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 2, .upgrade = 1});
+  td_test_step(w);
   size_t n;
   const td_event *e = td_world_events(w, &n);
   assert_int_equal(n, 5);
@@ -450,16 +320,16 @@ static void test_upgrade_tree_and_refund(void **state) {
   assert_int_equal(e[4].type, L_GUN_B);
   assert_int_equal((int)e[4].amount, 60);
   assert_int_equal(td_world_gold(w), 90);
-  td_tower_view tv = tower_of(w, 2);
+  td_tower_view tv = td_test_tower_view(w, 2);
   assert_int_equal(tv.level, L_GUN_B);
   assert_int_equal(tv.depth, 1);
   assert_int_equal(tv.spent, 110);
   /* gun.b has no children */
-  cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 2, .upgrade = 0});
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 2, .upgrade = 0});
   /* 90 gold: a second gun (50) then an upgrade to gun.b (60) is too much */
   place(w, 4, T_GUN);
-  cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 4, .upgrade = 1});
-  step(w);
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_UPGRADE, .base = 4, .upgrade = 1});
+  td_test_step(w);
   e = td_world_events(w, &n);
   assert_int_equal(n, 3);
   assert_int_equal(e[0].reason, TD_REFUSAL_NO_UPGRADE);
@@ -468,16 +338,16 @@ static void test_upgrade_tree_and_refund(void **state) {
   assert_int_equal(e[2].type, L_GUN_B);
   assert_int_equal(td_world_gold(w), 40);
   /* selling the upgraded one: floor(0.75 x 110) = 82 */
-  cmd(w, (td_command){.kind = TD_COMMAND_SELL, .base = 2});
-  cmd(w, (td_command){.kind = TD_COMMAND_SELL, .base = 2});
-  step(w);
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_SELL, .base = 2});
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_SELL, .base = 2});
+  td_test_step(w);
   e = td_world_events(w, &n);
   assert_int_equal(n, 2);
   assert_int_equal((int)e[0].amount, 82);
   assert_int_equal(e[1].reason, TD_REFUSAL_NO_TOWER);
   assert_int_equal(td_world_gold(w), 122);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* ---- targeting ----------------------------------------------------------- */
@@ -505,38 +375,38 @@ static void test_targeting_modes(void **state) {
                              TD_TARGET_CLOSEST, TD_TARGET_SCRIPT};
   int want[5] = {2, 0, 1, 1, 1}; /* index of the dummy */
   for (int m = 0; m < 5; m++) {
-    td_world *w = world_new(&f.map, &f.rules, 1);
+    td_world *w = td_test_world(&f.map, &f.rules, 1);
     size_t calls = 0;
     td_world_hooks hooks = {.ud = &calls, .target = pick_second};
     td_world_set_hooks(w, &hooks);
     uint32_t h[3] = {spawn_at(w, E_DUMMY, 6, 50), spawn_at(w, E_DUMMY, 9, 300),
                      spawn_at(w, E_DUMMY, 12, 100)};
     place(w, 0, T_GUN);
-    cmd(w, (td_command){.kind = TD_COMMAND_TARGET, .base = 0, .mode = modes[m]});
-    step(w);
-    td_tower_view tv = tower_of(w, 0);
+    td_test_cmd(w, (td_command){.kind = TD_COMMAND_TARGET, .base = 0, .mode = modes[m]});
+    td_test_step(w);
+    td_tower_view tv = td_test_tower_view(w, 0);
     assert_int_equal(tv.mode, modes[m]);
     if (tv.target != h[want[m]]) fail_msg("mode %d picked %u, not %u", m, tv.target, h[want[m]]);
-    assert_int_equal(count_events(w, TD_EVENT_FIRED), 1);
-    assert_true(view_of(w, h[0]).route_left > view_of(w, h[1]).route_left);
-    assert_float_equal(view_of(w, h[2]).route_left, 80, 0.01);
+    assert_int_equal(td_test_count_events(w, TD_EVENT_FIRED), 1);
+    assert_true(td_test_enemy_view(w, h[0]).route_left > td_test_enemy_view(w, h[1]).route_left);
+    assert_float_equal(td_test_enemy_view(w, h[2]).route_left, 80, 0.01);
     if (modes[m] == TD_TARGET_SCRIPT) assert_int_equal(calls, 1);
     td_world_destroy(w);
   }
   /* a ground-only tower does not see a flyer; a tower without a script
   ** mode refuses SCRIPT */
   f.rules.levels[L_GUN].hits_air = false;
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   spawn_at(w, E_FLYER, 9, 0);
   place(w, 0, T_GUN);
   place(w, 2, T_PIERCE);
-  cmd(w, (td_command){.kind = TD_COMMAND_TARGET, .base = 2, .mode = TD_TARGET_SCRIPT});
-  step(w);
-  assert_int_equal(tower_of(w, 0).target, 0);
-  assert_int_equal(tower_of(w, 0).state, TD_TOWER_IDLE);
-  assert_int_equal(find_event(w, TD_EVENT_REFUSED)->reason, TD_REFUSAL_BAD_COMMAND);
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_TARGET, .base = 2, .mode = TD_TARGET_SCRIPT});
+  td_test_step(w);
+  assert_int_equal(td_test_tower_view(w, 0).target, 0);
+  assert_int_equal(td_test_tower_view(w, 0).state, TD_TOWER_IDLE);
+  assert_int_equal(td_test_find_event(w, TD_EVENT_REFUSED)->reason, TD_REFUSAL_BAD_COMMAND);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* States: aim_time 0.25 s (15 ticks) before the first shot, then one shot
@@ -553,48 +423,48 @@ static void test_tower_states_rate_and_buffs(void **state) {
   l->aim_time = 0.25f;
   f.rules.levels[L_AURA].range = 6;
   f.rules.start_gold = 1000;
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   uint32_t h = spawn_at(w, E_DUMMY, 9, 1000);
   place(w, 0, T_GUN);
-  step(w); /* acquires: aiming */
-  assert_int_equal(tower_of(w, 0).state, TD_TOWER_AIMING);
-  assert_int_equal(tower_of(w, 0).target, h);
+  td_test_step(w); /* acquires: aiming */
+  assert_int_equal(td_test_tower_view(w, 0).state, TD_TOWER_AIMING);
+  assert_int_equal(td_test_tower_view(w, 0).target, h);
   int fired_at = -1;
   for (int t = 1; t <= 20 && fired_at < 0; t++) {
-    step(w);
-    if (count_events(w, TD_EVENT_FIRED)) fired_at = t;
+    td_test_step(w);
+    if (td_test_count_events(w, TD_EVENT_FIRED)) fired_at = t;
   }
   assert_int_equal(fired_at, 15);
-  assert_int_equal(tower_of(w, 0).state, TD_TOWER_FIRING);
-  step(w);
-  assert_int_equal(tower_of(w, 0).state, TD_TOWER_COOLDOWN);
+  assert_int_equal(td_test_tower_view(w, 0).state, TD_TOWER_FIRING);
+  td_test_step(w);
+  assert_int_equal(td_test_tower_view(w, 0).state, TD_TOWER_COOLDOWN);
   int shots = 0;
   for (int t = 0; t < 60; t++) {
-    step(w);
-    shots += (int)count_events(w, TD_EVENT_FIRED);
+    td_test_step(w);
+    shots += (int)td_test_count_events(w, TD_EVENT_FIRED);
   }
   assert_int_equal(shots, 4); /* 4 per second */
   float before = health_of(w, h);
   /* the aura (range 6 tiles) reaches the gun 50 units away: damage x 1.5,
   ** rate x 1.25 (5 per second) */
   place(w, 2, T_AURA);
-  step(w);
-  td_tower_view tv = tower_of(w, 0);
+  td_test_step(w);
+  td_tower_view tv = td_test_tower_view(w, 0);
   assert_float_equal(tv.buff_damage, 0.5, 1e-6);
   assert_float_equal(tv.buff_rate, 0.25, 1e-6);
-  assert_float_equal(tower_of(w, 2).buff_damage, 0, 0); /* no self buff */
+  assert_float_equal(td_test_tower_view(w, 2).buff_damage, 0, 0); /* no self buff */
   shots = 0;
   for (int t = 0; t < 120; t++) {
-    step(w);
-    shots += (int)count_events(w, TD_EVENT_FIRED);
+    td_test_step(w);
+    shots += (int)td_test_count_events(w, TD_EVENT_FIRED);
   }
   assert_true(shots >= 9 && shots <= 11);
-  assert_int_equal(count_events(w, TD_EVENT_FIRED), 0);
-  td_enemy_view v = view_of(w, h);
+  assert_int_equal(td_test_count_events(w, TD_EVENT_FIRED), 0);
+  td_enemy_view v = td_test_enemy_view(w, h);
   /* every shot after the aura took 1.5; the one in the placing step 1 */
   assert_true(before - v.health > 1.5f * (float)shots - 0.01f);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* ---- shots --------------------------------------------------------------- */
@@ -608,19 +478,19 @@ static void test_instant_splash(void **state) {
   l->range = 5;
   l->splash = 1.5f; /* 15 units */
   l->rate = 1;
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   uint32_t a = spawn_at(w, E_DUMMY, 8, 0), b = spawn_at(w, E_DUMMY, 9, 0),
            c = spawn_at(w, E_DUMMY, 12, 0);
   place(w, 0, T_GUN);
-  cmd(w, (td_command){.kind = TD_COMMAND_TARGET, .base = 0, .mode = TD_TARGET_CLOSEST});
-  step(w);
-  assert_int_equal(count_events(w, TD_EVENT_FIRED), 1);
-  assert_int_equal(count_events(w, TD_EVENT_HIT), 2);
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_TARGET, .base = 0, .mode = TD_TARGET_CLOSEST});
+  td_test_step(w);
+  assert_int_equal(td_test_count_events(w, TD_EVENT_FIRED), 1);
+  assert_int_equal(td_test_count_events(w, TD_EVENT_HIT), 2);
   assert_float_equal(health_of(w, a), 90, 1e-4);
   assert_float_equal(health_of(w, b), 90, 1e-4);
   assert_float_equal(health_of(w, c), 100, 0);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 static void test_chain(void **state) {
@@ -631,19 +501,19 @@ static void test_chain(void **state) {
   f.rules.levels[L_CHAIN].range = 5;
   f.rules.levels[L_CHAIN].effect.kind = TD_EFFECT_NONE;
   f.rules.start_gold = 1000;
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   uint32_t h[4] = {spawn_at(w, E_DUMMY, 9, 0), spawn_at(w, E_DUMMY, 10, 0),
                    spawn_at(w, E_DUMMY, 11, 0), spawn_at(w, E_DUMMY, 14, 0)};
   place(w, 0, T_CHAIN);
-  cmd(w, (td_command){.kind = TD_COMMAND_TARGET, .base = 0, .mode = TD_TARGET_CLOSEST});
-  step(w);
-  assert_int_equal(count_events(w, TD_EVENT_HIT), 3); /* the first, then 2 jumps */
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_TARGET, .base = 0, .mode = TD_TARGET_CLOSEST});
+  td_test_step(w);
+  assert_int_equal(td_test_count_events(w, TD_EVENT_HIT), 3); /* the first, then 2 jumps */
   assert_float_equal(health_of(w, h[0]), 90, 1e-4);
   assert_float_equal(health_of(w, h[1]), 95, 1e-4);
   assert_float_equal(health_of(w, h[2]), 97.5, 1e-4);
   assert_float_equal(health_of(w, h[3]), 100, 0); /* 30 units away: out of jump range */
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 static void test_pierce(void **state) {
@@ -651,29 +521,29 @@ static void test_pierce(void **state) {
   fixture f;
   line_map(&f.map);
   rules_make(&f.rules);
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   /* the tower sits on the line at x = 40; three dummies ahead of it */
   uint32_t h[3] = {spawn_at(w, E_DUMMY, 6, 0), spawn_at(w, E_DUMMY, 7, 0),
                    spawn_at(w, E_DUMMY, 8, 0)};
   place(w, 1, T_PIERCE);
-  cmd(w, (td_command){.kind = TD_COMMAND_TARGET, .base = 1, .mode = TD_TARGET_CLOSEST});
-  step(w);
-  assert_int_equal(count_events(w, TD_EVENT_FIRED), 1);
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_TARGET, .base = 1, .mode = TD_TARGET_CLOSEST});
+  td_test_step(w);
+  assert_int_equal(td_test_count_events(w, TD_EVENT_FIRED), 1);
   assert_int_equal(td_world_shot_capacity(w), 1);
   td_shot_view sv;
   assert_true(td_world_shot(w, 0, &sv));
   assert_int_equal(sv.kind, TD_SHOT_PIERCE);
   int hits = 0;
   for (int t = 0; t < 20; t++) {
-    step(w);
-    hits += (int)count_events(w, TD_EVENT_HIT);
+    td_test_step(w);
+    hits += (int)td_test_count_events(w, TD_EVENT_HIT);
   }
   assert_int_equal(hits, 2); /* pierce 2 (the next shot is 30 ticks away) */
   assert_float_equal(health_of(w, h[0]), 90, 1e-4);
   assert_float_equal(health_of(w, h[1]), 90, 1e-4);
   assert_float_equal(health_of(w, h[2]), 100, 0);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 static void test_homing_and_ballistic(void **state) {
@@ -692,15 +562,15 @@ static void test_homing_and_ballistic(void **state) {
   f.rules.start_gold = 1000;
   /* homing: it flies 60 units/s from (90, 20) to (90, 50): 30 units, hits
   ** after half a second */
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   uint32_t a = spawn_at(w, E_DUMMY, 9, 0);
   place(w, 0, T_HOMING);
-  step(w);
-  assert_int_equal(count_events(w, TD_EVENT_FIRED), 1);
+  td_test_step(w);
+  assert_int_equal(td_test_count_events(w, TD_EVENT_FIRED), 1);
   int hit_at = -1;
   for (int t = 1; t <= 40 && hit_at < 0; t++) {
-    step(w);
-    if (count_events(w, TD_EVENT_HIT)) hit_at = t;
+    td_test_step(w);
+    if (td_test_count_events(w, TD_EVENT_HIT)) hit_at = t;
   }
   assert_true(hit_at >= 29 && hit_at <= 31);
   assert_float_equal(health_of(w, a), 88, 1e-4);
@@ -710,21 +580,21 @@ static void test_homing_and_ballistic(void **state) {
   td_shot_view sv;
   bool live = false;
   for (int t = 0; t < 700 && !live; t++) {
-    step(w);
+    td_test_step(w);
     live = td_world_shot(w, 0, &sv);
   }
   assert_true(live);
   uint32_t victim = sv.target;
-  td_enemy_view vv = view_of(w, victim);
+  td_enemy_view vv = td_test_enemy_view(w, victim);
   assert_true(td_world_damage(w, victim, 1e6f, D_PHYS, 0) > 0);
-  step(w);
+  td_test_step(w);
   assert_true(td_world_shot(w, 0, &sv));
   assert_float_equal(sv.tx, vv.x, 0);
   assert_float_equal(sv.ty, vv.y, 0);
   int hits = 0;
   for (int t = 0; t < 40; t++) {
-    step(w);
-    hits += (int)count_events(w, TD_EVENT_HIT);
+    td_test_step(w);
+    hits += (int)td_test_count_events(w, TD_EVENT_HIT);
   }
   assert_int_equal(hits, 0);
   assert_false(td_world_shot(w, 0, &sv));
@@ -734,23 +604,23 @@ static void test_homing_and_ballistic(void **state) {
   /* ballistic with splash 1.2 tiles: lands where the target was and hits
   ** the two dummies within 12 units, not the third */
   f.rules.levels[L_MORTAR].splash = 1.2f;
-  w = world_new(&f.map, &f.rules, 1);
+  w = td_test_world(&f.map, &f.rules, 1);
   uint32_t h[3] = {spawn_at(w, E_DUMMY, 9, 0), spawn_at(w, E_DUMMY, 10, 0),
                    spawn_at(w, E_DUMMY, 12, 0)};
   place(w, 0, T_MORTAR);
-  cmd(w, (td_command){.kind = TD_COMMAND_TARGET, .base = 0, .mode = TD_TARGET_CLOSEST});
-  step(w);
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_TARGET, .base = 0, .mode = TD_TARGET_CLOSEST});
+  td_test_step(w);
   assert_int_equal(td_world_shot_capacity(w), 1);
   assert_true(td_world_shot(w, 0, &sv));
   assert_int_equal(sv.kind, TD_SHOT_BALLISTIC);
   assert_float_equal(sv.tx, 90, 0.01);
   assert_float_equal(sv.ty, 50, 0.01);
-  steps(w, 60);
+  td_test_steps(w, 60);
   assert_float_equal(health_of(w, h[0]), 85, 1e-4);
   assert_float_equal(health_of(w, h[1]), 85, 1e-4);
   assert_float_equal(health_of(w, h[2]), 100, 0);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* ---- damage and effects -------------------------------------------------- */
@@ -760,16 +630,16 @@ static void test_armour_and_resistance(void **state) {
   fixture f;
   line_map(&f.map);
   rules_make(&f.rules);
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   uint32_t t = spawn_at(w, E_TANK, 10, 0);
   assert_float_equal(td_world_damage(w, t, 100, D_PHYS, 0), 95, 1e-4);  /* 100 - 5 */
   assert_float_equal(td_world_damage(w, t, 100, D_FIRE, 0), 45, 1e-4);  /* 100 x 0.5 - 5 */
   assert_float_equal(td_world_damage(w, t, 1, D_PHYS, 0), 0.1, 1e-6);   /* the floor */
   assert_float_equal(health_of(w, t), 359.9, 1e-3);
   assert_float_equal(td_world_damage(w, t, 10, 7, 0), 0, 0);            /* no such type */
-  assert_int_equal(count_events(w, TD_EVENT_HIT), 3);
+  assert_int_equal(td_test_count_events(w, TD_EVENT_HIT), 3);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 static void test_effect_stacking(void **state) {
@@ -777,52 +647,52 @@ static void test_effect_stacking(void **state) {
   fixture f;
   line_map(&f.map);
   rules_make(&f.rules);
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   uint32_t g = spawn_at(w, E_DUMMY, 5, 0), boss = spawn_at(w, E_BOSS, 10, 0);
   /* slow: the strongest magnitude, the longest duration */
   assert_int_equal(td_world_apply_effect(w, g, &(td_effect){TD_EFFECT_SLOW, 0.3f, 2}, 0, 0), 0);
   td_world_apply_effect(w, g, &(td_effect){TD_EFFECT_SLOW, 0.5f, 1}, 0, 0);
-  td_enemy_view v = view_of(w, g);
+  td_enemy_view v = td_test_enemy_view(w, g);
   assert_float_equal(v.slow, 0.5, 1e-6);
   assert_float_equal(v.slow_time, 2, 1e-4);
   td_world_apply_effect(w, g, &(td_effect){TD_EFFECT_SLOW, 0.2f, 3}, 0, 0);
-  v = view_of(w, g);
+  v = td_test_enemy_view(w, g);
   assert_float_equal(v.slow, 0.5, 1e-6);
   assert_float_equal(v.slow_time, 3, 1e-4);
   td_world_apply_effect(w, boss, &(td_effect){TD_EFFECT_SLOW, 0.6f, 1}, 0, 0);
-  assert_float_equal(view_of(w, boss).slow, 0.3, 1e-6); /* bosses take half */
+  assert_float_equal(td_test_enemy_view(w, boss).slow, 0.3, 1e-6); /* bosses take half */
   /* stun: the longest; bosses are immune */
   td_world_apply_effect(w, g, &(td_effect){TD_EFFECT_STUN, 0, 1}, 0, 0);
   td_world_apply_effect(w, g, &(td_effect){TD_EFFECT_STUN, 0, 0.5f}, 0, 0);
-  v = view_of(w, g);
+  v = td_test_enemy_view(w, g);
   assert_int_equal(v.state, TD_ENEMY_STUNNED);
   assert_float_equal(v.stun_time, 1, 1e-4);
   td_world_apply_effect(w, boss, &(td_effect){TD_EFFECT_STUN, 0, 1}, 0, 0);
-  assert_int_equal(view_of(w, boss).state, TD_ENEMY_WALK);
-  assert_float_equal(view_of(w, boss).stun_time, 0, 0);
+  assert_int_equal(td_test_enemy_view(w, boss).state, TD_ENEMY_WALK);
+  assert_float_equal(td_test_enemy_view(w, boss).stun_time, 0, 0);
   /* dot: per damage type, the strongest dps and the longest duration */
   td_world_apply_effect(w, g, &(td_effect){TD_EFFECT_DOT, 10, 1}, D_FIRE, 0);
   td_world_apply_effect(w, g, &(td_effect){TD_EFFECT_DOT, 20, 0.5f}, D_FIRE, 0);
   td_world_apply_effect(w, g, &(td_effect){TD_EFFECT_DOT, 6, 0.5f}, D_PHYS, 0);
-  assert_int_equal(view_of(w, g).dots, 3u);
+  assert_int_equal(td_test_enemy_view(w, g).dots, 3u);
   assert_int_equal(td_world_apply_effect(w, g, &(td_effect){TD_EFFECT_DOT, 6, 0.5f}, 5, 0), -1);
   /* fire: 20/s for 1 s (60 ticks), physical 6/s for 0.5 s: 20 + 3 */
-  steps(w, 30);
-  v = view_of(w, g);
+  td_test_steps(w, 30);
+  v = td_test_enemy_view(w, g);
   assert_float_equal(v.health, 100 - 10 - 3, 1e-3);
   assert_int_equal(v.dots, 1u << D_FIRE);
-  steps(w, 30);
-  v = view_of(w, g);
+  td_test_steps(w, 30);
+  v = td_test_enemy_view(w, g);
   assert_float_equal(v.health, 77, 1e-3);
   assert_int_equal(v.dots, 0u);
   assert_int_equal(v.state, TD_ENEMY_WALK); /* the stun (1 s) is over */
   assert_float_equal(v.slow, 0.5, 1e-6);    /* 3 s of slow: 2 left */
   assert_float_equal(v.slow_time, 2, 1e-4);
-  steps(w, 120);
-  v = view_of(w, g);
+  td_test_steps(w, 120);
+  v = td_test_enemy_view(w, g);
   assert_float_equal(v.slow, 0, 0);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* A slowed walker moves at (1 - slow) of its speed; a stunned one stands. */
@@ -831,19 +701,19 @@ static void test_effects_move_the_crowd(void **state) {
   fixture f;
   line_map(&f.map);
   rules_make(&f.rules);
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   uint32_t a = spawn_at(w, E_GRUNT, 0, 0), b = spawn_at(w, E_GRUNT, 10, 0);
-  steps(w, 60); /* up to speed */
+  td_test_steps(w, 60); /* up to speed */
   td_world_apply_effect(w, a, &(td_effect){TD_EFFECT_SLOW, 0.5f, 10}, 0, 0);
   td_world_apply_effect(w, b, &(td_effect){TD_EFFECT_STUN, 0, 1}, 0, 0);
-  steps(w, 30);
-  float ax = view_of(w, a).x, bx = view_of(w, b).x;
-  steps(w, 30);
-  float da = view_of(w, a).x - ax, db = view_of(w, b).x - bx;
+  td_test_steps(w, 30);
+  float ax = td_test_enemy_view(w, a).x, bx = td_test_enemy_view(w, b).x;
+  td_test_steps(w, 30);
+  float da = td_test_enemy_view(w, a).x - ax, db = td_test_enemy_view(w, b).x - bx;
   assert_float_equal(da, 2.5, 0.3); /* 10 units/s x 0.5 x 0.5 s */
   assert_float_equal(db, 0, 1e-4);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 static void test_split_regen_and_healer(void **state) {
@@ -851,19 +721,19 @@ static void test_split_regen_and_healer(void **state) {
   fixture f;
   line_map(&f.map);
   rules_make(&f.rules);
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   uint32_t s = spawn_at(w, E_SPLIT, 10, 0);
-  steps(w, 30);
-  step(w);
+  td_test_steps(w, 30);
+  td_test_step(w);
   td_world_damage(w, s, 1000, D_PHYS, 0);
   assert_int_equal(td_world_gold(w), 207);
-  const td_event *k = find_event(w, TD_EVENT_KILLED);
+  const td_event *k = td_test_find_event(w, TD_EVENT_KILLED);
   assert_non_null(k);
   assert_int_equal(k->type, E_SPLIT);
   assert_int_equal((int)k->amount, 7);
-  assert_int_equal(count_events(w, TD_EVENT_SPAWNED), 3);
-  assert_int_equal(view_of(w, s).state, TD_ENEMY_DYING);
-  step(w);
+  assert_int_equal(td_test_count_events(w, TD_EVENT_SPAWNED), 3);
+  assert_int_equal(td_test_enemy_view(w, s).state, TD_ENEMY_DYING);
+  td_test_step(w);
   assert_int_equal(td_world_enemy_count(w), 3);
   for (size_t i = 0; i < td_world_enemy_capacity(w); i++) {
     td_enemy_view v;
@@ -874,23 +744,23 @@ static void test_split_regen_and_healer(void **state) {
   }
   td_world_destroy(w);
   /* regeneration: 5/s; a healer gives 10/s to others within 2 tiles */
-  w = world_new(&f.map, &f.rules, 1);
+  w = td_test_world(&f.map, &f.rules, 1);
   uint32_t r = spawn_at(w, E_REGEN, 2, 0), hl = spawn_at(w, E_HEALER, 10, 0),
            near = spawn_at(w, E_DUMMY, 11, 0), far = spawn_at(w, E_DUMMY, 14, 0);
   td_world_damage(w, r, 50, D_PHYS, 0);
   td_world_damage(w, hl, 50, D_PHYS, 0);
   td_world_damage(w, near, 50, D_PHYS, 0);
   td_world_damage(w, far, 50, D_PHYS, 0);
-  steps(w, 60);
+  td_test_steps(w, 60);
   assert_float_equal(health_of(w, r), 55, 1e-3);
   assert_float_equal(health_of(w, near), 60, 1e-3);
   assert_float_equal(health_of(w, hl), 50, 0); /* not itself */
   assert_float_equal(health_of(w, far), 50, 0);
-  steps(w, 600);
+  td_test_steps(w, 600);
   assert_float_equal(health_of(w, r), 100, 0); /* never past the maximum */
   assert_float_equal(health_of(w, near), 100, 0);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 static void test_bounty_and_lives(void **state) {
@@ -898,13 +768,13 @@ static void test_bounty_and_lives(void **state) {
   fixture f;
   line_map(&f.map);
   rules_make(&f.rules);
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   uint32_t t = spawn_at(w, E_TANK, 18, 0);
   uint32_t g = spawn_at(w, E_GRUNT, 10, 0);
   int leaked = 0;
   for (int i = 0; i < 600 && !leaked; i++) {
-    step(w);
-    const td_event *e = find_event(w, TD_EVENT_LEAKED);
+    td_test_step(w);
+    const td_event *e = td_test_find_event(w, TD_EVENT_LEAKED);
     if (e) {
       leaked = 1;
       assert_int_equal(e->enemy, t);
@@ -919,7 +789,7 @@ static void test_bounty_and_lives(void **state) {
   td_world_give_gold(w, -1000);
   assert_int_equal(td_world_gold(w), 0);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* An enemy put down on a goal (a script's spawn; a splitter's children
@@ -930,13 +800,13 @@ static void test_enemy_on_goal_leaks(void **state) {
   fixture f;
   line_map(&f.map);
   rules_make(&f.rules);
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   int32_t lives = td_world_lives(w);
   uint32_t g = spawn_at(w, E_GRUNT, 20, 0); /* node 20: the goal */
   int leaks = 0;
   for (int i = 0; i < 5; i++) {
-    step(w);
-    leaks += count_events(w, TD_EVENT_LEAKED);
+    td_test_step(w);
+    leaks += td_test_count_events(w, TD_EVENT_LEAKED);
   }
   assert_int_equal(leaks, 1);
   assert_int_equal(td_world_enemy_count(w), 0);
@@ -944,18 +814,18 @@ static void test_enemy_on_goal_leaks(void **state) {
   assert_true(td_world_lives(w) < lives);
   /* a splitter killed beside the goal: its three children leak */
   uint32_t s = spawn_at(w, E_SPLIT, 19, 0);
-  while (view_of(w, s).x < 196) step(w); /* past the middle of the last edge (190..200) */
-  assert_int_equal(view_of(w, s).state, TD_ENEMY_WALK);
+  while (td_test_enemy_view(w, s).x < 196) td_test_step(w); /* past the middle of the last edge (190..200) */
+  assert_int_equal(td_test_enemy_view(w, s).state, TD_ENEMY_WALK);
   td_world_damage(w, s, 1000, D_PHYS, 0);
   leaks = 0;
   for (int i = 0; i < 5; i++) {
-    step(w);
-    leaks += count_events(w, TD_EVENT_LEAKED);
+    td_test_step(w);
+    leaks += td_test_count_events(w, TD_EVENT_LEAKED);
   }
   assert_int_equal(leaks, 3);
   assert_int_equal(td_world_enemy_count(w), 0);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* ---- waves --------------------------------------------------------------- */
@@ -972,7 +842,7 @@ static void test_wave_formulas_and_preview(void **state) {
   f.rules.first_wave_delay = 1;
   f.rules.wave_interval = 2;
   f.rules.wave_count = 6;
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   td_wave_entry e[4];
   assert_int_equal(td_world_preview(w, 1, e, 4), 0);
   assert_int_equal(td_world_preview(w, 2, e, 4), 1);
@@ -991,10 +861,10 @@ static void test_wave_formulas_and_preview(void **state) {
   assert_int_equal(td_world_next_wave_ticks(w), 60);
   int started[3] = {0}, n_started = 0, spawned_at = -1, spawned = 0;
   for (int t = 0; t < 300; t++) {
-    step(w);
-    const td_event *s = find_event(w, TD_EVENT_WAVE_STARTED);
+    td_test_step(w);
+    const td_event *s = td_test_find_event(w, TD_EVENT_WAVE_STARTED);
     if (s && n_started < 3) started[n_started++] = (int)s->tick;
-    size_t k = count_events(w, TD_EVENT_SPAWNED);
+    size_t k = td_test_count_events(w, TD_EVENT_SPAWNED);
     if (k && spawned_at < 0) spawned_at = t;
     spawned += (int)k;
   }
@@ -1009,12 +879,12 @@ static void test_wave_formulas_and_preview(void **state) {
   /* endless: health keeps growing past wave_count */
   g->end = 0;
   f.rules.wave_count = 3;
-  w = world_new(&f.map, &f.rules, 1);
+  w = td_test_world(&f.map, &f.rules, 1);
   assert_int_equal(td_world_preview(w, 6, e, 4), 1);
   /* (1 + 0.5 x 4) x (1 + 0.1 x 3) = 3.9 */
   assert_float_equal(e[0].health, 390, 1e-2);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 static void test_call_wave_early(void **state) {
@@ -1026,27 +896,27 @@ static void test_call_wave_early(void **state) {
   f.rules.wave_interval = 20;
   f.rules.wave_count = 2;
   f.rules.early_bonus = 3;
-  td_world *w = world_new(&f.map, &f.rules, 1);
-  steps(w, 60); /* 1 s in: 9 s (540 ticks) early */
-  cmd(w, (td_command){.kind = TD_COMMAND_CALL_WAVE});
-  step(w);
-  const td_event *e = find_event(w, TD_EVENT_WAVE_STARTED);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
+  td_test_steps(w, 60); /* 1 s in: 9 s (540 ticks) early */
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_CALL_WAVE});
+  td_test_step(w);
+  const td_event *e = td_test_find_event(w, TD_EVENT_WAVE_STARTED);
   assert_non_null(e);
   assert_int_equal(e->wave, 1);
   assert_int_equal((int)e->amount, 26); /* floor(3 x 539 / 60) */
   assert_int_equal(td_world_gold(w), 200 + 25 + 26);
-  assert_int_equal(count_events(w, TD_EVENT_SPAWNED), 3);
+  assert_int_equal(td_test_count_events(w, TD_EVENT_SPAWNED), 3);
   assert_int_equal(td_world_next_wave_ticks(w), 1200);
-  cmd(w, (td_command){.kind = TD_COMMAND_CALL_WAVE});
-  cmd(w, (td_command){.kind = TD_COMMAND_CALL_WAVE});
-  step(w);
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_CALL_WAVE});
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_CALL_WAVE});
+  td_test_step(w);
   assert_int_equal(td_world_wave(w), 2);
-  e = find_event(w, TD_EVENT_WAVE_STARTED);
+  e = td_test_find_event(w, TD_EVENT_WAVE_STARTED);
   assert_int_equal((int)e->amount, 59); /* floor(3 x 1199 / 60) */
-  assert_int_equal(find_event(w, TD_EVENT_REFUSED)->reason, TD_REFUSAL_NO_WAVE);
+  assert_int_equal(td_test_find_event(w, TD_EVENT_REFUSED)->reason, TD_REFUSAL_NO_WAVE);
   assert_int_equal(td_world_next_wave_ticks(w), -1);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* Pause: commands still apply; nothing moves; the wave clock stops. */
@@ -1056,25 +926,25 @@ static void test_pause(void **state) {
   line_map(&f.map);
   rules_make(&f.rules);
   f.rules.first_wave_delay = 1;
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   uint32_t g = spawn_at(w, E_GRUNT, 0, 0);
-  steps(w, 10);
-  cmd(w, (td_command){.kind = TD_COMMAND_PAUSE});
-  cmd(w, (td_command){.tick = 110, .kind = TD_COMMAND_RESUME});
-  step(w);
+  td_test_steps(w, 10);
+  td_test_cmd(w, (td_command){.kind = TD_COMMAND_PAUSE});
+  td_test_cmd(w, (td_command){.tick = 110, .kind = TD_COMMAND_RESUME});
+  td_test_step(w);
   assert_true(td_world_paused(w));
-  float x = view_of(w, g).x;
+  float x = td_test_enemy_view(w, g).x;
   int64_t left = td_world_next_wave_ticks(w);
-  steps(w, 99);
+  td_test_steps(w, 99);
   assert_true(td_world_paused(w));
-  assert_float_equal(view_of(w, g).x, x, 0);
+  assert_float_equal(td_test_enemy_view(w, g).x, x, 0);
   assert_int_equal(td_world_next_wave_ticks(w), left);
-  step(w);
+  td_test_step(w);
   assert_false(td_world_paused(w));
-  assert_true(view_of(w, g).x > x);
+  assert_true(td_test_enemy_view(w, g).x > x);
   assert_int_equal(td_world_next_wave_ticks(w), left - 1);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 static void test_win_lose_and_endless(void **state) {
@@ -1089,13 +959,13 @@ static void test_win_lose_and_endless(void **state) {
   f.rules.levels[L_GUN].damage = 1000;
   f.rules.levels[L_GUN].range = 8;
   /* win: a gun that kills everything in sight */
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   place(w, 0, T_GUN);
   int won_at = -1, ended = 0;
   for (int t = 0; t < 60 * 30 && won_at < 0; t++) {
-    step(w);
-    ended += (int)count_events(w, TD_EVENT_WAVE_ENDED);
-    if (find_event(w, TD_EVENT_WON)) won_at = t;
+    td_test_step(w);
+    ended += (int)td_test_count_events(w, TD_EVENT_WAVE_ENDED);
+    if (td_test_find_event(w, TD_EVENT_WON)) won_at = t;
   }
   assert_true(won_at > 300); /* after wave 2 (at 5.5 s) was cleared */
   assert_int_equal(ended, 2);
@@ -1103,14 +973,14 @@ static void test_win_lose_and_endless(void **state) {
   assert_int_equal(td_world_lives(w), 10);
   assert_int_equal(td_world_gold(w), 200 - 50 + 2 * 25 + 4 * 5);
   place(w, 2, T_GUN);
-  step(w);
-  assert_int_equal(find_event(w, TD_EVENT_REFUSED)->reason, TD_REFUSAL_GAME_OVER);
+  td_test_step(w);
+  assert_int_equal(td_test_find_event(w, TD_EVENT_REFUSED)->reason, TD_REFUSAL_GAME_OVER);
   td_world_destroy(w);
   /* endless: the same game goes on to wave 3 and beyond */
-  w = world_new(&f.map, &f.rules, 1);
+  w = td_test_world(&f.map, &f.rules, 1);
   td_world_set_endless(w, true);
   place(w, 0, T_GUN);
-  steps(w, 60 * 16);
+  td_test_steps(w, 60 * 16);
   assert_int_equal(td_world_state(w), TD_GAME_PLAYING);
   assert_int_equal(td_world_wave(w), 4);
   assert_true(td_world_next_wave_ticks(w) > 0);
@@ -1118,17 +988,17 @@ static void test_win_lose_and_endless(void **state) {
   /* lose: no towers, 3 lives, 4 grunts leak */
   f.rules.start_lives = 3;
   f.rules.groups[0].count = 4;
-  w = world_new(&f.map, &f.rules, 1);
+  w = td_test_world(&f.map, &f.rules, 1);
   int lost_at = -1;
   for (int t = 0; t < 60 * 40 && lost_at < 0; t++) {
-    step(w);
-    if (find_event(w, TD_EVENT_LOST)) lost_at = t;
+    td_test_step(w);
+    if (td_test_find_event(w, TD_EVENT_LOST)) lost_at = t;
   }
   assert_true(lost_at > 0);
   assert_int_equal(td_world_state(w), TD_GAME_LOST);
   assert_int_equal(td_world_lives(w), 0);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* ---- hooks --------------------------------------------------------------- */
@@ -1175,13 +1045,13 @@ static void test_hooks(void **state) {
   line_map(&f.map);
   rules_make(&f.rules);
   f.rules.levels[L_GUN].range = 5;
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   hook_log log = {0};
   td_world_hooks h = {.ud = &log, .event = on_event, .tick = on_tick};
   td_world_set_hooks(w, &h);
   spawn_at(w, E_DUMMY, 9, 0);
   place(w, 0, T_GUN);
-  step(w);
+  td_test_step(w);
   /* placed, fired, hit (10), then the hook's hit kills: hit, killed */
   size_t n;
   const td_event *e = td_world_events(w, &n);
@@ -1200,12 +1070,12 @@ static void test_hooks(void **state) {
   reenter_log re = {0};
   td_world_hooks h2 = {.ud = &re, .tick = reenter};
   td_world_set_hooks(w, &h2);
-  step(w);
+  td_test_step(w);
   assert_int_equal(re.rc, -1);
   assert_string_equal(re.err.msg, "world: td_world_step called from a hook");
   assert_int_equal(td_world_tick(w), 2);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 static void spawn_in_tick(void *ud, td_world *w) {
@@ -1219,18 +1089,18 @@ static void test_runaway_hook_is_capped(void **state) {
   fixture f;
   line_map(&f.map);
   rules_make(&f.rules);
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   hook_log log = {.runaway = true};
   td_world_hooks h = {.ud = &log, .event = on_event, .tick = spawn_in_tick};
   td_world_set_hooks(w, &h);
-  step(w);
+  td_test_step(w);
   assert_int_equal(log.events, TD_WORLD_HOOK_EVENTS);
   size_t n;
   td_world_events(w, &n);
   assert_int_equal(n, TD_WORLD_HOOK_EVENTS + 1); /* the last one listed, not handed on */
   assert_int_equal(td_world_enemy_count(w), TD_WORLD_HOOK_EVENTS + 1);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* ---- a whole game: determinism, saves ------------------------------------ */
@@ -1305,8 +1175,8 @@ static void test_determinism(void **state) {
   fixture f;
   fork_map(&f.map);
   game_rules(&f.rules);
-  td_world *a = world_new(&f.map, &f.rules, 42), *b = world_new(&f.map, &f.rules, 42),
-           *c = world_new(&f.map, &f.rules, 43);
+  td_world *a = td_test_world(&f.map, &f.rules, 42), *b = td_test_world(&f.map, &f.rules, 42),
+           *c = td_test_world(&f.map, &f.rules, 43);
   td_world_hooks h = {.tick = random_hurt};
   td_world *all[3] = {a, b, c};
   for (int i = 0; i < 3; i++) {
@@ -1317,9 +1187,9 @@ static void test_determinism(void **state) {
   assert_true(td_world_checksum(a) != td_world_checksum(c)); /* the RNG's state */
   int differ = 0, kills = 0, hits = 0, shots = 0, refused = 0;
   for (int t = 0; t < 60 * 40; t++) {
-    step(a);
-    step(b);
-    step(c);
+    td_test_step(a);
+    td_test_step(b);
+    td_test_step(c);
     if (td_world_checksum(a) != td_world_checksum(b)) fail_msg("tick %d: checksums differ", t);
     size_t na, nb;
     const td_event *ea = td_world_events(a, &na), *eb = td_world_events(b, &nb);
@@ -1331,9 +1201,9 @@ static void test_determinism(void **state) {
                   x->wave == y->wave && x->reason == y->reason && x->amount == y->amount &&
                   x->x == y->x && x->y == y->y);
     }
-    kills += (int)count_events(a, TD_EVENT_KILLED);
-    hits += (int)count_events(a, TD_EVENT_HIT);
-    refused += (int)count_events(a, TD_EVENT_REFUSED);
+    kills += (int)td_test_count_events(a, TD_EVENT_KILLED);
+    hits += (int)td_test_count_events(a, TD_EVENT_HIT);
+    refused += (int)td_test_count_events(a, TD_EVENT_REFUSED);
     shots += (int)td_world_shot_capacity(a) > 0;
     differ += fabsf(health_sum(a) - health_sum(c)) > 1e-3f;
   }
@@ -1346,30 +1216,9 @@ static void test_determinism(void **state) {
   td_world_destroy(a);
   td_world_destroy(b);
   td_world_destroy(c);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
-/* Saves a into *blob (kept for the caller) and loads it back. */
-static td_world *save_and_load(const fixture *f, const td_world *a, td_blob *blob) {
-  td_world_save(a, blob);
-  assert_false(blob->failed);
-  td_blob_reader r = td_blob_read(blob->data, blob->len);
-  td_err err = {{0}};
-  td_world *b = td_world_load(&f->map, &f->rules, &r, &err);
-  if (!b) fail_msg("%s", err.msg);
-  return b;
-}
-
-/* Two worlds that should be one: their saves are the same bytes. */
-static void assert_same_saves(const td_world *a, const td_world *b) {
-  td_blob first = {0}, again = {0};
-  td_world_save(a, &first);
-  td_world_save(b, &again);
-  assert_int_equal(first.len, again.len);
-  assert_memory_equal(first.data, again.data, first.len);
-  td_blob_free(&again);
-  td_blob_free(&first);
-}
 
 /* Runs the game to tick `at` with active effects and shots in flight,
 ** saves, loads, and runs both 600 more ticks. */
@@ -1378,12 +1227,12 @@ static void test_save_load_continues(void **state) {
   fixture f;
   fork_map(&f.map);
   game_rules(&f.rules);
-  td_world *a = world_new(&f.map, &f.rules, 7);
+  td_world *a = td_test_world(&f.map, &f.rules, 7);
   game_commands(a);
   int t = 0;
   bool ready = false;
   for (; t < 60 * 30 && !ready; t++) {
-    step(a);
+    td_test_step(a);
     size_t shots = 0, slowed = 0, dotted = 0, stunned = 0;
     for (size_t s = 0; s < td_world_shot_capacity(a); s++) shots += td_world_shot(a, s, &(td_shot_view){0});
     for (size_t s = 0; s < td_world_enemy_capacity(a); s++) {
@@ -1398,21 +1247,21 @@ static void test_save_load_continues(void **state) {
   assert_true(ready);
   printf("  saved at tick %d, wave %d, %zu enemies\n", t, td_world_wave(a), td_world_enemy_count(a));
   td_blob blob = {0};
-  td_world *b = save_and_load(&f, a, &blob);
+  td_world *b = td_test_save_and_load(&f, a, &blob);
   assert_int_equal(td_world_checksum(a), td_world_checksum(b));
   assert_int_equal(td_world_gold(a), td_world_gold(b));
   for (int k = 0; k < 600; k++) {
-    step(a);
-    step(b);
+    td_test_step(a);
+    td_test_step(b);
     if (td_world_checksum(a) != td_world_checksum(b))
       fail_msg("%d ticks after the load: checksums differ", k + 1);
   }
   /* a save of the loaded world is the same bytes */
-  assert_same_saves(a, b);
+  td_test_assert_same_saves(a, b);
   td_blob_free(&blob);
   td_world_destroy(a);
   td_world_destroy(b);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 static void test_bad_saves(void **state) {
@@ -1420,9 +1269,9 @@ static void test_bad_saves(void **state) {
   fixture f;
   fork_map(&f.map);
   game_rules(&f.rules);
-  td_world *a = world_new(&f.map, &f.rules, 7);
+  td_world *a = td_test_world(&f.map, &f.rules, 7);
   game_commands(a);
-  steps(a, 400);
+  td_test_steps(a, 400);
   td_blob blob = {0};
   td_world_save(a, &blob);
   assert_false(blob.failed);
@@ -1478,7 +1327,7 @@ static void test_bad_saves(void **state) {
   assert_null(td_world_load(&f.map, &f.rules, &r, &err));
   assert_string_equal(err.msg, "save: 1 bytes of unknown data after the end");
   td_blob_free(&blob);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* ---- allocation failures ------------------------------------------------- */
@@ -1516,25 +1365,7 @@ static int game_under_pressure(const fixture *f) {
       }
     }
   }
-  if (status == 0) {
-    td_blob b = {0};
-    td_world_save(w, &b);
-    if (b.failed) {
-      status = -1;
-    } else {
-      td_blob_reader r = td_blob_read(b.data, b.len);
-      td_world *v = td_world_load(&f->map, &f->rules, &r, &err);
-      if (!v) {
-        if (!strstr(err.msg, "out of memory"))
-          fail_msg("load: '%s'", err.msg);
-        status = -1;
-      } else {
-        if (td_world_checksum(v) != td_world_checksum(w)) fail_msg("load: checksum");
-        td_world_destroy(v);
-      }
-    }
-    td_blob_free(&b);
-  }
+  if (status == 0) status = td_test_reload_check(f, w);
   td_world_destroy(w);
   return status;
 }
@@ -1564,7 +1395,7 @@ static void test_allocation_failures(void **state) {
   printf("  %ld allocations, each failed once (%ld absorbed by the crowd)\n", total, absorbed);
   assert_true(absorbed < total / 4);
   assert_true(total > 50);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* ---- costs --------------------------------------------------------------- */
@@ -1574,7 +1405,7 @@ static void test_cost_reroutes(void **state) {
   fixture f;
   fork_map(&f.map);
   rules_make(&f.rules);
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   const td_route *rt = td_world_route(w);
   const td_graph *g = td_route_graph(rt);
   const int32_t *next = td_route_next(rt);
@@ -1590,8 +1421,8 @@ static void test_cost_reroutes(void **state) {
   assert_true(td_world_checksum(w) == sum0);
   /* an enemy on the first edge, heading for node 1 */
   uint32_t h = spawn_at(w, E_GRUNT, 0, 0);
-  steps(w, 20);
-  assert_true(view_of(w, h).x < 50);
+  td_test_steps(w, 20);
+  assert_true(td_test_enemy_view(w, h).x < 50);
   /* mud on 1-2 (50 x 5 = 250 against the detour's 150) */
   assert_int_equal(td_world_set_cost(w, TD_COST_EDGE, &e, 1, 5.0, &err), 0);
   assert_int_equal(next[1], 4);
@@ -1601,7 +1432,7 @@ static void test_cost_reroutes(void **state) {
   /* the enemy takes the detour: it passes y = 100 */
   float ymax = 0;
   for (int t = 0; t < 600 && td_world_enemy_get(w, h, &(td_enemy_view){0}); t++) {
-    step(w);
+    td_test_step(w);
     td_enemy_view v;
     if (td_world_enemy_get(w, h, &v) && v.y > ymax) ymax = v.y;
   }
@@ -1633,7 +1464,7 @@ static void test_cost_reroutes(void **state) {
   assert_int_equal(next[1], 2);
   assert_true(g->edges[FORK_E14].factor == 1.0);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 /* A tick hook that changes costs at ticks 300 and 900 (edges and a node). */
@@ -1655,20 +1486,20 @@ static void test_cost_save_load(void **state) {
   fixture f;
   fork_map(&f.map);
   game_rules(&f.rules);
-  td_world *a = world_new(&f.map, &f.rules, 7), *plain = world_new(&f.map, &f.rules, 7);
+  td_world *a = td_test_world(&f.map, &f.rules, 7), *plain = td_test_world(&f.map, &f.rules, 7);
   game_commands(a);
   game_commands(plain);
   td_world_hooks h = {.tick = cost_rules};
   td_world_set_hooks(a, &h);
   for (int t = 0; t < 600; t++) {
-    step(a);
-    step(plain);
+    td_test_step(a);
+    td_test_step(plain);
     if (t < 300) assert_true(td_world_checksum(a) == td_world_checksum(plain));
   }
   assert_true(td_world_checksum(a) != td_world_checksum(plain));
   assert_true(td_world_cost(a, TD_COST_EDGE, FORK_E12) == 6.0);
   td_blob blob = {0};
-  td_world *b = save_and_load(&f, a, &blob);
+  td_world *b = td_test_save_and_load(&f, a, &blob);
   td_world_set_hooks(b, &h);
   assert_true(td_world_cost(b, TD_COST_EDGE, FORK_E12) == 6.0);
   assert_true(td_route_graph(td_world_route(b))->edges[FORK_E12].factor == 6.0);
@@ -1676,13 +1507,13 @@ static void test_cost_save_load(void **state) {
                       6 * sizeof(int32_t));
   assert_true(td_world_checksum(a) == td_world_checksum(b));
   for (int k = 0; k < 900; k++) {
-    step(a);
-    step(b);
+    td_test_step(a);
+    td_test_step(b);
     if (td_world_checksum(a) != td_world_checksum(b))
       fail_msg("%d ticks after the load: checksums differ", k + 1);
   }
   assert_true(td_world_cost(b, TD_COST_NODE, 5) == 0.25);
-  assert_same_saves(a, b);
+  td_test_assert_same_saves(a, b);
   td_world_destroy(b);
   /* the factors are checked as they load: [u64 1][i32 edge][f64 factor]
   ** [u64 0] just before the crowd's "CRWD" */
@@ -1714,7 +1545,7 @@ static void test_cost_save_load(void **state) {
   td_blob_free(&blob);
   td_world_destroy(a);
   td_world_destroy(plain);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 static void test_create_refusals(void **state) {
@@ -1762,7 +1593,7 @@ static void test_create_refusals(void **state) {
   td_world *w = td_world_create(&f.map, &f.rules, 1, &err);
   if (!w) fail_msg("%s", err.msg);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 static void test_rng(void **state) {
@@ -1770,8 +1601,8 @@ static void test_rng(void **state) {
   fixture f;
   line_map(&f.map);
   rules_make(&f.rules);
-  td_world *a = world_new(&f.map, &f.rules, 5), *b = world_new(&f.map, &f.rules, 5),
-           *c = world_new(&f.map, &f.rules, 6);
+  td_world *a = td_test_world(&f.map, &f.rules, 5), *b = td_test_world(&f.map, &f.rules, 5),
+           *c = td_test_world(&f.map, &f.rules, 6);
   int same = 0, hist[6] = {0};
   for (int i = 0; i < 6000; i++) {
     uint32_t x = td_world_random(a);
@@ -1792,7 +1623,7 @@ static void test_rng(void **state) {
   td_world_destroy(a);
   td_world_destroy(b);
   td_world_destroy(c);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 static void test_graph_clone(void **state) {
@@ -1817,7 +1648,7 @@ static void test_preview_next(void **state) {
   fixture f;
   fork_map(&f.map);
   rules_make(&f.rules);
-  td_world *w = world_new(&f.map, &f.rules, 1);
+  td_world *w = td_test_world(&f.map, &f.rules, 1);
   const td_route *r = td_world_route(w);
   int32_t n = td_route_graph(r)->node_count;
   int32_t before[6], next[6];
@@ -1846,7 +1677,7 @@ static void test_preview_next(void **state) {
   ** the world's route keeps going round, and a preview of an edge already
   ** blocked by another tower leaves it blocked */
   place(w, 0, T_GUN);
-  step(w);
+  td_test_step(w);
   assert_int_equal(td_route_next(r)[1], 4);
   assert_false(td_world_preview_next(w, 1, T_GUN, next));
   assert_false(td_world_preview_next(w, 0, T_GUN, next)); /* occupied */
@@ -1855,21 +1686,21 @@ static void test_preview_next(void **state) {
   assert_true(td_route_graph(r)->edges[FORK_E12].blocked);
   assert_int_equal(td_route_validate(r, NULL), 0);
   /* same steps with and without previews: same checksums */
-  td_world *a = world_new(&f.map, &f.rules, 3), *b = world_new(&f.map, &f.rules, 3);
+  td_world *a = td_test_world(&f.map, &f.rules, 3), *b = td_test_world(&f.map, &f.rules, 3);
   for (int t = 0; t < 200; t++) {
     if (t % 7 == 0) assert_true(td_world_preview_next(a, t <= 50 ? 0 : 4, T_GUN, next));
     if (t == 50) {
       place(a, 1, T_GUN);
       place(b, 1, T_GUN);
     }
-    step(a);
-    step(b);
+    td_test_step(a);
+    td_test_step(b);
     assert_int_equal(td_world_checksum(a), td_world_checksum(b));
   }
   td_world_destroy(a);
   td_world_destroy(b);
   td_world_destroy(w);
-  fixture_free(&f);
+  td_test_fixture_free(&f);
 }
 
 int main(void) {
