@@ -220,12 +220,26 @@ static float aura(const td_world *w, const td_tower_level *l, float x, float y) 
   return c;
 }
 
+/* Whether (x, y) is within reach of a spawn. */
+static bool near_spawn(const td_world *w, float x, float y, float reach) {
+  const td_map *m = td_world_map(w);
+  const td_graph *g = td_route_graph(td_world_route(w));
+  for (size_t s = 0; s < m->spawn_count; s++) {
+    float dx = (float)g->x[m->spawns[s].node] - x, dy = (float)g->y[m->spawns[s].node] - y;
+    if (dx * dx + dy * dy <= reach * reach) return true;
+  }
+  return false;
+}
+
 /* What a level at (x, y) covers: a support level the towers in its aura; a
 ** firing one the air points and the ground points [g0, g1). */
 static float level_cover(const td_auto *a, const td_world *w, const td_tower_level *l, float x,
                          float y, size_t g0, size_t g1, float air_weight) {
   float tile = (float)td_world_map(w)->tile_w;
   if (l->soldiers > 0) { /* a barracks: the ground its soldiers can hold */
+    /* none near a spawn: its soldiers would hold enemies at the gate
+    ** (before a rally point is set, they stand round the barracks) */
+    if (near_spawn(w, x, y, (6.0f + l->range) * tile)) return 0;
     td_tower_level ground = *l;
     ground.hits_ground = true;
     ground.hits_air = false;
@@ -359,17 +373,6 @@ static int upgrade(td_auto *a, td_game *g, float air_weight, td_err *err) {
   if (command(g, &cmd, err) != 0) return -1;
   a->upgraded++;
   return 1;
-}
-
-/* Whether (x, y) is within reach of a spawn. */
-static bool near_spawn(const td_world *w, float x, float y, float reach) {
-  const td_map *m = td_world_map(w);
-  const td_graph *g = td_route_graph(td_world_route(w));
-  for (size_t s = 0; s < m->spawn_count; s++) {
-    float dx = (float)g->x[m->spawns[s].node] - x, dy = (float)g->y[m->spawns[s].node] - y;
-    if (dx * dx + dy * dy <= reach * reach) return true;
-  }
-  return false;
 }
 
 /* Soldiers hold best where the towers shoot: a barracks whose rally point

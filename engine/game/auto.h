@@ -22,7 +22,8 @@
 **      that covers something from some free base, at the free base where
 **      its cover is largest (ties: the lower base index) and the world
 **      would accept it (td_world_check_place). A barracks covers the
-**      ground points within its range (where its soldiers can stand).
+**      ground points within its range (where its soldiers can stand),
+**      none when it would stand within 6 tiles plus its range of a spawn.
 **      Support towers (rate 0, no soldiers) go
 **      where their aura covers the most towers, and only once two towers
 **      stand. When that type is not affordable the player saves for it,

@@ -82,7 +82,9 @@ for m, g in games.items():
     print("  %-10s %-5s tick %6d  %s" % (m, g["result"], g["ticks"],
           " ".join("%s %d" % kv for kv in sorted(g["fights"].items()))))
 
-for e in ("engage", "soldier_death", "tower_damaged", "tower_destroyed"):
+# (a tower falling in a whole game: tests/scenarios/soldiers.lua; the
+# built-in player's towers are guarded well enough that none falls here)
+for e in ("engage", "soldier_death", "tower_damaged"):
     if not fights.get(e):
         fails.append("no %s event in any game" % e)
 for k, a in (("enemy", "walk>blocked"), ("enemy", "blocked>attack"), ("enemy", "walk>attack"),
@@ -118,11 +120,11 @@ check $? "twin: the replay parted: $(head -c 300 "$tmp/err") $(tail -n 2 "$tmp/o
 # what it is meant to be (from the saving run's JSON, one tick later: the
 # units in a state are the arrows into it less the arrows out of it; an
 # enemy in ATTACK without a soldier in ATTACK is a sapper at a tower):
-#   30600 a soldier fights; 50050 a soldier fights and a sapper hits a tower;
-#   50800 a sapper hits a tower (no soldier near); 19000 and 53200 are
-#   ticks where a load once fitted two walkers' lanes to a grid's clearance
-#   before the towers' cells were closed again (world_save.c's rebuild).
-for at in 30600:fight 50050:both 50800:siege 19000:any 53200:any; do
+#   30500 and 47000 a soldier fights; 32600 and 32700 a soldier fights and
+#   a sapper hits a tower; 19000 is a tick where a load once fitted walkers'
+#   lanes to a grid's clearance before the towers' cells were closed again
+#   (world_save.c's rebuild).
+for at in 30500:fight 32600:both 32700:both 19000:any 47000:fight; do
   t=${at%%:*} want=${at#*:}
   "$td" sim --map "$map" --auto --ticks $((t + 1)) --save-at "$t" --save "$tmp/s.tds" --json \
     >"$tmp/at.json" 2>/dev/null
