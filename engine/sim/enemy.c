@@ -437,7 +437,10 @@ typedef struct heal_ctx {
 static void heal_one(void *ctx, td_world *w, size_t j) {
   heal_ctx *h = ctx;
   enemy_rec *e = &w->enemies[j];
-  if (j == h->healer) return;
+  /* one held by a soldier is out of its healers' reach: a held enemy healed
+  ** faster than its soldier hurts it would stand for good, and a wave in
+  ** single file behind it with it */
+  if (j == h->healer || e->holder) return;
   float dx = e->x - h->x, dy = e->y - h->y;
   if (dx * dx + dy * dy > h->r2) return;
   e->health += h->amount;

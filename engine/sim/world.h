@@ -52,7 +52,8 @@
 **   each kind (damage, rate) the strongest support in range applies.
 **   Regeneration and healing: every tick, each enemy regains regen x dt,
 **   then each healer gives heal_rate x dt to every other enemy within
-**   heal_radius; healers stack; health never exceeds its maximum.
+**   heal_radius but those a soldier holds; healers stack; health never
+**   exceeds its maximum.
 **
 ** Targeting. A tower sees enemies whose centre is within its range of its
 ** centre and that it can hit (hits_ground / hits_air); dying and leaked
