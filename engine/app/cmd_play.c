@@ -450,15 +450,15 @@ static int script_pad(session *s, const char *file, int ln, int n, const char *a
   }
   SDL_GameControllerButton bt = SDL_GameControllerGetButtonFromString(b);
   if (n != 3 || bt == SDL_CONTROLLER_BUTTON_INVALID ||
-      (strcmp(a, "button") && strcmp(a, "press") && strcmp(a, "release"))) {
+      (strcmp(a, "button") != 0 && strcmp(a, "press") != 0 && strcmp(a, "release") != 0)) {
     td_app_fail("%s:%d: pad button|press|release NAME, or pad axis NAME VALUE: bad line", file, ln);
     return 2;
   }
-  if (strcmp(a, "release")) {
+  if (strcmp(a, "release") != 0) {
     SDL_JoystickSetVirtualButton(s->vpad, (int)bt, 1);
     frame(s, 1.0 / 60);
   }
-  if (strcmp(a, "press")) {
+  if (strcmp(a, "press") != 0) {
     SDL_JoystickSetVirtualButton(s->vpad, (int)bt, 0);
     frame(s, 1.0 / 60);
   }
@@ -736,7 +736,7 @@ static int script_line(session *s, const char *file, int ln, char *line) {
     if (!strcmp(a, "music") && n >= 4) { /* expect music KEY OP N */
       char op[8] = "", want[32] = "";
       if (sscanf(line, "%*s %*s %*s %7s %31s", op, want) != 2 ||
-          (strcmp(b, "volume") && strcmp(b, "layer") && strcmp(b, "track"))) {
+          (strcmp(b, "volume") != 0 && strcmp(b, "layer") != 0 && strcmp(b, "track") != 0)) {
         td_app_fail("%s:%d: expect music volume|layer|track OP N: bad line", file, ln);
         return 2;
       }
@@ -745,7 +745,7 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       int track = -1, vol = set.music;
       float layer = -1;
       td_audio_get_music(s->audio, &track, &vol, &layer);
-      if (strcmp(b, "volume") && !s->audio) {
+      if (strcmp(b, "volume") != 0 && !s->audio) {
         td_app_say("%s:%d: expect music %s: no audio device", file, ln, b);
         return 1;
       }

@@ -190,7 +190,8 @@ int td_progress_save(const td_progress *p, const char *path, td_err *err) {
       }
     mkdir(dir, 0755);
   }
-  size_t cap = 192 + p->count * (TD_DIFFICULTY_COUNT * 2) * (TD_PROGRESS_NAME_MAX + 40), n = 0;
+  size_t cap = 192 + p->count * (size_t)(TD_DIFFICULTY_COUNT * 2) * (size_t)(TD_PROGRESS_NAME_MAX + 40),
+         n = 0;
   char *text = malloc(cap);
   if (!text) return td_err_set(err, "%s: out of memory", path);
   n += (size_t)snprintf(text + n, cap - n,

@@ -75,7 +75,7 @@ void client_help_draw(td_client *c) {
   td_batch_rect(b, 0, 0, (float)c->w, (float)c->h, td_color(0, 0, 0, 150));
   td_ui_panel(b, (float)g.p.x, (float)g.p.y, (float)g.p.w, (float)g.p.h);
   const char *t = "Controls";
-  td_batch_text(b, (float)(g.p.x + (g.p.w - td_text_width(t, 3)) / 2), (float)g.p.y + 14, 3, t,
+  td_batch_text(b, (float)g.p.x + (float)(g.p.w - td_text_width(t, 3)) / 2.0f, (float)g.p.y + 14, 3, t,
                 WHITE, true);
   for (int i = 0; i < NROWS; i++) {
     float y = (float)(g.top + i * g.row_h);

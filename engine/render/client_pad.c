@@ -191,7 +191,7 @@ void client_pad_event(td_client *c, const SDL_Event *e) {
     /* past the dead zone, rescaled to 0..1 and squared: fine moves near the centre */
     a = a < DEAD ? 0 : (a - DEAD) / (1 - DEAD);
     if (a > 1) a = 1;
-    c->pad_ax[e->caxis.axis] = (v < 0 ? -1 : 1) * a * a;
+    c->pad_ax[e->caxis.axis] = (v < 0 ? -1.0f : 1.0f) * a * a;
   } else {
     button(c, e->cbutton.button, e->type == SDL_CONTROLLERBUTTONDOWN);
   }

@@ -367,7 +367,7 @@ static void draw_confirm(td_client *c) {
   SDL_Rect p = confirm_panel(c);
   td_batch_rect(b, 0, 0, (float)c->w, (float)c->h, td_color(0, 0, 0, 120));
   td_ui_panel(b, (float)p.x, (float)p.y, (float)p.w, (float)p.h);
-  text_center(b, (float)(p.x + p.w / 2), (float)p.y + 30, 2, confirm_question(c->confirm), WHITE);
+  text_center(b, (float)p.x + (float)p.w / 2.0f, (float)p.y + 30, 2, confirm_question(c->confirm), WHITE);
   draw_buttons_of(c, A_CONFIRM, A_CANCEL, A_CONFIRM, A_CANCEL);
 }
 
@@ -615,7 +615,7 @@ static void draw_game(td_client *c) {
     td_batch_rect(b, 0, 0, (float)c->w, (float)c->h, td_color(0, 0, 0, 140));
     SDL_Rect pp = pause_panel(c);
     td_ui_panel(b, (float)pp.x, (float)pp.y, (float)pp.w, (float)pp.h);
-    text_center(b, (float)(pp.x + pp.w / 2), (float)pp.y + 16, 3, "Paused", WHITE);
+    text_center(b, (float)pp.x + (float)pp.w / 2.0f, (float)pp.y + 16, 3, "Paused", WHITE);
     if (c->confirm == A_NONE) {
       draw_buttons_of(c, A_RESUME, A_MAINMENU, A_QUIT, A_SETTINGS);
       draw_buttons_of(c, A_SAVE, A_SAVE, A_SAVE, A_SAVE);

@@ -84,7 +84,7 @@ static bool cache_route(td_maplist_entry *e, td_map *m) {
   td_route *r = td_route_create(m->graph, goals, ng, &err);
   if (!r) return false;
   const int32_t *next = td_route_next(r);
-  e->route = malloc(ROUTE_MAX * 2 * sizeof *e->route);
+  e->route = malloc((size_t)ROUTE_MAX * 2 * sizeof *e->route);
   if (!e->route) {
     td_route_destroy(r);
     return false;
