@@ -587,7 +587,7 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       if (!strcmp(s->sums[i].name, a)) m = &s->sums[i];
     if (!m && s->nsums < 8) m = &s->sums[s->nsums++];
     if (!m) return 2;
-    snprintf(m->name, sizeof m->name, "%s", a);
+    snprintf(m->name, sizeof m->name, "%.63s", a);
     m->tick = td_world_tick(td_game_world(g));
     m->checksum = td_world_checksum(td_game_world(g));
     printf("checksum %s: tick %llu %016llx\n", a, (unsigned long long)m->tick,
@@ -751,7 +751,7 @@ static int script_line(session *s, const char *file, int ln, char *line) {
       }
       long long got = !strcmp(b, "volume") ? vol : !strcmp(b, "track") ? track : lrintf(layer * 100);
       char key[16];
-      snprintf(key, sizeof key, "music %s", b);
+      snprintf(key, sizeof key, "music %.9s", b);
       return expect_number(file, ln, key, op, want, got);
     }
     if ((!strcmp(a, "shown") || !strcmp(a, "hidden")) && n == 3) {
