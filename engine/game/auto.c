@@ -30,6 +30,19 @@ struct td_auto {
   size_t air_end;        /* [ground_end, air_end): the flyers'; then a preview's */
 };
 
+static const char *const strategy_names[TD_AUTO_STRATEGIES] = {"default", "maze", "economy",
+                                                               "random"};
+
+const char *td_auto_strategy_name(int strategy) {
+  return strategy >= 0 && strategy < TD_AUTO_STRATEGIES ? strategy_names[strategy] : NULL;
+}
+
+int td_auto_strategy_find(const char *name) {
+  for (int s = 0; s < TD_AUTO_STRATEGIES; s++)
+    if (strcmp(name, strategy_names[s]) == 0) return s;
+  return -1;
+}
+
 td_auto *td_auto_create(td_err *err) {
   td_auto *a = td_mem_calloc(1, sizeof *a);
   if (!a) td_err_set(err, "auto: out of memory");

@@ -51,6 +51,14 @@
 
 typedef struct td_auto td_auto;
 
+/* The strategies the built-in player can follow, by name (td sim
+** --strategy, td sweep): "default" is the one described above; "maze",
+** "economy" and "random" are the others a balance sweep plays (see
+** td_auto_create_strategy's comment once they exist). */
+enum { TD_AUTO_DEFAULT, TD_AUTO_MAZE, TD_AUTO_ECONOMY, TD_AUTO_RANDOM, TD_AUTO_STRATEGIES };
+const char *td_auto_strategy_name(int strategy); /* NULL when out of range */
+int td_auto_strategy_find(const char *name);     /* its index, or -1 */
+
 td_auto *td_auto_create(td_err *err);  /* NULL when out of memory */
 void td_auto_destroy(td_auto *a);      /* NULL is a no-op */
 
