@@ -4,9 +4,10 @@
 # in td to the same graph and the same route (td route --json of the three
 # agree) and play the same game (td sim --auto: equal checksums); the
 # properties the maps use are the ones the project declares (maps/
-# objecttypes.xml, maps/td.tiled-project); and a scripted edit (one vertex
-# of 03-serpent's road moved), exported by Tiled, changes the route by the
-# length the geometry says. Skipped, with a SKIP line, without tiled.
+# objecttypes.xml, maps/td.tiled-project); and scripted edits (one vertex of
+# a path moved), exported by Tiled, change the route as the geometry says:
+# 03-serpent's one road grows by 128, 05-twin's north gate turns to the other
+# goal. Skipped, with a SKIP line, without tiled.
 set -u
 source "$(dirname "$0")/harness.bash"
 command -v tiled >/dev/null || skip "tiled (Debian package tiled) not installed"
@@ -140,35 +141,49 @@ sys.exit(1 if bad else 0)
 PY
 check $? "the maps' properties are the project's"
 
-# ---- a scripted edit: one vertex of 03-serpent's road moved ---------------
-# The serpent's second vertex (656,80), the first lane corner, moves 96
-# right to (752,80): the first edge grows from 608 to 704, and the second,
-# from (656,80) to (656,208), becomes the hypotenuse of 96 and 128, 160. So
-# the one route, the same ten nodes, is 96 + 32 = 128 longer: 3488, not 3360.
+# ---- scripted edits: one vertex of a path moved, exported by Tiled ---------
 mkdir -p "$tmp/edit"
-ln -s "$src/assets" "$tmp/assets" # the copy's tileset image: ../assets/tiles/
-python3 - "$src/maps/03-serpent.tmx" "$tmp/edit/edited.tmx" <<'PY'
+ln -s "$src/assets" "$tmp/assets" # the copies' tileset images: ../assets/tiles/
+
+# moved NAME MAP PATH INDEX X,Y X,Y: a copy of maps/MAP with vertex INDEX of
+# the path named PATH moved from the first point to the second (both
+# relative to the object's x, y, as the .tmx keeps them), exported by Tiled
+# to Lua and JSON; sets `variants` to the files td reads (the .tmx and the
+# JSON export only with the loader)
+moved() {
+  local name=$1
+  python3 - "$src/maps/$2" "$tmp/edit/$name.tmx" "$3" "$4" "$5" "$6" <<'PY'
 import sys
 import xml.etree.ElementTree as ET
-tree = ET.parse(sys.argv[1])
-road = next(o for o in tree.getroot().iter("object") if o.get("type") == "path")
+src, out, name, index, old, new = sys.argv[1:]
+tree = ET.parse(src)
+road = next(o for o in tree.getroot().iter("object")
+            if o.get("type") == "path" and o.get("name") == name)
 line = road.find("polyline")
-points = [tuple(float(v) for v in p.split(",")) for p in line.get("points").split()]
-assert points[1] == (608, 0), points[1]  # relative to the object's x, y
-points[1] = (704, 0)
-line.set("points", " ".join("%g,%g" % p for p in points))
-tree.write(sys.argv[2], encoding="UTF-8", xml_declaration=True)
+points = [p.split(",") for p in line.get("points").split()]
+assert points[int(index)] == old.split(","), points[int(index)]
+points[int(index)] = new.split(",")
+line.set("points", " ".join(",".join(p) for p in points))
+tree.write(out, encoding="UTF-8", xml_declaration=True)
 PY
-check $? "editing a copy of 03-serpent.tmx"
+  check $? "moving a vertex of '$3' in a copy of $2"
+  tiled_export lua "$tmp/edit/$name.tmx" "$tmp/edit/$name.lua"
+  tiled_export json "$tmp/edit/$name.tmx" "$tmp/edit/$name.tmj"
+  variants=("$tmp/edit/$name.lua")
+  [ "$loader" -eq 1 ] && variants+=("$tmp/edit/$name.tmx" "$tmp/edit/$name.tmj") # NEEDS-LOADER
+}
+
+# 03-serpent, the one fixed road: its second vertex (656,80), the first lane
+# corner, moves 96 right to (752,80). The first edge grows from 608 to 704,
+# and the second, from (656,80) to (656,208), becomes the hypotenuse of 96
+# and 128: 160. So the one route, the same ten nodes, is 96 + 32 = 128
+# longer: 3488, not 3360; the rest of the road keeps its distances.
 tiled_export lua "$src/maps/03-serpent.tmx" "$tmp/serpent.lua"
-tiled_export lua "$tmp/edit/edited.tmx" "$tmp/edit/edited.lua"
-tiled_export json "$tmp/edit/edited.tmx" "$tmp/edit/edited.tmj"
-edited=("$tmp/edit/edited.lua")
-[ "$loader" -eq 1 ] && edited+=("$tmp/edit/edited.tmx" "$tmp/edit/edited.tmj") # NEEDS-LOADER
 route serpent "$tmp/serpent.lua"
-for f in "${edited[@]}"; do
-  route edited "$f" || continue
-  python3 - "$tmp/serpent.route" "$tmp/edited.route" <<'PY'
+moved serpent 03-serpent.tmx serpent 1 608,0 704,0
+for f in "${variants[@]}"; do
+  route serpent-moved "$f" || continue
+  python3 - "$tmp/serpent.route" "$tmp/serpent-moved.route" <<'PY'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])
 ra, rb = a["routes"][0], b["routes"][0]
@@ -180,7 +195,33 @@ assert (na[1]["x"], na[1]["y"]) == (656, 80) and (nb[1]["x"], nb[1]["y"]) == (75
 assert nb[0]["dist"] == 3488 and nb[1]["dist"] == 2784, (nb[0], nb[1])  # 2624 + 160
 assert all(x["dist"] == y["dist"] for x, y in zip(na[2:], nb[2:])), "the rest of the road changed"
 PY
-  check $? "the moved vertex through ${f##*/}: the route grows by 128"
+  check $? "03-serpent, a lane corner moved, through ${f##*/}: the route grows by 128"
+done
+
+# 05-twin: the north gate's enemies take the north lane to the upper sluice,
+# 39 tiles (1248). Its lane's last corner but one, (22,3) in tiles, moves
+# west to (16,3): from the corner before it, (22,8), the lane now runs
+# hypot(6,5) = 7.8 tiles back north-west, then 14 east to the sluice, 21.8
+# where it ran 13; so the north gate's enemies go down a link to the lower
+# sluice instead, 16 + 26 = 42 tiles (1344): the route ends at the other
+# goal. The south gate's route does not change.
+tiled_export lua "$src/maps/05-twin.tmx" "$tmp/twin.lua"
+route twin "$tmp/twin.lua"
+moved twin 05-twin.tmx "north lane" 6 672,0 480,0
+for f in "${variants[@]}"; do
+  route twin-moved "$f" || continue
+  python3 - "$tmp/twin.route" "$tmp/twin-moved.route" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a["spawns"] == b["spawns"] == [0, 8] and a["goals"] == b["goals"] == [7, 15], (a["spawns"], a["goals"])
+(na, sa), (nb, sb) = a["routes"], b["routes"]
+assert na == {"spawn": 0, "path": list(range(8)), "length": 1248}, na
+assert (b["nodes"][6]["x"], b["nodes"][6]["y"]) == (528, 112), b["nodes"][6]
+assert nb["length"] == 1344, "after: %r, expected 1344" % nb["length"]
+assert nb["path"][:4] == [0, 1, 2, 3] and nb["path"][-1] == 15, nb["path"]
+assert sa == sb == {"spawn": 8, "path": list(range(8, 16)), "length": 1248}, (sa, sb)
+PY
+  check $? "05-twin, a corner of the north lane moved, through ${f##*/}: the north gate's route turns to the lower sluice"
 done
 
 finish
