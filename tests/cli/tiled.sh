@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # The bundled maps through the real Tiled (issue 21; Debian package tiled,
-# run headless): every maps/*.tmx, its Lua export and its JSON export load
-# in td to the same graph and the same route (td route --json of the three
-# agree) and play the same game (td sim --auto: equal checksums); the
-# properties the maps use are the ones the project declares (maps/
-# objecttypes.xml, maps/td.tiled-project); and scripted edits (one vertex of
-# a path moved), exported by Tiled, change the route as the geometry says:
-# 03-serpent's one road grows by 128, 05-twin's north gate turns to the other
-# goal. Skipped, with a SKIP line, without tiled.
+# run headless): Tiled writes every maps/*.tmx back unchanged; the .tmx, its
+# Lua export and its JSON export load in td to the same graph and the same
+# route (td route --json of the three agree) and play the same game (td sim
+# --auto: equal checksums); the properties the maps use are the ones the
+# project declares (maps/objecttypes.xml, maps/td.tiled-project); and
+# scripted edits (one vertex of a path moved), exported by Tiled, change the
+# route as the geometry says: 03-serpent's one road grows by 128, 05-twin's
+# north gate turns to the other goal. Skipped, with a SKIP line, without
+# tiled.
 set -u
 source "$(dirname "$0")/harness.bash"
 command -v tiled >/dev/null || skip "tiled (Debian package tiled) not installed"
@@ -75,6 +76,12 @@ for tmx in "${maps[@]}"; do
   b=$(basename "$tmx" .tmx)
   tiled_export lua "$tmx" "$tmp/$b.lua"
   tiled_export json "$tmx" "$tmp/$b.tmj"
+  # Tiled writes the file back as gen_maps.py wrote it, byte for byte, but
+  # for the image paths (relative to where it writes): saving a bundled map
+  # in Tiled changes nothing that was not edited
+  tiled_export tmx "$tmx" "$tmp/$b.tmx"
+  diff <(sed 's#source="[^"]*/#source="#' "$tmx") <(sed 's#source="[^"]*/#source="#' "$tmp/$b.tmx") >"$tmp/diff"
+  check $? "$b: Tiled saves it otherwise: $(head -c 300 "$tmp/diff")"
   # Tiled 1.8 keeps an object's class in `type`: the exports say so
   grep -q 'type = "spawn"' "$tmp/$b.lua"; check $? "$b: the Lua export has no spawn"
   files=()
