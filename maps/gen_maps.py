@@ -6,10 +6,11 @@
     python3 maps/gen_maps.py --lua DIR   # Tiled Lua exports instead (DIR/0N-*.lua)
 
 The .tmx files are what Tiled 1.8 saves (File > Save): orthogonal, CSV tile
-data, embedded tilesets, the object's class in the `type` attribute, so
-Tiled opens them (with the project maps/td.tiled-project, which declares
-the classes and their properties) and exports them. The output is
-deterministic. --lua writes the same maps in the layout Tiled writes with
+data, embedded tilesets, the object's class in the `type` attribute; Tiled
+1.8.2 writes them back byte for byte (tests/cli/tiled.sh), so a map saved
+in Tiled differs only where it was edited. Open them with the project
+maps/td.tiled-project, which declares the classes and their properties.
+The output is deterministic. --lua writes the same maps in the layout Tiled writes with
 File > Export As > Lua files (tests/cli/tiled.sh compares what td reads
 from the .tmx and from Tiled's own exports of it).
 
@@ -24,7 +25,7 @@ keep to is the road drawn.
 import os
 import sys
 from collections import deque
-from xml.sax.saxutils import quoteattr
+from xml.sax.saxutils import escape
 
 T = 32  # tile size in pixels (map units)
 ROAD = T  # road_width of every path: the roads are drawn one tile wide
@@ -125,7 +126,9 @@ def xml_number(v):
 
 
 def xml_attrs(pairs):
-    return "".join(' %s=%s' % (k, quoteattr(v if isinstance(v, str) else xml_number(v)))
+    """Attributes as Tiled's XML writer quotes them: double quotes, &quot;."""
+    return "".join(' %s="%s"' % (k, escape(v if isinstance(v, str) else xml_number(v),
+                                            {'"': "&quot;"}))
                    for k, v in pairs)
 
 
