@@ -3,8 +3,10 @@
 # run headless): Tiled writes every maps/*.tmx back unchanged; the .tmx, its
 # Lua export and its JSON export load in td to the same graph and the same
 # route (td route --json of the three agree) and play the same game (td sim
-# --auto: equal checksums); the properties the maps use are the ones the
-# project declares (maps/objecttypes.xml, maps/td.tiled-project); and
+# --auto: equal checksums), and so does a Lua export with the classes'
+# properties resolved from maps/objecttypes.xml (their defaults are td's);
+# the properties the maps use are the ones the project declares
+# (maps/objecttypes.xml, maps/td.tiled-project); and
 # scripted edits (one vertex of a path moved), exported by Tiled, change the
 # route as the geometry says: 03-serpent's one road grows by 128, 05-twin's
 # north gate turns to the other goal. Skipped, with a SKIP line, without
@@ -20,11 +22,18 @@ export QT_QPA_PLATFORM=offscreen HOME=$tmp/home XDG_CONFIG_HOME=$tmp/home/.confi
 mkdir -p "$HOME" "$XDG_RUNTIME_DIR"
 chmod 700 "$XDG_RUNTIME_DIR"
 
-# tiled_export FORMAT IN OUT: Tiled's command-line export (lua or json)
+# tiled_export FORMAT IN OUT [OPTION...]: Tiled's command-line export
+# (lua, json or tmx)
 tiled_export() {
-  tiled --export-map "$1" "$2" "$3" >"$tmp/tiled.out" 2>&1 && [ -s "$3" ]
+  tiled "${@:4}" --export-map "$1" "$2" "$3" >"$tmp/tiled.out" 2>&1 && [ -s "$3" ]
   check $? "tiled --export-map $1 ${2##*/}: $(head -c 300 "$tmp/tiled.out")"
 }
+
+# Tiled 1.8 without a project reads its object types from its data folder:
+# maps/objecttypes.xml there, an export with --resolve-types-and-properties
+# writes every class's properties, defaults included
+mkdir -p "$XDG_DATA_HOME/tiled"
+cp "$src/maps/objecttypes.xml" "$XDG_DATA_HOME/tiled/"
 
 # route NAME MAP: td route --json of MAP into $tmp/NAME.route
 route() {
@@ -84,8 +93,19 @@ for tmx in "${maps[@]}"; do
   check $? "$b: Tiled saves it otherwise: $(head -c 300 "$tmp/diff")"
   # Tiled 1.8 keeps an object's class in `type`: the exports say so
   grep -q 'type = "spawn"' "$tmp/$b.lua"; check $? "$b: the Lua export has no spawn"
+  # with the types resolved, every path has its cost and road_width and
+  # every base its blocking: the defaults of maps/objecttypes.xml, which
+  # are td's (on 32 px tiles), so the route is the same. (Its own folder:
+  # the base mod picks a map's waves by the file's name, up to the first dot)
+  mkdir -p "$tmp/resolved"
+  tiled_export lua "$tmx" "$tmp/resolved/$b.lua" --resolve-types-and-properties
+  [ "$(grep -c 'type = "path"' "$tmp/resolved/$b.lua")" -eq "$(grep -c '\["cost"\] = ' "$tmp/resolved/$b.lua")" ] &&
+    [ "$(grep -c 'type = "tower_base"' "$tmp/resolved/$b.lua")" -eq "$(grep -c '\["blocking"\] = ' "$tmp/resolved/$b.lua")" ] &&
+    grep -q 'type = "tower_base"' "$tmp/resolved/$b.lua"
+  check $? "$b: Tiled did not resolve the classes' properties from maps/objecttypes.xml"
   files=()
   route "$b-lua" "$tmp/$b.lua" && files+=("$tmp/$b-lua.route")
+  route "$b-resolved" "$tmp/resolved/$b.lua" && files+=("$tmp/$b-resolved.route")
   if [ "$loader" -eq 1 ]; then # NEEDS-LOADER: the .tmx and the JSON export
     route "$b-tmx" "$tmx" && files+=("$tmp/$b-tmx.route")
     route "$b-tmj" "$tmp/$b.tmj" && files+=("$tmp/$b-tmj.route")
@@ -93,14 +113,14 @@ for tmx in "${maps[@]}"; do
   if [ -f "$src/maps/$b.lua" ]; then # the old generated map, while it is there
     route "$b-old" "$src/maps/$b.lua" && files+=("$tmp/$b-old.route")
   fi
-  [ ${#files[@]} -ge 2 ]; check $? "$b: fewer than two routes to compare"
+  [ ${#files[@]} -ge 3 ]; check $? "$b: fewer than three routes to compare"
   [ ${#files[@]} -ge 2 ] && same "$b: td route --json of ${files[*]##*/}" "${files[@]}"
   # a game on each (every tower the built-in player builds is a base of the
   # file): the same checksums; 06-expanse's first waves only, it is big
   ticks=36000
   [ "$b" = 06-expanse ] && ticks=3000
   sims=()
-  for f in "$tmp/$b.lua" "$tmx" "$tmp/$b.tmj" "$src/maps/$b.lua"; do
+  for f in "$tmp/$b.lua" "$tmp/resolved/$b.lua" "$tmx" "$tmp/$b.tmj" "$src/maps/$b.lua"; do
     case $f in
       *.lua) [ -f "$f" ] || continue ;;
       *) [ "$loader" -eq 1 ] || continue ;; # NEEDS-LOADER
