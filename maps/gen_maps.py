@@ -1,17 +1,22 @@
 #!/usr/bin/env python3
-"""Generates the bundled maps in maps/ as Tiled Lua exports.
+"""Generates the bundled maps in maps/ as Tiled map files (.tmx).
 
-    python3 maps/gen_maps.py             # writes maps/01-crossroads.lua ... maps/06-expanse.lua
+    python3 maps/gen_maps.py             # writes maps/01-crossroads.tmx ... maps/06-expanse.tmx
+    python3 maps/gen_maps.py DIR         # the same, into DIR
+    python3 maps/gen_maps.py --lua DIR   # Tiled Lua exports instead (DIR/0N-*.lua)
+
+The .tmx files are what Tiled 1.8 saves (File > Save): orthogonal, CSV tile
+data, embedded tilesets, the object's class in the `type` attribute; Tiled
+1.8.2 writes them back byte for byte (tests/cli/tiled.sh), so a map saved
+in Tiled differs only where it was edited. Open them with the project
+maps/td.tiled-project, which declares the classes and their properties.
+The output is deterministic. --lua writes the same maps in the layout Tiled writes with
+File > Export As > Lua files (tests/cli/tiled.sh compares what td reads
+from the .tmx and from Tiled's own exports of it).
 
 Each map's own properties title, description and order are the main menu's
-(MENU below; docs/maps.md).
-
-The output follows the layout Tiled writes with File > Export As > Lua
-files. Tiled cannot open its Lua exports, so this script is the source of
-the bundled maps: change them here and rerun it (the output is deterministic).
-A map drawn in Tiled is kept as .tmx and exported to maps/ instead.
-docs/maps.md describes the conventions (classes path/spawn/goal/tower_base,
-properties cost/road_width/walkable).
+(MENU below; docs/maps.md). docs/maps.md describes the conventions
+(classes path/spawn/goal/tower_base, properties cost/road_width/walkable).
 
 Every path declares its road_width, and the ground layer paints road tiles
 on every tile the declared road covers (paint_road), so the road enemies
@@ -20,6 +25,7 @@ keep to is the road drawn.
 import os
 import sys
 from collections import deque
+from xml.sax.saxutils import escape
 
 T = 32  # tile size in pixels (map units)
 ROAD = T  # road_width of every path: the roads are drawn one tile wide
@@ -91,17 +97,137 @@ def tile_data(gids, width, indent):
     pad = "  " * indent
     rows = [gids[i:i + width] for i in range(0, len(gids), width)]
     lines = [pad + "  " + ", ".join(str(g) for g in row) for row in rows]
-    return Raw("{\n" + ",\n".join(lines) + "\n" + pad + "}")
+    raw = Raw("{\n" + ",\n".join(lines) + "\n" + pad + "}")
+    raw.gids, raw.width = gids, width
+    return raw
 
 
 def props(d):
     return {"@" + k: v for k, v in d.items()}
 
 
-def write_map(path, m):
+def write_lua(path, m):
     out = ["return "]
     emit(out, m, 0)
     out.append("\n")
+    with open(path, "w") as f:
+        f.write("".join(out))
+
+
+# ---- the same maps as Tiled 1.8 saves them (.tmx) --------------------------
+
+# Property types, as declared in maps/td.tiled-project and maps/objecttypes.xml.
+PROPERTY_TYPES = {"cost": "float", "road_width": "float", "order": "int",
+                  "blocking": "bool", "walkable": "bool"}
+
+
+def xml_number(v):
+    return lua_value(v)
+
+
+def xml_attrs(pairs):
+    """Attributes as Tiled's XML writer quotes them: double quotes, &quot;."""
+    return "".join(' %s="%s"' % (k, escape(v if isinstance(v, str) else xml_number(v),
+                                            {'"': "&quot;"}))
+                   for k, v in pairs)
+
+
+def xml_properties(out, props_, pad):
+    """A <properties> element; Tiled writes them sorted by name."""
+    if not props_:
+        return
+    out.append(pad + "<properties>\n")
+    for key in sorted(props_):
+        name, v = key[1:], props_[key]
+        ptype = PROPERTY_TYPES.get(name, "string")
+        if ptype == "bool":
+            assert isinstance(v, bool), (name, v)
+            value = "true" if v else "false"
+        elif ptype == "string":
+            assert isinstance(v, str), (name, v)
+            value = v
+        else:
+            assert isinstance(v, (int, float)) and not isinstance(v, bool), (name, v)
+            value = xml_number(v)
+        attrs = [("name", name)] + ([("type", ptype)] if ptype != "string" else []) + \
+            [("value", value)]
+        out.append(pad + " <property%s/>\n" % xml_attrs(attrs))
+    out.append(pad + "</properties>\n")
+
+
+def xml_tileset(out, ts):
+    out.append(" <tileset%s>\n" % xml_attrs([
+        ("firstgid", ts["firstgid"]), ("name", ts["name"]), ("tilewidth", ts["tilewidth"]),
+        ("tileheight", ts["tileheight"]), ("tilecount", ts["tilecount"]),
+        ("columns", ts["columns"])]))
+    out.append("  <image%s/>\n" % xml_attrs([
+        ("source", ts["image"]), ("width", ts["imagewidth"]), ("height", ts["imageheight"])]))
+    for tile in ts["tiles"]:
+        out.append('  <tile id="%d">\n' % tile["id"])
+        xml_properties(out, tile["properties"], "   ")
+        out.append("  </tile>\n")
+    out.append(" </tileset>\n")
+
+
+def xml_tile_layer(out, layer):
+    gids, width = layer["data"].gids, layer["data"].width
+    out.append(" <layer%s>\n" % xml_attrs([
+        ("id", layer["id"]), ("name", layer["name"]), ("width", layer["width"]),
+        ("height", layer["height"])]))
+    rows = [",".join(str(g) for g in gids[i:i + width]) for i in range(0, len(gids), width)]
+    out.append('  <data encoding="csv">\n' + ",\n".join(rows) + "\n</data>\n")
+    out.append(" </layer>\n")
+
+
+def xml_object(out, o):
+    attrs = [("id", o["id"])]
+    if o["name"]:
+        attrs.append(("name", o["name"]))
+    cls = o.get("class", o.get("type"))
+    if cls:
+        attrs.append(("type", cls))  # Tiled 1.8 keeps the class in `type`
+    attrs += [("x", o["x"]), ("y", o["y"])]
+    if o["width"] or o["height"]:
+        attrs += [("width", o["width"]), ("height", o["height"])]
+    shape = o["shape"]
+    assert shape in ("point", "polyline", "rectangle"), shape
+    if not o["properties"] and shape == "rectangle":
+        out.append("  <object%s/>\n" % xml_attrs(attrs))
+        return
+    out.append("  <object%s>\n" % xml_attrs(attrs))
+    xml_properties(out, o["properties"], "   ")
+    if shape == "point":
+        out.append("   <point/>\n")
+    elif shape == "polyline":
+        points = " ".join("%s,%s" % (xml_number(v["x"]), xml_number(v["y"]))
+                          for v in o["polyline"])
+        out.append("   <polyline%s/>\n" % xml_attrs([("points", points)]))
+    out.append("  </object>\n")
+
+
+def write_tmx(path, m):
+    """The map as Tiled 1.8 saves it: orthogonal, CSV data, embedded tilesets."""
+    assert m["orientation"] == "orthogonal" and m["renderorder"] == "right-down"
+    out = ['<?xml version="1.0" encoding="UTF-8"?>\n']
+    out.append("<map%s>\n" % xml_attrs([
+        ("version", "1.8"), ("tiledversion", "1.8.2"), ("orientation", "orthogonal"),
+        ("renderorder", "right-down"), ("width", m["width"]), ("height", m["height"]),
+        ("tilewidth", m["tilewidth"]), ("tileheight", m["tileheight"]), ("infinite", 0),
+        ("nextlayerid", m["nextlayerid"]), ("nextobjectid", m["nextobjectid"])]))
+    xml_properties(out, m["properties"], " ")
+    for ts in m["tilesets"]:
+        xml_tileset(out, ts)
+    for layer in m["layers"]:
+        if layer["type"] == "tilelayer":
+            xml_tile_layer(out, layer)
+            continue
+        assert layer["type"] == "objectgroup" and layer["draworder"] == "topdown"
+        out.append(" <objectgroup%s>\n" % xml_attrs([("id", layer["id"]),
+                                                     ("name", layer["name"])]))
+        for o in layer["objects"]:
+            xml_object(out, o)
+        out.append(" </objectgroup>\n")
+    out.append("</map>\n")
     with open(path, "w") as f:
         f.write("".join(out))
 
@@ -608,28 +734,34 @@ def expanse():
 # the maps from the gentlest to the hardest, by how the built-in player fares
 # on them (docs/balance.md: lives kept on normal, then on hard).
 MENU = [
-    ("02-grid.lua", grid_map, 1, "Little Maze",
+    ("02-grid", grid_map, 1, "Little Maze",
      "A small walled maze; six pads decide the way."),
-    ("03-serpent.lua", serpent, 2, "Serpent",
+    ("03-serpent", serpent, 2, "Serpent",
      "One long winding road that never changes."),
-    ("04-foundry.lua", foundry, 3, "Foundry",
+    ("04-foundry", foundry, 3, "Foundry",
      "An open floor: your towers make the maze."),
-    ("01-crossroads.lua", crossroads, 4, "Crossroads",
+    ("01-crossroads", crossroads, 4, "Crossroads",
      "A web of roads: block one and they take another."),
-    ("06-expanse.lua", expanse, 5, "Expanse",
+    ("06-expanse", expanse, 5, "Expanse",
      "A vast walled land: two far gates, thirty waves."),
-    ("05-twin.lua", twin, 6, "Twin Rivers",
+    ("05-twin", twin, 6, "Twin Rivers",
      "Two gates, two lanes side by side: guard both."),
 ]
 
 
 def main():
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "maps")
+    args = sys.argv[1:]
+    lua = "--lua" in args
+    args = [a for a in args if a != "--lua"]
+    out = args[0] if args else os.path.join(ROOT, "maps")
     os.makedirs(out, exist_ok=True)
     for name, make, order, title, description in sorted(MENU):
         m = make()
         m["properties"] = props({"title": title, "description": description, "order": order})
-        write_map(os.path.join(out, name), m)
+        if lua:
+            write_lua(os.path.join(out, name + ".lua"), m)
+        else:
+            write_tmx(os.path.join(out, name + ".tmx"), m)
 
 
 if __name__ == "__main__":

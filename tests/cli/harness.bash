@@ -49,6 +49,14 @@ PY
   check $? "$1: the loaded game parts from the uninterrupted one"
 }
 
+# skip REASON: the test cannot run here (a tool it drives is missing): one
+# "SKIP: REASON" line, and exit status 77, which ctest counts as skipped
+# (SKIP_RETURN_CODE in tests/CMakeLists.txt), not passed.
+skip() {
+  echo "SKIP: $*"
+  exit 77
+}
+
 # The closing line, and the script's status.
 finish() {
   echo "$pass passed, $fails failed"
