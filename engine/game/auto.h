@@ -59,7 +59,12 @@ enum { TD_AUTO_DEFAULT, TD_AUTO_MAZE, TD_AUTO_ECONOMY, TD_AUTO_RANDOM, TD_AUTO_S
 const char *td_auto_strategy_name(int strategy); /* NULL when out of range */
 int td_auto_strategy_find(const char *name);     /* its index, or -1 */
 
-td_auto *td_auto_create(td_err *err);  /* NULL when out of memory */
+/* A player following strategy (TD_AUTO_DEFAULT ..); td_auto_create is
+** td_auto_create_strategy(TD_AUTO_DEFAULT). NULL with err set when out of
+** memory or the strategy is out of range. */
+td_auto *td_auto_create_strategy(int strategy, td_err *err);
+td_auto *td_auto_create(td_err *err);
+int td_auto_strategy(const td_auto *a); /* the one it follows (a load may change it) */
 void td_auto_destroy(td_auto *a);      /* NULL is a no-op */
 
 /* Decides before a step of g (call it once per tick, before td_game_step).

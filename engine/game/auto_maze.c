@@ -1,0 +1,2 @@
+#include "game/auto_int.h"
+int auto_maze_turn(td_auto *a, td_game *g, td_err *err) { return auto_default_turn(a, g, err); }
