@@ -22,9 +22,10 @@
 #include "script/modout.h"
 
 static const char usage[] =
-  "usage: td sim --map FILE (--auto [--strategy S] | --idle | --replay FILE | --load SAVE)\n"
-  "              [--mod DIR]... [--seed N] [--difficulty D] [--endless] [--ticks N] [--every N]\n"
-  "              [--record FILE] [--save-at TICK --save FILE] [--json] [--quiet] [--strict]\n"
+  "usage: td sim --map FILE (--auto | --idle | --replay FILE | --load SAVE)\n"
+  "              [--strategy S] [--mod DIR]... [--seed N] [--difficulty D] [--endless]\n"
+  "              [--ticks N] [--every N] [--record FILE] [--save-at TICK --save FILE]\n"
+  "              [--json] [--quiet] [--strict]\n"
   "\n"
   "Plays a whole game headless at 60 ticks per second: the map, the mod's\n"
   "waves, enemies, towers and Lua handlers, and a player. Prints the world's\n"
