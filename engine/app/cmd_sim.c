@@ -63,7 +63,7 @@ static const char usage[] =
   "\n"
   "\n"
   "A whole game (waves, towers, Lua handlers, a player): td sim --map FILE\n"
-  "--auto | --idle | --replay FILE | --load SAVE (td sim --auto --help).\n"
+  "--auto [--strategy S] | --idle | --replay FILE | --load SAVE (td sim --auto --help).\n"
   "\n"
   "exit status: 0 the run completed, 2 bad usage or bad input\n";
 
@@ -480,7 +480,8 @@ static int parse_count(const char *opt, const char *val, uint64_t min, uint64_t 
 int td_cmd_sim(int argc, char **argv) {
   for (int i = 1; i < argc; i++) /* a whole game: sim_game.c */
     if (!strcmp(argv[i], "--auto") || !strcmp(argv[i], "--idle") ||
-        !strcmp(argv[i], "--replay") || !strcmp(argv[i], "--load"))
+        !strcmp(argv[i], "--replay") || !strcmp(argv[i], "--load") ||
+        !strcmp(argv[i], "--strategy"))
       return td_sim_game(argc, argv);
   sim_opts o = {.ticks = (uint64_t)SIM_TICK_HZ * 600};
   int status = 2;

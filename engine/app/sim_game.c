@@ -15,6 +15,7 @@
 
 #include "app/cmds.h"
 #include "app/sim.h"
+#include "app/sim_records.h"
 #include "game/auto.h"
 #include "game/game.h"
 #include "game/replay.h"
@@ -22,8 +23,9 @@
 
 static const char usage[] =
   "usage: td sim --map FILE (--auto | --idle | --replay FILE | --load SAVE)\n"
-  "              [--mod DIR]... [--seed N] [--difficulty D] [--endless] [--ticks N] [--every N]\n"
-  "              [--record FILE] [--save-at TICK --save FILE] [--json] [--quiet] [--strict]\n"
+  "              [--strategy S] [--mod DIR]... [--seed N] [--difficulty D] [--endless]\n"
+  "              [--ticks N] [--every N] [--record FILE] [--save-at TICK --save FILE]\n"
+  "              [--json] [--quiet] [--strict]\n"
   "\n"
   "Plays a whole game headless at 60 ticks per second: the map, the mod's\n"
   "waves, enemies, towers and Lua handlers, and a player. Prints the world's\n"
@@ -32,6 +34,10 @@ static const char usage[] =
   "players:\n"
   "  --auto          the built-in strategy (docs/cli.md#auto): builds where\n"
   "                  enemies pass, upgrades when it cannot build\n"
+  "  --strategy S    the built-in player's strategy (implies --auto): default,\n"
+  "                  maze (lengthens the route on open maps), economy (saves,\n"
+  "                  calls waves early, upgrades late) or random (seeded by the\n"
+  "                  game's seed); with --load, the saved player's wins\n"
   "  --idle          nobody: no tower is ever built (a first wave that waits for\n"
   "                  the player is called at once)\n"
   "  --replay FILE   the commands of a replay; its map, mods, seed, mode and\n"
@@ -76,6 +82,7 @@ typedef struct opts {
   bool seed_set, endless, json, quiet, strict, save_at_set, difficulty_set, ticks_set;
   td_difficulty difficulty;
   player who;
+  int strategy;               /* --strategy: TD_AUTO_DEFAULT .. */
 } opts;
 
 typedef struct wave_line {
@@ -91,6 +98,7 @@ typedef struct stats {
   size_t nwaves, wcap;
   uint64_t fights[FIGHT_KINDS]; /* the events of fights_names, since this run started */
   uint64_t path_max;          /* the most node expansions the path queue spent in a tick */
+  sim_records recs;           /* curves, kills and leaks by type (sim_records.h) */
 } stats;
 
 /* The soldiers' and sappers' events counted in --json's "fights" (their Lua
@@ -125,7 +133,7 @@ static int parse(int argc, char **argv, opts *o) {
     if (!strcmp(a, "--strict")) { o->strict = true; continue; }
     static const char *const valued[] = {"--map",   "--mod",   "--replay", "--load",   "--record",
                                          "--save",  "--seed",  "--ticks",  "--every",  "--save-at",
-                                         "--difficulty"};
+                                         "--difficulty", "--strategy"};
     size_t k = 0, nv = sizeof valued / sizeof valued[0];
     while (k < nv && strcmp(a, valued[k]) != 0) k++;
     if (k == nv) return td_app_fail("sim: unknown argument '%s' (see td sim --help)", a);
@@ -159,6 +167,21 @@ static int parse(int argc, char **argv, opts *o) {
       if (parse_u64(a, v, 0, &o->save_at)) return 2;
       o->save_at_set = true;
       break;
+    case 11: {
+      int s = td_auto_strategy_find(v);
+      if (s < 0) {
+        char names[128] = "";
+        for (int q = 0, used = 0; q < TD_AUTO_STRATEGIES && used < (int)sizeof names; q++)
+          used += snprintf(names + used, sizeof names - (size_t)used, "%s%s", q ? ", " : "",
+                           td_auto_strategy_name(q));
+        return td_app_fail("sim: unknown strategy '%s' (%s)", v, names);
+      }
+      if (o->who != P_NONE && o->who != P_AUTO)
+        return td_app_fail("sim: choose one player (see td sim --help)");
+      o->who = P_AUTO;
+      o->strategy = s;
+      break;
+    }
     default:
       if (td_difficulty_parse(v, &o->difficulty) != 0)
         return td_app_fail("sim: --difficulty: expected normal, easy or hard, got '%s'", v);
@@ -273,13 +296,16 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
            "\"result\":\"%s\","
            "\"ticks\":%" PRIu64 ",\"wave\":%d,\"waves\":%d,\"lives\":%d,\"start_lives\":%d,"
            "\"gold\":%d,\"kills\":%" PRId64 ",\"leaks\":%" PRId64 ",\"refused\":%" PRId64
-           ",\"towers\":%zu,\"built\":%d,\"upgrades\":%d,\"reloads\":%u,",
+           ",\"towers\":%zu,\"built\":%d,\"upgrades\":%d,\"reloads\":%u,\"strategy\":",
            td_game_seed(g), td_difficulty_name(td_game_difficulty(g)), who,
            td_world_endless(w) ? "true" : "false",
            result_name(td_world_state(w)), t, (int)td_world_wave(w), (int)r->wave_count,
            (int)td_world_lives(w), (int)r->start_lives, (int)td_world_gold(w), kills,
            leaks, refused, td_world_tower_count(w), (int)built, (int)upgraded,
            (unsigned)td_game_reloads(g));
+    if (au) printf("\"%s\",", td_auto_strategy_name(td_auto_strategy(au)));
+    else printf("null,");
+    sim_records_json(&st->recs, g, stdout);
     printf("\"wave_starts\":[");
     for (size_t i = 0; i < st->nwaves; i++)
       printf("%s{\"wave\":%d,\"tick\":%" PRIu64 ",\"gold\":%d,\"lives\":%d}", i ? "," : "",
@@ -427,7 +453,7 @@ int td_sim_game(int argc, char **argv) {
         goto out;
       }
   }
-  if (o.who == P_AUTO && !(au = td_auto_create(&err))) {
+  if (o.who == P_AUTO && !(au = td_auto_create_strategy(o.strategy, &err))) {
     td_app_fail("%s", err.msg);
     goto out;
   }
@@ -469,12 +495,16 @@ int td_sim_game(int argc, char **argv) {
     used += (size_t)snprintf(mods + used, sizeof mods - used, "%s%s", i ? " + " : "",
                              td_app_escape(td_game_mod_dir_at(g, i), mod_esc, sizeof mod_esc));
   if (!o.json && !o.quiet)
-    printf("game: %s, mod%s %s, seed %" PRIu64 ", %s, player %s%s\n",
+    printf("game: %s, mod%s %s, seed %" PRIu64 ", %s, player %s%s%s%s%s\n",
            td_app_escape(td_game_map_path(g), map_esc, sizeof map_esc),
            td_game_mod_count(g) > 1 ? "s" : "", mods, td_game_seed(g), td_difficulty_name(td_game_difficulty(g)),
            o.who == P_AUTO ? "auto" : o.who == P_REPLAY ? "replay" : "idle",
+           au && td_auto_strategy(au) != TD_AUTO_DEFAULT ? " (" : "",
+           au && td_auto_strategy(au) != TD_AUTO_DEFAULT ? td_auto_strategy_name(td_auto_strategy(au)) : "",
+           au && td_auto_strategy(au) != TD_AUTO_DEFAULT ? ")" : "",
            td_world_endless(w) ? ", endless" : "");
   bool saved = false;
+  sim_records_init(&st.recs, g);
   status = 0;
   for (;;) {
     if (o.save_at_set && !saved && td_world_tick(w) == o.save_at) {
@@ -516,6 +546,7 @@ int td_sim_game(int argc, char **argv) {
       goto out;
     }
     on_events(g, &st);
+    sim_records_step(&st.recs, g);
     fflush(stdout); /* the mod's lines where they happened among ours */
     td_modout_flush(&mo, td_game_mod(g), stderr, NULL);
     uint64_t t = td_world_tick(w);
@@ -545,6 +576,7 @@ int td_sim_game(int argc, char **argv) {
     }
   }
   td_replay_end(&rec, g);
+  sim_records_end(&st.recs, g);
   if (o.replay && (next_check < play.ncheck || play.end_ticks != rec.end_ticks ||
                    play.result != rec.result || play.lives != rec.lives || play.gold != rec.gold ||
                    play.end_checksum != rec.end_checksum)) {
@@ -582,5 +614,6 @@ out:
   td_replay_free(&play);
   td_replay_free(&rec);
   td_mem_free(st.waves, st.wcap * sizeof *st.waves);
+  sim_records_free(&st.recs);
   return status;
 }
