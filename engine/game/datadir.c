@@ -38,9 +38,13 @@ static bool holds_data(const char *dir) {
   return join(p, sizeof p, dir, "scripts/base") && is_dir(p);
 }
 
+/* dir into buf: true, or false with buf "" when it does not fit (never a
+** cut path). */
 static bool take(char *buf, size_t cap, const char *dir) {
   int k = snprintf(buf, cap, "%s", dir);
-  return k > 0 && (size_t)k < cap;
+  if (k >= 0 && (size_t)k < cap) return true;
+  if (cap > 0) buf[0] = '\0';
+  return false;
 }
 
 /* The executable's directory into buf (false when unknown). */
