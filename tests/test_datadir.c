@@ -16,11 +16,11 @@
 
 #include "game/datadir.h"
 
-/* The scratch directory's path of rel (a static buffer per call slot). */
+/* The scratch directory's path of rel (one of 32 static buffers, reused in turn). */
 static const char *at(const char *rel) {
-  static char buf[8][TD_DATADIR_PATH_MAX];
+  static char buf[32][TD_DATADIR_PATH_MAX];
   static int k;
-  k = (k + 1) % 8;
+  k = (k + 1) % 32;
   snprintf(buf[k], sizeof buf[k], "%s/%s", td_test_tmp_dir(), rel);
   return buf[k];
 }
@@ -78,8 +78,14 @@ static int teardown(void **state) {
 
 /* An install under prefix/, its user in home/. */
 static td_datadir_env installed(void) {
-  td_datadir_env e = {.exe_path = at("prefix/bin/td"), .exe_to_data = "../share/td",
-                      .build_dir = at("build"), .source_dir = at("src"), .home = at("home")};
+  static char exe[TD_DATADIR_PATH_MAX], build[TD_DATADIR_PATH_MAX], src[TD_DATADIR_PATH_MAX],
+      home[TD_DATADIR_PATH_MAX]; /* at()'s buffers are reused */
+  snprintf(exe, sizeof exe, "%s", at("prefix/bin/td"));
+  snprintf(build, sizeof build, "%s", at("build"));
+  snprintf(src, sizeof src, "%s", at("src"));
+  snprintf(home, sizeof home, "%s", at("home"));
+  td_datadir_env e = {.exe_path = exe, .exe_to_data = "../share/td", .build_dir = build,
+                      .source_dir = src, .home = home};
   return e;
 }
 
