@@ -210,6 +210,13 @@ static void test_mod(void **state) {
   assert_string_equal(td_datadir_mod(&e, "plain", buf, sizeof buf), "plain");
 }
 
+static void test_same(void **state) {
+  (void)state;
+  assert_true(td_datadir_same(at("prefix/share/td"), at("prefix/bin/../share/td/.")));
+  assert_false(td_datadir_same(at("prefix/share/td"), at("src")));
+  assert_false(td_datadir_same(at("nowhere"), at("nowhere"))); /* missing: not the same */
+}
+
 static void test_process(void **state) {
   (void)state;
   char exe[TD_DATADIR_PATH_MAX];
@@ -237,7 +244,7 @@ static void test_process(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_order),   cmocka_unit_test(test_user),    cmocka_unit_test(test_resolve),
-      cmocka_unit_test(test_mod),     cmocka_unit_test(test_process),
+      cmocka_unit_test(test_mod),     cmocka_unit_test(test_same),    cmocka_unit_test(test_process),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }

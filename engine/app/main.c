@@ -113,7 +113,8 @@ static void usage(FILE *out) {
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
   fputs("\nEvery command takes --help. td --version prints the version and the\n"
-        "build's commit.\n", out);
+        "build's commit. A path given (--map, --mod) is used as given when it\n"
+        "exists, else under td's data directory (maps/, scripts/, assets/; docs/cli.md).\n", out);
 }
 
 static int dispatch(int argc, char **argv) {

@@ -56,8 +56,7 @@ static bool exe_dir(const td_datadir_env *env, char *buf, size_t cap) {
   return true;
 }
 
-/* a and b name the same directory. */
-static bool same_dir(const char *a, const char *b) {
+bool td_datadir_same(const char *a, const char *b) {
   char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
   bool same = ra && rb && !strcmp(ra, rb);
   free(ra);
@@ -98,7 +97,7 @@ bool td_datadir_find(const td_datadir_env *env, char *buf, size_t cap) {
   if (is_set(env->td_data_dir)) return take(buf, cap, env->td_data_dir);
   bool have_exe = exe_dir(env, dir, sizeof dir);
   if (have_exe && is_set(env->build_dir) && is_set(env->source_dir) &&
-      same_dir(dir, env->build_dir) && holds_data(env->source_dir))
+      td_datadir_same(dir, env->build_dir) && holds_data(env->source_dir))
     return take(buf, cap, env->source_dir);
   if (have_exe && is_set(env->exe_to_data) && join(p, sizeof p, dir, env->exe_to_data) &&
       holds_data(p)) {

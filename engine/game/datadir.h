@@ -79,4 +79,9 @@ const char *td_datadir_resolve(const td_datadir_env *env, const char *given, cha
 ** Returns buf. */
 const char *td_datadir_mod(const td_datadir_env *env, const char *given, char *buf, size_t cap);
 
+/* a and b exist and name the same directory (or file), however spelled:
+** an install under ~/.local has its data directory's maps/ where the
+** player's maps go, and the menu lists them once. */
+bool td_datadir_same(const char *a, const char *b);
+
 #endif

@@ -64,4 +64,12 @@ expect "the installed mod is the one loaded" 2 "$prefix/share/td/scripts/base" \
 TD_DATA_DIR="$src" "$itd" sim --map maps/01-crossroads.lua --idle --ticks 60 --quiet >/dev/null 2>"$tmp/err"
 check $? "TD_DATA_DIR: $(cat "$tmp/err")"
 
+# installed under ~/.local, the data directory's maps/ is where the
+# player's go: the menu lists the bundled maps once, none as a user map
+cmake --install "$build" --prefix "$HOME/.local" >"$tmp/install.log" 2>&1
+check $? "cmake --install to ~/.local: $(tail -3 "$tmp/install.log")"
+printf 'wait 2\nexpect drawn Crossroads\nexpect not_drawn user map\n' >"$tmp/once.txt"
+"$HOME/.local/bin/td" play --software --script "$tmp/once.txt" >"$tmp/out" 2>"$tmp/err"
+check $? "installed in ~/.local: the bundled maps are no user maps: $(cat "$tmp/err")"
+
 finish
