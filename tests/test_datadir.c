@@ -180,9 +180,12 @@ static void test_resolve(void **state) {
   dirs("cwd/maps");
   file("cwd/maps/01-a.lua");
   assert_string_equal(td_datadir_resolve(&e, "maps/01-a.lua", buf, sizeof buf), "maps/01-a.lua");
-  /* DATA/rel */
+  /* DATA/rel; rel itself where td runs in its data directory */
   snprintf(want, sizeof want, "%s/assets", data);
   assert_string_equal(td_datadir_sub(&e, "assets", buf, sizeof buf), want);
+  assert_int_equal(chdir(data), 0);
+  assert_string_equal(td_datadir_sub(&e, "assets", buf, sizeof buf), "assets");
+  assert_int_equal(chdir(at("cwd")), 0);
 }
 
 static void test_mod(void **state) {

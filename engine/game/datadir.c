@@ -124,7 +124,10 @@ bool td_datadir_find(const td_datadir_env *env, char *buf, size_t cap) {
 
 const char *td_datadir_sub(const td_datadir_env *env, const char *rel, char *buf, size_t cap) {
   char data[TD_DATADIR_PATH_MAX];
-  if (!td_datadir_find(env, data, sizeof data) || !join(buf, cap, data, rel))
+  /* td run where its data is (./build/td from the source tree) names its
+  ** files as before: "scripts/base", not "/home/.../scripts/base" */
+  if (!td_datadir_find(env, data, sizeof data) || td_datadir_same(data, ".") ||
+      !join(buf, cap, data, rel))
     take(buf, cap, rel);
   return buf;
 }

@@ -66,7 +66,9 @@ bool td_datadir_find(const td_datadir_env *env, char *buf, size_t cap);
 bool td_datadir_user(const td_datadir_env *env, char *buf, size_t cap);
 
 /* DATA/rel (the data directory's "assets", "maps", "scripts/base") into
-** buf[cap]; rel as given when there is no data directory. Returns buf. */
+** buf[cap]; rel itself when there is no data directory or when it is the
+** working directory (so that names read as before in the source tree).
+** Returns buf. */
 const char *td_datadir_sub(const td_datadir_env *env, const char *rel, char *buf, size_t cap);
 
 /* A file or directory the user named: given when it exists, else DATA/given,
