@@ -5,7 +5,7 @@
 ** candidates, the scripts/base check, the user directory, and the paths a
 ** user gives (maps, mods by path and by bare name) resolved against them.
 */
-#define _XOPEN_SOURCE 700 /* setenv, mkdir, realpath */
+#define _GNU_SOURCE /* setenv, mkdir, realpath (XSI) */
 #include "support.h"
 
 #include <stdio.h>

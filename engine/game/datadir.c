@@ -2,7 +2,7 @@
 ** datadir.c: td's data directory, the user's directory, and the paths a
 ** user gives resolved against them (see datadir.h).
 */
-#define _XOPEN_SOURCE 700 /* readlink, realpath */
+#define _GNU_SOURCE /* readlink, realpath (XSI) */
 #include "game/datadir.h"
 
 #include <limits.h>
