@@ -8,6 +8,9 @@
 # "Install"; cmake/install.cmake).
 set -u
 source "$(dirname "$0")/harness.bash"
+# the bundled maps' files: Tiled's .tmx when the tree has them, else the Lua export
+ext=lua
+[ -f "$src/maps/01-crossroads.tmx" ] && ext=tmx
 build=$(dirname "$td")
 [ -f "$build/cmake_install.cmake" ] || { echo "SKIP: $build is not a CMake build directory"; exit 0; }
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy XDG_CONFIG_HOME="$tmp/config"
@@ -17,7 +20,7 @@ prefix="$tmp/prefix"
 
 cmake --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1
 check $? "cmake --install: $(tail -3 "$tmp/install.log")"
-for f in bin/td share/td/maps/01-crossroads.lua share/td/scripts/base/mod.lua share/td/scripts/tutorial/mod.lua \
+for f in bin/td share/td/maps/01-crossroads.$ext share/td/scripts/base/mod.lua share/td/scripts/tutorial/mod.lua \
          share/td/scripts/types/td.lua share/td/assets/atlas.png share/td/assets/atlas.txt \
          share/doc/td/README.md share/doc/td/docs/cli.md share/doc/td/docs/img/game-crossroads.png \
          share/doc/td/copyright share/man/man6/td.6.gz share/applications/td.desktop \
@@ -41,14 +44,14 @@ check $? "--version prints 'td X.Y.Z (commit abc1234)': $(cat "$tmp/out")"
 # whole games from an empty directory, the map given as the bundled path;
 # the same game as the build tree's td plays from the source tree
 for map in 01-crossroads 02-grid; do
-  expect "installed $map" 0 "" -- "$itd" sim --map "maps/$map.lua" --auto --json
+  expect "installed $map" 0 "" -- "$itd" sim --map "maps/$map.$ext" --auto --json
   grep -q '"result":"won"' "$tmp/out"; check $? "$map: won by --auto: $(head -c 200 "$tmp/out")"
   got=$(grep -o '"checksum":"[0-9a-f]*"' "$tmp/out" | tail -1)
-  want=$(cd "$src" && "$td" sim --map "maps/$map.lua" --auto --json | grep -o '"checksum":"[0-9a-f]*"' | tail -1)
+  want=$(cd "$src" && "$td" sim --map "maps/$map.$ext" --auto --json | grep -o '"checksum":"[0-9a-f]*"' | tail -1)
   [ -n "$got" ] && [ "$got" = "$want" ]; check $? "$map: the installed game ends as the build tree's ($got, $want)"
 done
 # the default mod by name, a replay recorded and played back here
-expect "record" 0 "" -- "$itd" sim --map maps/03-serpent.lua --mod tutorial --idle --ticks 600 --record r.replay --quiet
+expect "record" 0 "" -- "$itd" sim --map maps/03-serpent.$ext --mod tutorial --idle --ticks 600 --record r.replay --quiet
 expect "replay" 0 "" -- "$itd" sim --replay r.replay --quiet
 # the game's menu opens (assets, maps, the base mod) and starts a map
 printf 'wait 2\nexpect drawn Crossroads\nclick button Crossroads\nwait 1\nclick button Start\nwait 3\nexpect state playing\n' >"$tmp/menu.txt"
@@ -59,9 +62,9 @@ check $? "installed td play: $(cat "$tmp/err")"
 # what it loads is the prefix's: a broken installed base mod is named
 echo 'this is not lua' >>"$prefix/share/td/scripts/base/mod.lua"
 expect "the installed mod is the one loaded" 2 "$prefix/share/td/scripts/base" \
-  -- "$itd" sim --map maps/01-crossroads.lua --auto --quiet
+  -- "$itd" sim --map maps/01-crossroads.$ext --auto --quiet
 # and TD_DATA_DIR overrides it (here: the source tree)
-TD_DATA_DIR="$src" "$itd" sim --map maps/01-crossroads.lua --idle --ticks 60 --quiet >/dev/null 2>"$tmp/err"
+TD_DATA_DIR="$src" "$itd" sim --map maps/01-crossroads.$ext --idle --ticks 60 --quiet >/dev/null 2>"$tmp/err"
 check $? "TD_DATA_DIR: $(cat "$tmp/err")"
 
 # installed under ~/.local, the data directory's maps/ is where the

@@ -8,6 +8,9 @@
 # its files").
 set -u
 source "$(dirname "$0")/harness.bash"
+# the bundled maps' files: Tiled's .tmx when the tree has them, else the Lua export
+ext=lua
+[ -f "$src/maps/01-crossroads.tmx" ] && ext=tmx
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy XDG_CONFIG_HOME="$tmp/config"
 unset TD_DATA_DIR XDG_DATA_HOME
 export HOME="$tmp/home"
@@ -23,8 +26,10 @@ check $? "menu without user maps: $(cat "$tmp/err")"
 # a user map (the first bundled one under another title), shown after the
 # bundled ones and marked; it starts from the menu
 sed -e 's/\["title"\] = "Crossroads"/["title"] = "Backyard"/' -e 's/\["order"\] = 4/["order"] = 1/' \
-  "$src/maps/01-crossroads.lua" >"$user/maps/07-backyard.lua"
-grep -q '"Backyard"' "$user/maps/07-backyard.lua"; check $? "the test map has its title"
+  -e 's/\(name="title"[^>]*value=\)"Crossroads"/\1"Backyard"/' \
+  -e 's/\(name="order"[^>]*value=\)"4"/\1"1"/' \
+  "$src/maps/01-crossroads.$ext" >"$user/maps/07-backyard.$ext"
+grep -q '"Backyard"' "$user/maps/07-backyard.$ext"; check $? "the test map has its title"
 cat >"$tmp/menu.txt" <<'SCRIPT'
 wait 2
 expect drawn Backyard
@@ -40,30 +45,30 @@ SCRIPT
 check $? "menu with a user map: $(cat "$tmp/err") $(grep -v '^ok' "$tmp/out" | head -5)"
 # listed after every bundled map although its order (1) is the lowest:
 # with the selection on the last row, the details panel names it
-nb=$(ls "$src"/maps/*.lua | wc -l)
+nb=$(ls "$src"/maps/*."$ext" | wc -l)
 { echo "wait 2"; for _ in $(seq "$nb"); do echo "key Down"; done; echo "wait 1"; echo "expect drawn Backyard"; } >"$tmp/last.txt"
 "$td" play --software --script "$tmp/last.txt" >"$tmp/out" 2>"$tmp/err"
 check $? "the user map is the last row: $(cat "$tmp/err")"
 
 # --map finds it under the user directory, from anywhere
-expect "user map by path" 0 "" -- "$td" sim --map maps/07-backyard.lua --idle --ticks 60 --quiet
+expect "user map by path" 0 "" -- "$td" sim --map maps/07-backyard.$ext --idle --ticks 60 --quiet
 # and the bundled maps and mod from here, where there is no maps/ or scripts/
-expect "bundled map from elsewhere" 0 "" -- "$td" sim --map maps/02-grid.lua --idle --ticks 60 --quiet
+expect "bundled map from elsewhere" 0 "" -- "$td" sim --map maps/02-grid.$ext --idle --ticks 60 --quiet
 
 # a bare --mod NAME: the user's mod, else the bundled scripts/NAME
 mkdir -p "$user/mods/broken"
 echo 'this is not lua' >"$user/mods/broken/mod.lua"
-expect "user mod by name" 2 "$user/mods/broken" -- "$td" sim --map maps/01-crossroads.lua --mod broken --idle --ticks 60
+expect "user mod by name" 2 "$user/mods/broken" -- "$td" sim --map maps/01-crossroads.$ext --mod broken --idle --ticks 60
 cp -r "$src/scripts/tutorial" "$user/mods/mine"
-expect "a user mod plays" 0 "" -- "$td" sim --map maps/03-serpent.lua --mod mine --idle --ticks 60 --quiet
-"$td" sim --map maps/03-serpent.lua --mod mine --idle --ticks 60 --record "$tmp/r.replay" >/dev/null 2>&1
+expect "a user mod plays" 0 "" -- "$td" sim --map maps/03-serpent.$ext --mod mine --idle --ticks 60 --quiet
+"$td" sim --map maps/03-serpent.$ext --mod mine --idle --ticks 60 --record "$tmp/r.replay" >/dev/null 2>&1
 grep -q "^mod $user/mods/mine" "$tmp/r.replay"; check $? "the replay names the user's mod: $(grep '^mod' "$tmp/r.replay")"
-expect "a bundled mod by name" 0 "" -- "$td" sim --map maps/03-serpent.lua --mod tutorial --idle --ticks 60 --quiet
-expect "an unknown mod" 2 "nosuchmod" -- "$td" sim --map maps/01-crossroads.lua --mod nosuchmod --idle --ticks 60
+expect "a bundled mod by name" 0 "" -- "$td" sim --map maps/03-serpent.$ext --mod tutorial --idle --ticks 60 --quiet
+expect "an unknown mod" 2 "nosuchmod" -- "$td" sim --map maps/01-crossroads.$ext --mod nosuchmod --idle --ticks 60
 
 # XDG_DATA_HOME moves the user directory
 mkdir -p "$tmp/xdg/td/maps"
-mv "$user/maps/07-backyard.lua" "$tmp/xdg/td/maps/"
+mv "$user/maps/07-backyard.$ext" "$tmp/xdg/td/maps/"
 XDG_DATA_HOME="$tmp/xdg" "$td" play --software --script "$tmp/menu.txt" >"$tmp/out" 2>"$tmp/err"
 check $? "menu with a user map in XDG_DATA_HOME: $(cat "$tmp/err")"
 "$td" play --software --script "$tmp/menu.txt" >"$tmp/out" 2>"$tmp/err"
