@@ -704,7 +704,8 @@ static void draw_menu(td_client *c) {
     float x = (float)bt->r.x, y = (float)bt->r.y, h = (float)bt->r.h;
     td_maplist_draw_thumb(&c->batch, e, x + 4, y + 4, h - 8, h - 8);
     char d[64];
-    snprintf(d, sizeof d, "%.50s%s", e->description, strlen(e->description) > 50 ? "..." : "");
+    int cut = e->user ? 40 : 50; /* a user map's row keeps room for its mark */
+    snprintf(d, sizeof d, "%.*s%s", cut, e->description, strlen(e->description) > (size_t)cut ? "..." : "");
     td_batch_text(&c->batch, x + h + 4, y + 31, 1, d, td_color(190, 190, 210, 255), true);
     draw_stars(&c->batch, x + (float)bt->r.w - 66, y + 14, 9, pe ? pe->stars[c->set.difficulty] : 0);
     if (e->user) /* one of the player's own (DATA_HOME/td/maps) */
