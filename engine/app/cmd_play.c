@@ -95,6 +95,7 @@
 
 #include "app/cmds.h"
 #include "app/play.h"
+#include "game/datadir.h"
 #include "game/file.h"
 #include "game/progress.h"
 
@@ -105,11 +106,13 @@ static const char usage[] =
   "usage: td play [--map FILE] [--mod DIR]... [--seed N] [--difficulty D] [--window WxH] [--fullscreen]\n"
   "               [--vsync] [--volume N] [--palette P] [--software] [--script FILE] [--frames N]\n"
   "\n"
-  "Plays the game in a window. Without --map it opens the main menu (maps from maps/).\n"
+  "Plays the game in a window. Without --map it opens the main menu: the bundled\n"
+  "maps, then yours from $XDG_DATA_HOME/td/maps (else ~/.local/share/td/maps).\n"
   "\n"
   "  --map FILE      start this map at once\n"
   "  --mod DIR       the rules mod (default scripts/base); repeat it to load\n"
-  "                  several mods, in order\n"
+  "                  several mods, in order; a bare NAME is a mod in\n"
+  "                  ~/.local/share/td/mods, else the bundled scripts/NAME\n"
   "  --seed N        the world's seed (default 1)\n"
   "  --difficulty D  normal (default), easy or hard (also in the settings)\n"
   "  --window WxH    window size (default 1280x720)\n"
@@ -948,12 +951,18 @@ int td_cmd_play(int argc, char **argv) {
     SDL_Quit();
     return rc;
   }
-  char assets[1024], maps[1024], mod_buf[1024], data[1024];
+  /* a path given as is when it exists, else under the data directory; the
+  ** menu lists the bundled maps, then the player's (app_data.c) */
+  char assets[1024], maps[1024], mod_buf[1024], data[1024], user_maps[1024], map_buf[1024];
+  char mod_bufs[TD_MOD_MAX_MODS][1024];
+  for (size_t k = 0; k < nmods; k++) mods[k] = td_app_mod_path(mods[k], mod_bufs[k], sizeof mod_bufs[k]);
   td_client_options o = {
     .assets_dir = td_app_find_dir("assets", assets, sizeof assets),
     .maps_dir = td_app_find_dir("maps", maps, sizeof maps),
+    .user_maps_dir = td_app_user_dir("maps", user_maps, sizeof user_maps) &&
+                             !td_datadir_same(user_maps, maps) ? user_maps : NULL,
     .data_dir = td_progress_dir(data, sizeof data) ? data : NULL,
-    .map_path = map,
+    .map_path = map ? td_app_path(map, map_buf, sizeof map_buf) : NULL,
     .mod_dir = nmods ? mods[0] : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
     .mod_dirs = mods, .mod_count = nmods,
     .seed = seed, .difficulty = difficulty, .window_w = ww, .window_h = wh, .fullscreen = fullscreen, .vsync = vsync,

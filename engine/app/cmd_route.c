@@ -207,6 +207,7 @@ done:
 
 int td_cmd_route(int argc, char **argv) {
   route_opts o = {0};
+  char map_buf[1024]; /* --map as given, else under the data directory */
   int status = 2;
   o.blocks = calloc((size_t)argc, sizeof *o.blocks);
   o.towers = calloc((size_t)argc, sizeof *o.towers);
@@ -229,7 +230,7 @@ int td_cmd_route(int argc, char **argv) {
       }
       const char *val = argv[++i];
       if (!strcmp(a, "--map")) {
-        o.map = val;
+        o.map = td_app_path(val, map_buf, sizeof map_buf);
       } else if (!strcmp(a, "--block-edge")) {
         o.blocks[o.block_count++] = argv[i];
       } else {

@@ -157,7 +157,10 @@ int td_cmd_shot(int argc, char **argv) {
     if (surf) SDL_FreeSurface(surf);
     return td_app_fail("shot: no software renderer: %s", SDL_GetError());
   }
-  char assets[1024], mod_buf[1024];
+  /* a path given (or a replay's) as is, else under the data directory */
+  char assets[1024], mod_buf[1024], map_buf[1024], mod_bufs[TD_MOD_MAX_MODS][1024];
+  map = td_app_path(map, map_buf, sizeof map_buf);
+  for (size_t k = 0; k < nmods; k++) mods[k] = td_app_mod_path(mods[k], mod_bufs[k], sizeof mod_bufs[k]);
   td_client_options o = {.assets_dir = td_app_find_dir("assets", assets, sizeof assets),
                          .surface = surf,
                          .map_path = map,

@@ -484,6 +484,7 @@ int td_cmd_sim(int argc, char **argv) {
         !strcmp(argv[i], "--strategy"))
       return td_sim_game(argc, argv);
   sim_opts o = {.ticks = (uint64_t)SIM_TICK_HZ * 600};
+  char map_buf[1024]; /* --map as given, else under the data directory */
   int status = 2;
   o.specs = calloc((size_t)argc, sizeof *o.specs);
   o.events = calloc((size_t)argc, sizeof *o.events);
@@ -515,7 +516,7 @@ int td_cmd_sim(int argc, char **argv) {
       goto out;
     }
     const char *v = argv[++i];
-    if (!strcmp(a, "--map")) o.map = v;
+    if (!strcmp(a, "--map")) o.map = td_app_path(v, map_buf, sizeof map_buf);
     else if (!strcmp(a, "--spawn")) o.specs[o.spec_count++] = v;
     else if (!strcmp(a, "--block-edge") || !strcmp(a, "--tower")) {
       o.kinds[o.event_count] = a[2] == 't' ? SIM_TOWER : SIM_BLOCK_EDGE;

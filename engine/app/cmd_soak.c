@@ -747,14 +747,15 @@ int td_cmd_soak(int argc, char **argv) {
   soak s = {.o = {.ticks = SOAK_DEFAULT_TICKS, .seed = 1, .every = SOAK_DEFAULT_EVERY}};
   if (parse(argc, argv, &s.o) != 0) return 2;
   char maps[4096], map_buf[4200], mod_buf[4096];
+  char given_map[1024], given_mod[1024];
   if (s.o.map) {
-    s.map = s.o.map;
+    s.map = td_app_path(s.o.map, given_map, sizeof given_map);
   } else {
     snprintf(map_buf, sizeof map_buf, "%s/01-crossroads.lua",
              td_app_find_dir("maps", maps, sizeof maps));
     s.map = map_buf;
   }
-  s.mod = s.o.mod ? s.o.mod : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf);
+  s.mod = s.o.mod ? td_app_mod_path(s.o.mod, given_mod, sizeof given_mod) : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf);
   s.rng = s.o.seed ^ 0x50a4c0ffee5eedull;
 
   td_mem_get_allocator(&s.mem.next, &s.mem.next_ud);

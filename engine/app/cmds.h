@@ -8,6 +8,7 @@
 #define TD_APP_CMDS_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -31,9 +32,24 @@ int td_app_parse_u64(const char *s, uint64_t *out);
 int td_app_parse_option(const char *what, const char *s, uint64_t lo, uint64_t hi,
                         uint64_t *out);
 
-/* rel ("assets", "maps", "scripts/base", "tests") under the working directory, or
-** else under the source tree td was built from; buf holds the answer. */
+/* Where td's files are (app_data.c over game/datadir.h; docs/cli.md, "Where
+** td finds its files"). td_app_find_dir: DATA/rel ("assets", "maps",
+** "scripts/base"), rel itself when td has no data directory. td_app_path:
+** a path the user gave (--map, a replay's map), as given when it exists,
+** else under the data directory, else under the user's. td_app_mod_path:
+** the same for --mod, where a bare NAME is USER/mods/NAME, else
+** DATA/scripts/NAME. td_app_data_dir: the data directory (false: none).
+** td_app_user_dir: USER/sub ("maps", "mods"; false when there is no home).
+** Every answer goes to buf[cap]; the three that return it never fail. */
 const char *td_app_find_dir(const char *rel, char *buf, size_t cap);
+const char *td_app_path(const char *given, char *buf, size_t cap);
+const char *td_app_mod_path(const char *given, char *buf, size_t cap);
+bool td_app_data_dir(char *buf, size_t cap);
+bool td_app_user_dir(const char *sub, char *buf, size_t cap);
+
+/* "td 0.1.0 (commit abc1234)" (-dirty when built from a changed tree,
+** "commit unknown" when not built from git): app_version.c. */
+const char *td_app_version(void);
 
 /* Prints "td: <msg>" to stderr as one line, its control characters
 ** escaped (td_app_escape); returns 2. Every message td prints goes here. */

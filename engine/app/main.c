@@ -1,7 +1,6 @@
 /*
 ** main.c: td's command dispatcher.
 */
-#define _POSIX_C_SOURCE 200809L /* stat */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -9,13 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "app/cmds.h"
-
-#ifndef TD_SOURCE_DIR
-#define TD_SOURCE_DIR "."
-#endif
 
 typedef struct command {
   const char *name;
@@ -34,18 +28,6 @@ static const command commands[] = {
   {"shot", td_cmd_shot, "render one frame of the game to a PNG, without a window"},
   {"soak", td_cmd_soak, "play a long endless game under random commands, checking invariants"},
 };
-
-const char *td_app_find_dir(const char *rel, char *buf, size_t cap) {
-  struct stat st;
-  if (stat(rel, &st) == 0 && S_ISDIR(st.st_mode)) {
-    snprintf(buf, cap, "%s", rel);
-    return buf;
-  }
-  snprintf(buf, cap, "%s/%s", TD_SOURCE_DIR, rel);
-  if (stat(buf, &st) == 0 && S_ISDIR(st.st_mode)) return buf;
-  snprintf(buf, cap, "%s", rel);
-  return buf;
-}
 
 int td_app_parse_u64(const char *s, uint64_t *out) {
   if (*s < '0' || *s > '9') return -1; /* no sign, no blank */
@@ -130,13 +112,19 @@ static void usage(FILE *out) {
   fputs("usage: td <command> [options]\n\ncommands:\n", out);
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
     fprintf(out, "  %-8s %s\n", commands[i].name, commands[i].summary);
-  fputs("\nEvery command takes --help.\n", out);
+  fputs("\nEvery command takes --help. td --version prints the version and the\n"
+        "build's commit. A path given (--map, --mod) is used as given when it\n"
+        "exists, else under td's data directory (maps/, scripts/, assets/; docs/cli.md).\n", out);
 }
 
 static int dispatch(int argc, char **argv) {
   if (argc < 2) return td_app_fail("no command given (see td --help)");
   if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
     usage(stdout);
+    return 0;
+  }
+  if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+    printf("%s\n", td_app_version());
     return 0;
   }
   for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)

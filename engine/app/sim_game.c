@@ -50,7 +50,8 @@ static const char usage[] =
   "\n"
   "options:\n"
   "  --mod DIR       the rules mod (scripts/base); repeat it to load several\n"
-  "                  mods in order, each adding to the ones before it\n"
+  "                  mods in order, each adding to the ones before it; a bare\n"
+  "                  NAME is a mod in ~/.local/share/td/mods, else scripts/NAME\n"
   "  --seed N        the world's seed (1)\n"
   "  --difficulty D  normal (the default), easy or hard: the mod reads it\n"
   "                  (td.difficulty) and decides what it changes\n"
@@ -352,18 +353,23 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
 
 /* The game the options name: fresh, from a save, or from a replay's header. */
 static td_game *open_game(const opts *o, const td_replay *rp, td_err *err) {
-  char mod_buf[4096]; /* td_game copies the path */
-  const char *mod = o->nmods ? o->mods[0] : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf);
-  td_game_options go = {.map_path = o->map, .mod_dir = mod, .seed = o->seed_set ? o->seed : 1,
+  /* td_game copies the paths; each given (or a replay's) as is when it
+  ** exists, else under the data directory (app_data.c) */
+  char mod_buf[4096], map_buf[1024], mod_bufs[TD_MOD_MAX_MODS][1024];
+  const char *mods[TD_MOD_MAX_MODS];
+  for (size_t i = 0; i < o->nmods; i++)
+    mods[i] = td_app_mod_path(o->mods[i], mod_bufs[i], sizeof mod_bufs[i]);
+  const char *mod = o->nmods ? mods[0] : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf);
+  td_game_options go = {.map_path = o->map ? td_app_path(o->map, map_buf, sizeof map_buf) : NULL,
+                        .mod_dir = mod, .seed = o->seed_set ? o->seed : 1,
                         .endless = o->endless, .difficulty = o->difficulty,
-                        .mod_dirs = o->mods, .mod_count = o->nmods};
-  const char *rmods[TD_MOD_MAX_MODS];
+                        .mod_dirs = mods, .mod_count = o->nmods};
   if (rp) {
     /* what the replay fixes: the options may only agree with it */
-    go.map_path = o->map ? o->map : rp->map_path;
+    if (!o->map) go.map_path = td_app_path(rp->map_path, map_buf, sizeof map_buf);
     if (!o->nmods) { /* the replay's mods */
-      for (size_t i = 0; i < rp->nmods; i++) rmods[i] = rp->mod_dirs[i];
-      go.mod_dirs = rmods;
+      for (size_t i = 0; i < rp->nmods; i++)
+        mods[i] = td_app_mod_path(rp->mod_dirs[i], mod_bufs[i], sizeof mod_bufs[i]);
       go.mod_count = rp->nmods;
     }
     go.seed = rp->seed;

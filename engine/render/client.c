@@ -190,6 +190,7 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
   c->ren = r;
   snprintf(c->assets_dir, sizeof c->assets_dir, "%s", o->assets_dir ? o->assets_dir : "assets");
   snprintf(c->maps_dir, sizeof c->maps_dir, "%s", o->maps_dir ? o->maps_dir : "");
+  snprintf(c->user_maps_dir, sizeof c->user_maps_dir, "%s", o->user_maps_dir ? o->user_maps_dir : "");
   c->mod_count = o->mod_count ? o->mod_count : 1;
   if (c->mod_count > TD_MOD_MAX_MODS) c->mod_count = TD_MOD_MAX_MODS; /* td_game refuses more */
   for (size_t i = 0; i < c->mod_count; i++)

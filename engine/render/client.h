@@ -81,6 +81,7 @@ typedef struct td_client td_client;
 typedef struct td_client_options {
   const char *assets_dir;  /* holds atlas.png and atlas.txt */
   const char *maps_dir;    /* listed by the main menu (NULL: no list) */
+  const char *user_maps_dir; /* the player's maps, listed after them (NULL: none) */
   const char *data_dir;    /* the player's progress and saves (td_progress_dir;
                               NULL: none kept) */
   const char *map_path;    /* NULL: start in the main menu */

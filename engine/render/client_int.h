@@ -47,7 +47,7 @@ struct td_client {
   td_atlas *atlas;
   td_batch batch;
   td_scene *scene;
-  char assets_dir[512], maps_dir[512];
+  char assets_dir[512], maps_dir[512], user_maps_dir[512];
   char mod_dirs[TD_MOD_MAX_MODS][512]; /* the mods, in load order */
   size_t mod_count;
   char maps[MAX_MAPS][800];

@@ -1,6 +1,7 @@
 /*
 ** client_progress.c: what the client keeps between games (client.h): the
-** menu's maps in order (maplist.h), the player's progress (game/progress.h:
+** menu's maps in order (maplist.h; the player's own maps after the bundled
+** ones), the player's progress (game/progress.h:
 ** stars on a win, endless mode's best wave), and one saved game per map
 ** (DATA/saves/MAP.tds, game.h's save) that the pause menu writes and the
 ** main menu's Continue loads.
@@ -36,6 +37,7 @@ static bool save_path(const td_client *c, const char *map_path, char *buf, size_
 void client_progress_init(td_client *c, const char *data_dir) {
   snprintf(c->data_dir, sizeof c->data_dir, "%s", data_dir ? data_dir : "");
   td_maplist_load(&c->maplist, c->maps_dir);
+  td_maplist_add(&c->maplist, c->user_maps_dir, true); /* the player's own, after */
   c->nmaps = 0;
   for (size_t i = 0; i < c->maplist.count && c->nmaps < MAX_MAPS; i++)
     snprintf(c->maps[c->nmaps++], sizeof c->maps[0], "%s", c->maplist.e[i].path);

@@ -673,6 +673,8 @@ static void draw_menu_details(td_client *c) {
   const td_progress_entry *pe = progress_of(c, c->map_sel);
   td_maplist_draw_thumb(b, e, px + 10, (float)top + 10, pw - 20, 170);
   td_batch_text(b, px + 12, (float)top + 188, 2, e->title, WHITE, true);
+  if (e->user)
+    td_batch_text(b, px + pw - 76, (float)top + 192, 1, "user map", td_color(140, 210, 160, 255), true);
   td_batch_text(b, px + 12, (float)top + 208, 1, e->error[0] ? e->error : e->description,
                 e->error[0] ? td_color(255, 120, 100, 255) : td_color(200, 200, 215, 255), true);
   static const td_difficulty order[3] = {TD_DIFFICULTY_EASY, TD_DIFFICULTY_NORMAL, TD_DIFFICULTY_HARD};
@@ -702,9 +704,12 @@ static void draw_menu(td_client *c) {
     float x = (float)bt->r.x, y = (float)bt->r.y, h = (float)bt->r.h;
     td_maplist_draw_thumb(&c->batch, e, x + 4, y + 4, h - 8, h - 8);
     char d[64];
-    snprintf(d, sizeof d, "%.50s%s", e->description, strlen(e->description) > 50 ? "..." : "");
+    int cut = e->user ? 40 : 50; /* a user map's row keeps room for its mark */
+    snprintf(d, sizeof d, "%.*s%s", cut, e->description, strlen(e->description) > (size_t)cut ? "..." : "");
     td_batch_text(&c->batch, x + h + 4, y + 31, 1, d, td_color(190, 190, 210, 255), true);
     draw_stars(&c->batch, x + (float)bt->r.w - 66, y + 14, 9, pe ? pe->stars[c->set.difficulty] : 0);
+    if (e->user) /* one of the player's own (DATA_HOME/td/maps) */
+      td_batch_text(&c->batch, x + (float)bt->r.w - 66, y + 31, 1, "user map", td_color(140, 210, 160, 255), true);
   }
   if (c->nmaps == 0)
     text_center(&c->batch, (float)c->w / 2, (float)c->h / 2 - 60, 2, "no maps found", td_color(255, 120, 100, 255));

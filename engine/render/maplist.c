@@ -159,13 +159,18 @@ static int cmp_entry(const void *pa, const void *pb) {
 
 void td_maplist_load(td_maplist *l, const char *dir) {
   td_maplist_free(l);
+  td_maplist_add(l, dir, false);
+}
+
+void td_maplist_add(td_maplist *l, const char *dir, bool user) {
   DIR *d = dir && *dir ? opendir(dir) : NULL;
   if (!d) return;
-  l->e = calloc(TD_MAPLIST_MAX, sizeof *l->e);
+  if (!l->e) l->e = calloc(TD_MAPLIST_MAX, sizeof *l->e);
   if (!l->e) {
     closedir(d);
     return;
   }
+  size_t first = l->count;
   struct dirent *de;
   while ((de = readdir(d)) && l->count < TD_MAPLIST_MAX) {
     size_t n = strlen(de->d_name);
@@ -173,8 +178,11 @@ void td_maplist_load(td_maplist *l, const char *dir) {
     snprintf(l->e[l->count++].path, sizeof l->e[0].path, "%s/%s", dir, de->d_name);
   }
   closedir(d);
-  for (size_t i = 0; i < l->count; i++) load_entry(&l->e[i]);
-  qsort(l->e, l->count, sizeof *l->e, cmp_entry);
+  for (size_t i = first; i < l->count; i++) {
+    load_entry(&l->e[i]);
+    l->e[i].user = user;
+  }
+  qsort(l->e + first, l->count - first, sizeof *l->e, cmp_entry);
 }
 
 static const char *file_part(const char *p) {

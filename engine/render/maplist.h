@@ -14,7 +14,10 @@
 ** (td_maplist_draw_thumb) reads only that cache. A map that does not load is
 ** listed with its error (and no thumbnail), never dropped silently. Order:
 ** by the `order` property (maps without one after those with), then by
-** file name.
+** file name. td_maplist_add lists a second directory after the first (the
+** player's own maps after the bundled ones, marked as theirs: user), in
+** the same order among themselves; the list holds TD_MAPLIST_MAX maps at
+** most in all.
 **
 ** Memory: a td_maplist owns its entries and their caches (malloc);
 ** td_maplist_free releases them. Determinism: not part of the simulation.
@@ -22,6 +25,7 @@
 #ifndef TD_RENDER_MAPLIST_H
 #define TD_RENDER_MAPLIST_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,6 +41,7 @@ typedef struct td_maplist_entry {
   char description[160];      /* "" when none */
   int32_t order;              /* 0: none */
   char error[256];            /* why it did not load; "" when it did */
+  bool user;                  /* one of the player's own maps (td_maplist_add) */
   /* the thumbnail's cache */
   float map_w, map_h;         /* the map's size in map units */
   int32_t cw, ch;             /* ground cells */
@@ -59,6 +64,9 @@ typedef struct td_maplist {
 /* Lists dir's maps into l (emptied first). Never fails: an empty or
 ** unreadable directory lists nothing, and out of memory lists fewer. */
 void td_maplist_load(td_maplist *l, const char *dir);
+/* Appends dir's maps to l, marked user when asked; an empty or unreadable
+** directory adds nothing. */
+void td_maplist_add(td_maplist *l, const char *dir, bool user);
 void td_maplist_free(td_maplist *l);
 
 /* The entry of a map path (compared by file name), or -1. */
