@@ -10,7 +10,8 @@
 ** Full recompute. Relaxation keeps next canonical on the fly: when node u
 ** is settled every neighbour with a smaller dist has been settled before it
 ** (weights are >= 1), so "nd < dist[v] || (nd == dist[v] && u < next[v])"
-** sees every candidate. Graphs whose edges take at most FIFO_CLASSES
+** sees every candidate ("u < next[v]" in the graph's ids: see the cache
+** order in route.h and td_route below). Graphs whose edges take at most FIFO_CLASSES
 ** distinct weights (every grid: 1 and sqrt 2 times the cell) use one FIFO
 ** per weight instead of a heap: nodes are settled in nondecreasing dist, so
 ** the keys pushed through one weight class arrive in nondecreasing order and
@@ -175,6 +176,7 @@ struct td_route {
   ** by publish() after every update. */
   int32_t *ext, *in_of;
   int32_t *adj_start, *adj_to, *adj_edge;
+  uint8_t *nblk;          /* node_blocked by internal id (sync_item keeps it) */
   td_cost *xdist;
   int32_t *xnext, *xlog, *xgoals;
 
@@ -187,14 +189,19 @@ static inline int32_t in_id(const td_route *r, int32_t x) { return r->ext ? r->i
 static inline int32_t ext_id(const td_route *r, int32_t v) { return r->ext ? r->ext[v] : v; }
 
 static inline bool node_blocked(const td_route *r, int32_t v) {
-  return r->g->node_blocked[ext_id(r, v)] != 0;
+  return r->ext ? r->nblk[v] != 0 : r->g->node_blocked[v] != 0;
 }
 
-/* u comes before v in the graph's ids (the canonical tie rule); false when
-** v is TD_NONE, as u < TD_NONE is. */
+/* u comes before v in the graph's ids (the canonical tie rule), ext being
+** the route's (NULL: the graph's order); false when v is TD_NONE, as
+** u < TD_NONE is. */
+static inline bool ext_before(const int32_t *ext, int32_t u, int32_t v) {
+  if (!ext) return u < v;
+  return v >= 0 && ext[u] < ext[v];
+}
+
 static inline bool id_before(const td_route *r, int32_t u, int32_t v) {
-  if (!r->ext) return u < v;
-  return v >= 0 && r->ext[u] < r->ext[v];
+  return ext_before(r->ext, u, v);
 }
 
 /* Weight of half-edge k, TD_COST_INF when closed. */
@@ -404,6 +411,7 @@ static void sync_item(td_route *r, bool is_node, int32_t id) {
     return;
   }
   const td_graph *g = r->g;
+  if (r->ext) r->nblk[r->in_of[id]] = g->node_blocked[id];
   for (int32_t k = g->adj_start[id], end = g->adj_start[id + 1]; k < end; k++)
     sync_edge(r, g->adj_edge[k]);
 }
@@ -487,6 +495,7 @@ static void full_fifo(td_route *r) {
   const int32_t *adj_start = r->adj_start;
   td_cost *dist = r->dist;
   int32_t *next = r->next;
+  const int32_t *ext = r->ext;
   td_cost cw[HP_CLOSED + 1];
   for (int c = 0; c < r->fifo_classes; c++) cw[c] = r->class_w[c];
   for (;;) {
@@ -519,7 +528,7 @@ static void full_fifo(td_route *r) {
         dist[v] = nd;
         next[v] = u;
         fifo_push(r, (int)c, v);
-      } else if (nd == dist[v] && id_before(r, u, next[v])) {
+      } else if (nd == dist[v] && ext_before(ext, u, next[v])) {
         next[v] = u;
       }
     }
@@ -540,6 +549,7 @@ static void full_heap(td_route *r) {
   const td_cost *hw = r->hw;
   td_cost *dist = r->dist;
   int32_t *next = r->next;
+  const int32_t *ext = r->ext;
   for (int32_t u; (u = heap_pop(r)) != TD_NONE;) {
     td_cost du = dist[u];
     for (int32_t k = adj_start[u], end = adj_start[u + 1]; k < end; k++) {
@@ -551,7 +561,7 @@ static void full_heap(td_route *r) {
         dist[v] = nd;
         next[v] = u;
         heap_push(r, v);
-      } else if (nd == dist[v] && id_before(r, u, next[v])) {
+      } else if (nd == dist[v] && ext_before(ext, u, next[v])) {
         next[v] = u;
       }
     }
@@ -614,6 +624,7 @@ static void classify_weights(td_route *r) {
 typedef struct order_arrays {
   int32_t *ext, *in_of, *adj_start, *adj_to, *adj_edge, *xnext, *xlog, *xgoals;
   td_cost *xdist;
+  uint8_t *nblk;
 } order_arrays;
 
 static void free_order(order_arrays *o, size_t n1, size_t h1, size_t goals1) {
@@ -626,6 +637,7 @@ static void free_order(order_arrays *o, size_t n1, size_t h1, size_t goals1) {
   td_mem_free(o->xnext, n1 * sizeof *o->xnext);
   td_mem_free(o->xlog, n1 * sizeof *o->xlog);
   td_mem_free(o->xgoals, goals1 * sizeof *o->xgoals);
+  td_mem_free(o->nblk, n1);
 }
 
 static bool wants_order(const td_graph *g, td_route_order order) {
@@ -656,13 +668,17 @@ static int build_order(td_route *r, td_route_order order) {
       .xdist = td_mem_alloc(n1 * sizeof *o.xdist),
       .xnext = td_mem_alloc(n1 * sizeof *o.xnext),
       .xlog = td_mem_alloc(n1 * sizeof *o.xlog),
-      .xgoals = td_mem_alloc(goals1 * sizeof *o.xgoals)};
+      .xgoals = td_mem_alloc(goals1 * sizeof *o.xgoals),
+      .nblk = td_mem_alloc(n1)};
   if (!o.ext || !o.in_of || !o.adj_start || !o.adj_to || !o.adj_edge || !o.xdist || !o.xnext ||
-      !o.xlog || !o.xgoals || td_order_hilbert(g->x, g->y, r->n, o.ext, NULL) != 0) {
+      !o.xlog || !o.xgoals || !o.nblk || td_order_hilbert(g->x, g->y, r->n, o.ext, NULL) != 0) {
     free_order(&o, n1, h1, goals1);
     return -1;
   }
-  for (int32_t v = 0; v < r->n; v++) o.in_of[o.ext[v]] = v;
+  for (int32_t v = 0; v < r->n; v++) {
+    o.in_of[o.ext[v]] = v;
+    o.nblk[v] = g->node_blocked[o.ext[v]];
+  }
   int32_t at = 0;
   for (int32_t v = 0; v < r->n; v++) {
     int32_t x = o.ext[v];
@@ -682,6 +698,7 @@ static int build_order(td_route *r, td_route_order order) {
   r->xnext = o.xnext;
   r->xlog = o.xlog;
   r->xgoals = o.xgoals;
+  r->nblk = o.nblk;
   return 0;
 }
 
@@ -794,7 +811,7 @@ void td_route_destroy(td_route *r) {
   if (r->ext) {
     size_t h1 = r->g->edge_count ? 2 * ne : 1, goals1 = r->goal_count ? r->goal_count : 1;
     order_arrays o = {r->ext, r->in_of, r->adj_start, r->adj_to, r->adj_edge,
-                      r->xnext, r->xlog, r->xgoals, r->xdist};
+                      r->xnext, r->xlog, r->xgoals, r->xdist, r->nblk};
     free_order(&o, n, h1, goals1);
   }
   td_mem_free(r, sizeof *r);
@@ -1285,6 +1302,8 @@ int td_route_validate(const td_route *r, td_err *err) {
   for (int32_t v = 0; v < r->n; v++) {
     td_cost want = TD_COST_INF;
     int32_t arg = TD_NONE, x = ext_id(r, v);
+    if (r->ext && r->nblk[v] != g->node_blocked[x])
+      return td_err_set(err, "route: node %d's blocked flag mirror is stale", x);
     if (g->node_blocked[x]) {
       /* impassable: unreachable */
     } else if (r->is_goal[v]) {
