@@ -1,9 +1,14 @@
 /*
 ** bench_route.c: `td bench route`, the routing benchmark.
 **
-** For each graph: the median time of a full recompute (td_route_full), the
-** same recompute done by a plain binary-heap Dijkstra in the same process
-** (the baseline; its distances must equal ours, or the bench fails), and the
+** For each graph: the median time of a full recompute (td_route_full, in
+** the route's own numbering: the Hilbert cache order on geometric graphs,
+** the grid's row order on grids; route.h), the same recompute done by a
+** plain binary-heap Dijkstra on the graph as generated (ids in insertion
+** order, random on geometric graphs) in the same process (the baseline; its
+** distances must equal ours, or the bench fails), on a reordered graph the
+** route once more in the graph's own order (the effect of the order alone;
+** its distances must match too), and the
 ** latency of incremental updates over random tower placements, each checked
 ** for legality against a spawn (td_route_try_apply). Towers stay (at most
 ** max_towers at once; the oldest is sold, which is an unblock update and is
@@ -215,15 +220,27 @@ static int run_case(const bench_case *c, const bench_opts *o) {
   }
   int32_t n = w.g->node_count;
   int reps = n >= 500000 ? 5 : n >= 50000 ? 9 : 25;
+  /* the same route in the graph's order, on a copy (one route per graph) */
+  td_graph *g2 = NULL;
+  td_route *r2 = NULL;
+  if (td_route_reordered(r)) {
+    g2 = td_graph_clone(w.g, &err);
+    r2 = g2 ? td_route_create_ordered(g2, &w.goal, 1, TD_ROUTE_ORDER_NONE, &err) : NULL;
+    if (!r2) {
+      td_app_say("bench route: %s: %s", c->name, err.msg);
+      exit(2);
+    }
+  }
 
   /* full recompute: ours and the baseline, interleaved so drift hits both */
   /* the baseline allocates through the same hook as td (huge pages alike) */
   baseline b = {.dist = td_mem_alloc((size_t)n * sizeof(td_cost))};
   double *full = malloc((size_t)reps * sizeof *full), *base = malloc((size_t)reps * sizeof *base);
+  double *plain = malloc((size_t)reps * sizeof *plain);
   size_t placements = o->placements, max_towers = 200;
   tower *alive = calloc(max_towers, sizeof *alive);
   double *lat = malloc((2 * placements + 1) * sizeof *lat);
-  if (!b.dist || !full || !base || !alive || !lat) {
+  if (!b.dist || !full || !base || !plain || !alive || !lat) {
     td_app_say("bench route: %s: out of memory", c->name);
     exit(2);
   }
@@ -235,15 +252,30 @@ static int run_case(const bench_case *c, const bench_opts *o) {
     s = bench_now_ms();
     base_run(&b, w.g, &w.goal, 1);
     base[i] = bench_now_ms() - s;
+    plain[i] = 0.0;
+    if (r2) {
+      s = bench_now_ms();
+      td_route_full(r2);
+      plain[i] = bench_now_ms() - s;
+    }
   }
-  if (memcmp(b.dist, td_route_dist(r), (size_t)n * sizeof(td_cost)) != 0) {
+  if (memcmp(b.dist, td_route_dist(r), (size_t)n * sizeof(td_cost)) != 0 ||
+      (r2 && memcmp(b.dist, td_route_dist(r2), (size_t)n * sizeof(td_cost)) != 0)) {
     td_app_say("bench route: %s: route distances differ from the baseline Dijkstra",
                c->name);
     status = 1;
   }
+  if (r2 && memcmp(td_route_next(r), td_route_next(r2), (size_t)n * sizeof(int32_t)) != 0) {
+    td_app_say("bench route: %s: the route in cache order differs from the graph's order",
+               c->name);
+    status = 1;
+  }
+  td_route_destroy(r2);
+  td_graph_destroy(g2);
   qsort(full, (size_t)reps, sizeof *full, bench_cmp_double);
   qsort(base, (size_t)reps, sizeof *base, bench_cmp_double);
-  double full_ms = full[reps / 2], base_ms = base[reps / 2];
+  qsort(plain, (size_t)reps, sizeof *plain, bench_cmp_double);
+  double full_ms = full[reps / 2], base_ms = base[reps / 2], plain_ms = plain[reps / 2];
 
   /* incremental: place towers at random, sell the oldest past max_towers */
   td_graphgen_rng rng = {o->seed ^ 0xBEEFull};
@@ -289,6 +321,11 @@ static int run_case(const bench_case *c, const bench_opts *o) {
     bench_emit("route", c->name, "full_ms", full_ms);
     bench_emit("route", c->name, "baseline_ms", base_ms);
     bench_emit("route", c->name, "baseline_over_full", base_ms / full_ms);
+    bench_emit("route", c->name, "cache_order", r2 ? 1.0 : 0.0);
+    if (r2) {
+      bench_emit("route", c->name, "graph_order_full_ms", plain_ms);
+      bench_emit("route", c->name, "graph_order_over_full", plain_ms / full_ms);
+    }
     bench_emit("route", c->name, "incr_p50_us", p50);
     bench_emit("route", c->name, "incr_p99_us", p99);
     bench_emit("route", c->name, "incr_max_us", mx);
@@ -297,15 +334,18 @@ static int run_case(const bench_case *c, const bench_opts *o) {
     bench_emit("route", c->name, "refused", (double)refused);
     bench_emit("route", c->name, "fallbacks", (double)fallbacks);
   } else {
-    printf("%-11s %8d %9d %9.2f %9.2f %6.2fx %9.2f %9.1f %9.1f %6zu %6zu %5llu\n", c->name, n,
-           w.g->edge_count, full_ms, base_ms, base_ms / full_ms, p50, p99, mx, placed, refused,
-           (unsigned long long)fallbacks);
+    char order[16] = "     -";
+    if (r2) snprintf(order, sizeof order, "%5.2fx", plain_ms / full_ms);
+    printf("%-11s %8d %9d %9.2f %9.2f %6.2fx %6s %9.2f %9.1f %9.1f %6zu %6zu %5llu\n", c->name,
+           n, w.g->edge_count, full_ms, base_ms, base_ms / full_ms, order, p50, p99, mx, placed,
+           refused, (unsigned long long)fallbacks);
     fflush(stdout);
   }
   free(alive);
   free(lat);
   free(full);
   free(base);
+  free(plain);
   td_mem_free(b.dist, (size_t)n * sizeof(td_cost));
   td_mem_free(b.heap, b.cap * sizeof *b.heap);
   td_route_destroy(r);
@@ -317,9 +357,9 @@ int td_bench_route(const bench_opts *o) {
   if (!o->json) {
     printf("td bench route  (seed %llu, %zu placements per graph, medians of repeated runs)\n",
            (unsigned long long)o->seed, o->placements);
-    printf("%-11s %8s %9s %9s %9s %7s %9s %9s %9s %6s %6s %5s\n", "case", "nodes", "edges",
-           "full ms", "base ms", "speedup", "inc p50us", "inc p99us", "inc maxus", "placed",
-           "refuse", "fallb");
+    printf("%-11s %8s %9s %9s %9s %7s %6s %9s %9s %9s %6s %6s %5s\n", "case", "nodes", "edges",
+           "full ms", "base ms", "speedup", "order", "inc p50us", "inc p99us", "inc maxus",
+           "placed", "refuse", "fallb");
   }
   int status = 0, ran = 0;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -334,6 +374,10 @@ int td_bench_route(const bench_opts *o) {
     return 2;
   }
   if (!o->json)
-    printf("speedup = baseline (plain binary-heap Dijkstra) time / td_route_full time\n");
+    printf("full = td_route_full, in the route's numbering (Hilbert cache order on geometric\n"
+           "graphs, row order on grids); base = a plain binary-heap Dijkstra on the graph as\n"
+           "generated (geometric graphs: ids in random order); speedup = base / full;\n"
+           "order = td_route_full in the graph's own order / in cache order (the order's\n"
+           "share of the speedup; '-': the route keeps the graph's order)\n");
   return status;
 }

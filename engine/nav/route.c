@@ -10,7 +10,8 @@
 ** Full recompute. Relaxation keeps next canonical on the fly: when node u
 ** is settled every neighbour with a smaller dist has been settled before it
 ** (weights are >= 1), so "nd < dist[v] || (nd == dist[v] && u < next[v])"
-** sees every candidate. Graphs whose edges take at most FIFO_CLASSES
+** sees every candidate ("u < next[v]" in the graph's ids: see the cache
+** order in route.h and td_route below). Graphs whose edges take at most FIFO_CLASSES
 ** distinct weights (every grid: 1 and sqrt 2 times the cell) use one FIFO
 ** per weight instead of a heap: nodes are settled in nondecreasing dist, so
 ** the keys pushed through one weight class arrive in nondecreasing order and
@@ -54,6 +55,8 @@
 
 #include <float.h>
 #include <string.h>
+
+#include "nav/order.h"
 
 #define FIFO_CLASSES 8
 
@@ -163,9 +166,43 @@ struct td_route {
   size_t fifo_total;
   uint8_t *settled;
 
+  /* Cache order (order.h): internal node i is the graph's node ext[i], and
+  ** the graph's node x is internal node in_of[x]. Everything in this file
+  ** works on internal ids and the route's own adjacency (adj_*: the
+  ** graph's, with each node's run in the same order, ascending graph ids,
+  ** and neighbours renamed), so that a search near a node reads memory near
+  ** it. ext == NULL: the order is the graph's (and adj_* are its arrays).
+  ** xdist/xnext/xlog/xgoals are what the API hands out, in graph ids, kept
+  ** by publish() after every update. */
+  int32_t *ext, *in_of;
+  int32_t *adj_start, *adj_to, *adj_edge;
+  uint8_t *nblk;          /* node_blocked by internal id (sync_item keeps it) */
+  td_cost *xdist;
+  int32_t *xnext, *xlog, *xgoals;
+
   double fallback;
   td_route_stats stats;
 };
+
+/* Internal id of graph node x, and graph id of internal node v. */
+static inline int32_t in_id(const td_route *r, int32_t x) { return r->ext ? r->in_of[x] : x; }
+static inline int32_t ext_id(const td_route *r, int32_t v) { return r->ext ? r->ext[v] : v; }
+
+static inline bool node_blocked(const td_route *r, int32_t v) {
+  return r->ext ? r->nblk[v] != 0 : r->g->node_blocked[v] != 0;
+}
+
+/* u comes before v in the graph's ids (the canonical tie rule), ext being
+** the route's (NULL: the graph's order); false when v is TD_NONE, as
+** u < TD_NONE is. */
+static inline bool ext_before(const int32_t *ext, int32_t u, int32_t v) {
+  if (!ext) return u < v;
+  return v >= 0 && ext[u] < ext[v];
+}
+
+static inline bool id_before(const td_route *r, int32_t u, int32_t v) {
+  return ext_before(r->ext, u, v);
+}
 
 /* Weight of half-edge k, TD_COST_INF when closed. */
 static inline td_cost half_w(const td_route *r, int32_t k) {
@@ -257,17 +294,49 @@ static inline void log_node(td_route *r, int32_t v) {
   r->log_next[i] = r->next[v];
 }
 
+/* ---- the API's view, in the graph's ids ----------------------------------- */
+
+/* Copies internal node v's dist and next to the API's arrays. */
+static inline void publish_node(td_route *r, int32_t v) {
+  int32_t x = r->ext[v], nx = r->next[v];
+  r->xdist[x] = r->dist[v];
+  r->xnext[x] = nx < 0 ? TD_NONE : r->ext[nx];
+}
+
+static void publish_all(td_route *r) {
+  if (!r->ext) return;
+  for (int32_t x = 0; x < r->n; x++) { /* in graph order: writes in sequence */
+    int32_t v = r->in_of[x], nx = r->next[v];
+    r->xdist[x] = r->dist[v];
+    r->xnext[x] = nx < 0 ? TD_NONE : r->ext[nx];
+  }
+}
+
+/* After an update: what the log says changed (every node after a full
+** recompute), and the changed list in graph ids. */
+static void publish(td_route *r) {
+  if (!r->ext) return;
+  if (r->log_all) publish_all(r);
+  for (int32_t i = 0; i < r->log_len; i++) {
+    int32_t v = r->log_node[i];
+    if (!r->log_all) publish_node(r, v);
+    r->xlog[i] = r->ext[v];
+  }
+}
+
 /* Restores what the update overwrote. The changed list becomes empty; the
 ** stamps are forgotten at the next log_begin. */
 static void log_rollback(td_route *r) {
   if (r->log_all) { /* a snapshot of every node, indexed by node */
     memcpy(r->dist, r->log_dist, (size_t)r->n * sizeof *r->dist);
     memcpy(r->next, r->log_next, (size_t)r->n * sizeof *r->next);
+    publish_all(r);
   } else {
     for (int32_t i = 0; i < r->log_len; i++) {
       int32_t v = r->log_node[i];
       r->dist[v] = r->log_dist[i];
       r->next[v] = r->log_next[i];
+      if (r->ext) publish_node(r, v);
     }
   }
   r->log_len = 0;
@@ -317,15 +386,23 @@ static void set_half(td_route *r, int32_t k, int32_t e, bool open) {
     r->hw[k] = open ? g->edges[e].w : TD_COST_INF;
   } else {
     uint32_t c = open ? (uint32_t)weight_class(r, g->edges[e].w) : HP_CLOSED;
-    r->hp[k] = (c << HP_SHIFT) | (uint32_t)g->adj_to[k];
+    r->hp[k] = (c << HP_SHIFT) | (uint32_t)r->adj_to[k];
   }
+}
+
+/* The route's half-edge a->b (graph ids): the graph's, at the same place
+** in a's run. */
+static int32_t half_of(const td_route *r, int32_t a, int32_t b) {
+  const td_graph *g = r->g;
+  int32_t k = td_graph_find_half(g, a, b);
+  return r->ext ? r->adj_start[r->in_of[a]] + (k - g->adj_start[a]) : k;
 }
 
 static void sync_edge(td_route *r, int32_t e) {
   const td_graph *g = r->g;
   bool open = td_graph_edge_open(g, e);
-  set_half(r, td_graph_find_half(g, g->edges[e].a, g->edges[e].b), e, open);
-  set_half(r, td_graph_find_half(g, g->edges[e].b, g->edges[e].a), e, open);
+  set_half(r, half_of(r, g->edges[e].a, g->edges[e].b), e, open);
+  set_half(r, half_of(r, g->edges[e].b, g->edges[e].a), e, open);
 }
 
 static void sync_item(td_route *r, bool is_node, int32_t id) {
@@ -334,6 +411,7 @@ static void sync_item(td_route *r, bool is_node, int32_t id) {
     return;
   }
   const td_graph *g = r->g;
+  if (r->ext) r->nblk[r->in_of[id]] = g->node_blocked[id];
   for (int32_t k = g->adj_start[id], end = g->adj_start[id + 1]; k < end; k++)
     sync_edge(r, g->adj_edge[k]);
 }
@@ -341,7 +419,7 @@ static void sync_item(td_route *r, bool is_node, int32_t id) {
 static void sync_all(td_route *r) {
   const td_graph *g = r->g;
   for (int32_t k = 0; k < 2 * g->edge_count; k++)
-    set_half(r, k, g->adj_edge[k], td_graph_edge_open(g, g->adj_edge[k]));
+    set_half(r, k, r->adj_edge[k], td_graph_edge_open(g, r->adj_edge[k]));
 }
 
 /* Gives edge e weight w (its mirror and, in FIFO mode, the class counts
@@ -368,7 +446,7 @@ static inline void relax(td_route *r, int32_t u, int32_t v, td_cost w) {
     r->dist[v] = nd;
     r->next[v] = u;
     heap_push(r, v);
-  } else if (nd == r->dist[v] && u < r->next[v]) {
+  } else if (nd == r->dist[v] && id_before(r, u, r->next[v])) {
     log_node(r, v);
     r->next[v] = u;
   }
@@ -400,7 +478,6 @@ static int pick_fifo(td_route *r) {
 }
 
 static void full_fifo(td_route *r) {
-  const td_graph *g = r->g;
   /* queue q gets room for one push per half-edge of its class, at most */
   size_t room = 0;
   for (int q = 0; q < r->fifo_classes; q++) {
@@ -415,9 +492,10 @@ static void full_fifo(td_route *r) {
   for (size_t i = 0; i < r->goal_count; i++)
     if (r->dist[r->goals[i]] == 0) fifo_push(r, r->fifo_classes, r->goals[i]);
   const uint32_t *hp = r->hp;
-  const int32_t *adj_start = g->adj_start;
+  const int32_t *adj_start = r->adj_start;
   td_cost *dist = r->dist;
   int32_t *next = r->next;
+  const int32_t *ext = r->ext;
   td_cost cw[HP_CLOSED + 1];
   for (int c = 0; c < r->fifo_classes; c++) cw[c] = r->class_w[c];
   for (;;) {
@@ -450,7 +528,7 @@ static void full_fifo(td_route *r) {
         dist[v] = nd;
         next[v] = u;
         fifo_push(r, (int)c, v);
-      } else if (nd == dist[v] && u < next[v]) {
+      } else if (nd == dist[v] && ext_before(ext, u, next[v])) {
         next[v] = u;
       }
     }
@@ -458,7 +536,6 @@ static void full_fifo(td_route *r) {
 }
 
 static void full_heap(td_route *r) {
-  const td_graph *g = r->g;
   heap_clear(r);
   for (size_t i = 0; i < r->goal_count; i++)
     if (r->dist[r->goals[i]] == 0 && r->next[r->goals[i]] == TD_NONE) {
@@ -466,9 +543,29 @@ static void full_heap(td_route *r) {
       heap_push(r, r->goals[i]);
     }
   for (size_t i = 0; i < r->goal_count; i++) r->next[r->goals[i]] = TD_NONE;
-  for (int32_t u; (u = heap_pop(r)) != TD_NONE;)
-    for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++)
-      if (half_w(r, k) != TD_COST_INF) relax(r, u, g->adj_to[k], half_w(r, k));
+  /* relax() without the undo log, which a full recompute does not keep
+  ** (log_all: a snapshot was taken), on the weight mirror directly */
+  const int32_t *adj_start = r->adj_start, *adj_to = r->adj_to;
+  const td_cost *hw = r->hw;
+  td_cost *dist = r->dist;
+  int32_t *next = r->next;
+  const int32_t *ext = r->ext;
+  for (int32_t u; (u = heap_pop(r)) != TD_NONE;) {
+    td_cost du = dist[u];
+    for (int32_t k = adj_start[u], end = adj_start[u + 1]; k < end; k++) {
+      td_cost w = hw[k];
+      if (w == TD_COST_INF) continue;
+      int32_t v = adj_to[k];
+      td_cost nd = du + w;
+      if (nd < dist[v]) {
+        dist[v] = nd;
+        next[v] = u;
+        heap_push(r, v);
+      } else if (nd == dist[v] && ext_before(ext, u, next[v])) {
+        next[v] = u;
+      }
+    }
+  }
 }
 
 static void full_recompute(td_route *r) {
@@ -477,7 +574,7 @@ static void full_recompute(td_route *r) {
     r->next[v] = TD_NONE;
   }
   for (size_t i = 0; i < r->goal_count; i++)
-    if (!r->g->node_blocked[r->goals[i]]) r->dist[r->goals[i]] = 0;
+    if (!node_blocked(r, r->goals[i])) r->dist[r->goals[i]] = 0;
   if (r->fifo_classes > 0) full_fifo(r);
   else full_heap(r);
   r->stats.full_count++;
@@ -498,6 +595,7 @@ void td_route_full(td_route *r) {
   heap_clear(r);
   log_snapshot(r);
   full_recompute(r);
+  publish(r);
 }
 
 /* ---- creation ------------------------------------------------------------ */
@@ -522,8 +620,95 @@ static void classify_weights(td_route *r) {
   r->fifo_classes = k;
 }
 
+/* The route's arrays of the cache order (see ext in td_route). */
+typedef struct order_arrays {
+  int32_t *ext, *in_of, *adj_start, *adj_to, *adj_edge, *xnext, *xlog, *xgoals;
+  td_cost *xdist;
+  uint8_t *nblk;
+} order_arrays;
+
+static void free_order(order_arrays *o, size_t n1, size_t h1, size_t goals1) {
+  td_mem_free(o->ext, n1 * sizeof *o->ext);
+  td_mem_free(o->in_of, n1 * sizeof *o->in_of);
+  td_mem_free(o->adj_start, (n1 + 1) * sizeof *o->adj_start);
+  td_mem_free(o->adj_to, h1 * sizeof *o->adj_to);
+  td_mem_free(o->adj_edge, h1 * sizeof *o->adj_edge);
+  td_mem_free(o->xdist, n1 * sizeof *o->xdist);
+  td_mem_free(o->xnext, n1 * sizeof *o->xnext);
+  td_mem_free(o->xlog, n1 * sizeof *o->xlog);
+  td_mem_free(o->xgoals, goals1 * sizeof *o->xgoals);
+  td_mem_free(o->nblk, n1);
+}
+
+static bool wants_order(const td_graph *g, td_route_order order) {
+  if (order == TD_ROUTE_ORDER_NONE || g->node_count < 2) return false;
+  if (order == TD_ROUTE_ORDER_HILBERT) return true;
+  return !(g->grid_cell > 0.0) && g->node_count >= TD_ROUTE_ORDER_MIN;
+}
+
+/* Numbers the nodes along the Hilbert curve and builds the route's own
+** adjacency in that numbering (each run keeps the graph's order of
+** neighbours, ascending graph ids, which best_outside's tie rule needs).
+** -1 when out of memory, with nothing left allocated. */
+static int build_order(td_route *r, td_route_order order) {
+  const td_graph *g = r->g;
+  r->adj_start = g->adj_start;
+  r->adj_to = g->adj_to;
+  r->adj_edge = g->adj_edge;
+  if (!wants_order(g, order)) return 0;
+  size_t n1 = (size_t)r->n, h1 = 2 * (size_t)g->edge_count, goals1 = r->goal_count;
+  if (h1 == 0) h1 = 1;
+  if (goals1 == 0) goals1 = 1;
+  order_arrays o = {
+      .ext = td_mem_alloc(n1 * sizeof *o.ext),
+      .in_of = td_mem_alloc(n1 * sizeof *o.in_of),
+      .adj_start = td_mem_alloc((n1 + 1) * sizeof *o.adj_start),
+      .adj_to = td_mem_alloc(h1 * sizeof *o.adj_to),
+      .adj_edge = td_mem_alloc(h1 * sizeof *o.adj_edge),
+      .xdist = td_mem_alloc(n1 * sizeof *o.xdist),
+      .xnext = td_mem_alloc(n1 * sizeof *o.xnext),
+      .xlog = td_mem_alloc(n1 * sizeof *o.xlog),
+      .xgoals = td_mem_alloc(goals1 * sizeof *o.xgoals),
+      .nblk = td_mem_alloc(n1)};
+  if (!o.ext || !o.in_of || !o.adj_start || !o.adj_to || !o.adj_edge || !o.xdist || !o.xnext ||
+      !o.xlog || !o.xgoals || !o.nblk || td_order_hilbert(g->x, g->y, r->n, o.ext, NULL) != 0) {
+    free_order(&o, n1, h1, goals1);
+    return -1;
+  }
+  for (int32_t v = 0; v < r->n; v++) {
+    o.in_of[o.ext[v]] = v;
+    o.nblk[v] = g->node_blocked[o.ext[v]];
+  }
+  int32_t at = 0;
+  for (int32_t v = 0; v < r->n; v++) {
+    int32_t x = o.ext[v];
+    o.adj_start[v] = at;
+    for (int32_t k = g->adj_start[x], end = g->adj_start[x + 1]; k < end; k++, at++) {
+      o.adj_to[at] = o.in_of[g->adj_to[k]];
+      o.adj_edge[at] = g->adj_edge[k];
+    }
+  }
+  o.adj_start[r->n] = at;
+  r->ext = o.ext;
+  r->in_of = o.in_of;
+  r->adj_start = o.adj_start;
+  r->adj_to = o.adj_to;
+  r->adj_edge = o.adj_edge;
+  r->xdist = o.xdist;
+  r->xnext = o.xnext;
+  r->xlog = o.xlog;
+  r->xgoals = o.xgoals;
+  r->nblk = o.nblk;
+  return 0;
+}
+
 td_route *td_route_create(td_graph *g, const int32_t *goals, size_t goal_count,
                           td_err *err) {
+  return td_route_create_ordered(g, goals, goal_count, TD_ROUTE_ORDER_AUTO, err);
+}
+
+td_route *td_route_create_ordered(td_graph *g, const int32_t *goals, size_t goal_count,
+                                  td_route_order order, td_err *err) {
   if (!g->finalized) {
     td_err_set(err, "route: graph is not finalized");
     return NULL;
@@ -561,11 +746,13 @@ td_route *td_route_create(td_graph *g, const int32_t *goals, size_t goal_count,
   r->settled = td_mem_alloc(n1);
   if (!r->dist || !r->next || !r->goals || !r->is_goal || !r->heap ||
       !r->seen || !r->aff || !r->affected || !r->logged || !r->log_node ||
-      !r->log_dist || !r->log_next || !r->edge_touch || !r->node_touch || !r->settled)
+      !r->log_dist || !r->log_next || !r->edge_touch || !r->node_touch || !r->settled ||
+      build_order(r, order) != 0)
     goto oom;
   for (size_t i = 0; i < goal_count; i++) {
-    r->goals[i] = goals[i];
-    r->is_goal[goals[i]] = 1;
+    r->goals[i] = in_id(r, goals[i]);
+    r->is_goal[r->goals[i]] = 1;
+    if (r->ext) r->xgoals[i] = goals[i];
   }
   classify_weights(r);
   if (g->node_count > HP_MAX_NODES) r->fifo_classes = 0;
@@ -587,6 +774,7 @@ td_route *td_route_create(td_graph *g, const int32_t *goals, size_t goal_count,
   }
   r->log_all = true; /* nothing to undo: every node is new */
   full_recompute(r);
+  publish(r);
   r->stats.full_count = 1;
   return r;
 oom:
@@ -620,22 +808,29 @@ void td_route_destroy(td_route *r) {
   td_mem_free(r->reach_before, r->reach_cap);
   td_mem_free(r->weight_touch, r->weight_touch ? ne * sizeof *r->weight_touch : 0);
   td_mem_free(r->wundo, r->wundo_cap * sizeof *r->wundo);
+  if (r->ext) {
+    size_t h1 = r->g->edge_count ? 2 * ne : 1, goals1 = r->goal_count ? r->goal_count : 1;
+    order_arrays o = {r->ext, r->in_of, r->adj_start, r->adj_to, r->adj_edge,
+                      r->xnext, r->xlog, r->xgoals, r->xdist, r->nblk};
+    free_order(&o, n, h1, goals1);
+  }
   td_mem_free(r, sizeof *r);
 }
 
 /* ---- accessors ----------------------------------------------------------- */
 
 const td_graph *td_route_graph(const td_route *r) { return r->g; }
-const td_cost *td_route_dist(const td_route *r) { return r->dist; }
-const int32_t *td_route_next(const td_route *r) { return r->next; }
+const td_cost *td_route_dist(const td_route *r) { return r->ext ? r->xdist : r->dist; }
+const int32_t *td_route_next(const td_route *r) { return r->ext ? r->xnext : r->next; }
+bool td_route_reordered(const td_route *r) { return r->ext != NULL; }
 
 size_t td_route_goals(const td_route *r, const int32_t **goals) {
-  if (goals) *goals = r->goals;
+  if (goals) *goals = r->ext ? r->xgoals : r->goals;
   return r->goal_count;
 }
 
 bool td_route_is_goal(const td_route *r, int32_t node) {
-  return node >= 0 && node < r->n && r->is_goal[node];
+  return node >= 0 && node < r->n && r->is_goal[in_id(r, node)];
 }
 
 void td_route_set_fallback(td_route *r, double fraction) {
@@ -655,7 +850,7 @@ static int32_t fallback_limit(const td_route *r) {
 const td_route_stats *td_route_get_stats(const td_route *r) { return &r->stats; }
 
 size_t td_route_changed(const td_route *r, const int32_t **nodes, bool *all) {
-  if (nodes) *nodes = r->log_node;
+  if (nodes) *nodes = r->ext ? r->xlog : r->log_node;
   if (all) *all = r->log_all;
   return (size_t)r->log_len;
 }
@@ -671,11 +866,10 @@ static inline void push_candidate(td_route *r, int32_t v) {
 /* The canonical best offer to v from open neighbours outside A:
 ** returns the neighbour (smallest id among the cheapest) or TD_NONE. */
 static int32_t best_outside(const td_route *r, int32_t v, td_cost *best) {
-  const td_graph *g = r->g;
   int32_t arg = TD_NONE;
   td_cost bd = TD_COST_INF;
-  for (int32_t k = g->adj_start[v], end = g->adj_start[v + 1]; k < end; k++) {
-    int32_t m = g->adj_to[k];
+  for (int32_t k = r->adj_start[v], end = r->adj_start[v + 1]; k < end; k++) {
+    int32_t m = r->adj_to[k];
     td_cost w = half_w(r, k);
     if (w == TD_COST_INF || r->aff[m] == r->epoch || r->dist[m] == TD_COST_INF) continue;
     td_cost nd = r->dist[m] + w;
@@ -701,9 +895,9 @@ static bool raise_phase(td_route *r, const flag_undo *items, size_t count) {
     int32_t id = items[i].id;
     if (items[i].before || !items[i].after) continue; /* not a block */
     if (items[i].is_node) {
-      if (r->dist[id] != TD_COST_INF) push_candidate(r, id);
+      if (r->dist[in_id(r, id)] != TD_COST_INF) push_candidate(r, in_id(r, id));
     } else {
-      int32_t a = g->edges[id].a, b = g->edges[id].b;
+      int32_t a = in_id(r, g->edges[id].a), b = in_id(r, g->edges[id].b);
       if (r->next[a] == b) push_candidate(r, a);
       if (r->next[b] == a) push_candidate(r, b);
     }
@@ -713,7 +907,7 @@ static bool raise_phase(td_route *r, const flag_undo *items, size_t count) {
   for (size_t i = 0; i < r->wundo_len; i++) {
     const weight_undo *u = &r->wundo[i];
     if (u->w_after <= u->w_before) continue;
-    int32_t a = g->edges[u->id].a, b = g->edges[u->id].b;
+    int32_t a = in_id(r, g->edges[u->id].a), b = in_id(r, g->edges[u->id].b);
     if (r->next[a] == b) push_candidate(r, a);
     if (r->next[b] == a) push_candidate(r, b);
   }
@@ -721,7 +915,7 @@ static bool raise_phase(td_route *r, const flag_undo *items, size_t count) {
   /* Phase 1: decide, in increasing old dist, who is affected (keys are
   ** the old dists, unchanged in this phase: no entry goes stale). */
   for (int32_t u; (u = heap_pop(r)) != TD_NONE;) {
-    if (!g->node_blocked[u]) {
+    if (!node_blocked(r, u)) {
       td_cost bd;
       int32_t alt = best_outside(r, u, &bd);
       if (alt != TD_NONE && bd == r->dist[u]) {
@@ -738,8 +932,8 @@ static bool raise_phase(td_route *r, const flag_undo *items, size_t count) {
       heap_clear(r);
       return false;
     }
-    for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++) {
-      int32_t c = g->adj_to[k];
+    for (int32_t k = r->adj_start[u], end = r->adj_start[u + 1]; k < end; k++) {
+      int32_t c = r->adj_to[k];
       if (r->next[c] == u) push_candidate(r, c);
     }
   }
@@ -753,7 +947,7 @@ static bool raise_phase(td_route *r, const flag_undo *items, size_t count) {
   }
   for (int32_t i = 0; i < r->affected_len; i++) {
     int32_t u = r->affected[i];
-    if (g->node_blocked[u]) continue;
+    if (node_blocked(r, u)) continue;
     td_cost bd;
     int32_t alt = best_outside(r, u, &bd);
     if (alt == TD_NONE) continue;
@@ -762,9 +956,9 @@ static bool raise_phase(td_route *r, const flag_undo *items, size_t count) {
     heap_push(r, u);
   }
   for (int32_t u; (u = heap_pop(r)) != TD_NONE;)
-    for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++)
-      if (r->aff[g->adj_to[k]] == r->epoch && half_w(r, k) != TD_COST_INF)
-        relax(r, u, g->adj_to[k], half_w(r, k)); /* A is logged already */
+    for (int32_t k = r->adj_start[u], end = r->adj_start[u + 1]; k < end; k++)
+      if (r->aff[r->adj_to[k]] == r->epoch && half_w(r, k) != TD_COST_INF)
+        relax(r, u, r->adj_to[k], half_w(r, k)); /* A is logged already */
   r->stats.last_affected = (size_t)r->affected_len;
   return true;
 }
@@ -780,19 +974,20 @@ static void lower_phase(td_route *r, const flag_undo *items, size_t count) {
     int32_t id = items[i].id;
     if (!items[i].before || items[i].after) continue; /* not an unblock */
     if (items[i].is_node) {
-      if (r->is_goal[id]) {
-        log_node(r, id);
-        r->dist[id] = 0;
-        r->next[id] = TD_NONE;
-        heap_push(r, id);
+      int32_t v = in_id(r, id);
+      if (r->is_goal[v]) {
+        log_node(r, v);
+        r->dist[v] = 0;
+        r->next[v] = TD_NONE;
+        heap_push(r, v);
         continue;
       }
-      for (int32_t k = g->adj_start[id], end = g->adj_start[id + 1]; k < end; k++)
-        if (half_w(r, k) != TD_COST_INF) relax(r, g->adj_to[k], id, half_w(r, k));
+      for (int32_t k = r->adj_start[v], end = r->adj_start[v + 1]; k < end; k++)
+        if (half_w(r, k) != TD_COST_INF) relax(r, r->adj_to[k], v, half_w(r, k));
     } else if (td_graph_edge_open(g, id)) {
       const td_edge *e = &g->edges[id];
-      relax(r, e->a, e->b, e->w);
-      relax(r, e->b, e->a, e->w);
+      relax(r, in_id(r, e->a), in_id(r, e->b), e->w);
+      relax(r, in_id(r, e->b), in_id(r, e->a), e->w);
     }
   }
   /* a lighter edge (at its new weight now): as a reopened one */
@@ -800,8 +995,8 @@ static void lower_phase(td_route *r, const flag_undo *items, size_t count) {
     const weight_undo *u = &r->wundo[i];
     if (u->w_after >= u->w_before || !td_graph_edge_open(g, u->id)) continue;
     const td_edge *e = &g->edges[u->id];
-    relax(r, e->a, e->b, e->w);
-    relax(r, e->b, e->a, e->w);
+    relax(r, in_id(r, e->a), in_id(r, e->b), e->w);
+    relax(r, in_id(r, e->b), in_id(r, e->a), e->w);
   }
   int32_t popped = 0;
   for (int32_t u; (u = heap_pop(r)) != TD_NONE;) {
@@ -809,8 +1004,8 @@ static void lower_phase(td_route *r, const flag_undo *items, size_t count) {
       fallback_full(r);
       return;
     }
-    for (int32_t k = g->adj_start[u], end = g->adj_start[u + 1]; k < end; k++)
-      if (half_w(r, k) != TD_COST_INF) relax(r, u, g->adj_to[k], half_w(r, k));
+    for (int32_t k = r->adj_start[u], end = r->adj_start[u + 1]; k < end; k++)
+      if (half_w(r, k) != TD_COST_INF) relax(r, u, r->adj_to[k], half_w(r, k));
   }
   r->stats.last_affected += (size_t)popped;
 }
@@ -1033,6 +1228,7 @@ static int update(td_route *r, const td_graph_change *c, size_t n, size_t *undo_
   if (lighten(r)) any_unblock = true;
   if (!incremental) fallback_full(r);
   else if (any_unblock) lower_phase(r, r->undo, count);
+  publish(r);
   return 0;
 }
 
@@ -1066,11 +1262,11 @@ static int transaction(td_route *r, const td_graph_change *changes, size_t n,
   if (!p && m > 0) return td_err_set(err, "route: out of memory");
   if (p) r->reach_before = p;
   for (size_t i = 0; i < m; i++)
-    r->reach_before[i] = r->dist[must_reach[i]] != TD_COST_INF;
+    r->reach_before[i] = r->dist[in_id(r, must_reach[i])] != TD_COST_INF;
   size_t count = 0; /* set by update() when it returns 0 */
   if (update(r, changes, n, &count, err) != 0) return -1;
   for (size_t i = 0; i < m; i++)
-    if (r->reach_before[i] && r->dist[must_reach[i]] == TD_COST_INF) {
+    if (r->reach_before[i] && r->dist[in_id(r, must_reach[i])] == TD_COST_INF) {
       v.ok = false;
       v.cut_index = i;
       v.cut_node = must_reach[i];
@@ -1105,20 +1301,27 @@ int td_route_validate(const td_route *r, td_err *err) {
   const td_graph *g = r->g;
   for (int32_t v = 0; v < r->n; v++) {
     td_cost want = TD_COST_INF;
-    int32_t arg = TD_NONE;
-    if (g->node_blocked[v]) {
+    int32_t arg = TD_NONE, x = ext_id(r, v);
+    if (r->ext && r->nblk[v] != g->node_blocked[x])
+      return td_err_set(err, "route: node %d's blocked flag mirror is stale", x);
+    if (g->node_blocked[x]) {
       /* impassable: unreachable */
     } else if (r->is_goal[v]) {
       want = 0;
     } else {
-      for (int32_t k = g->adj_start[v], end = g->adj_start[v + 1]; k < end; k++) {
-        int32_t m = g->adj_to[k];
-        td_cost hw = td_graph_edge_open(g, g->adj_edge[k]) ? g->edges[g->adj_edge[k]].w
-                                                          : TD_COST_INF;
+      /* the run is in ascending graph ids: strict < keeps the smallest */
+      for (int32_t k = r->adj_start[v], end = r->adj_start[v + 1]; k < end; k++) {
+        int32_t m = r->adj_to[k], e = r->adj_edge[k];
+        td_cost hw = td_graph_edge_open(g, e) ? g->edges[e].w : TD_COST_INF;
+        if (td_graph_other(g, e, x) != ext_id(r, m))
+          return td_err_set(err, "route: half-edge %d->%d names the wrong edge", x, ext_id(r, m));
+        if (k > r->adj_start[v] && ext_id(r, r->adj_to[k - 1]) >= ext_id(r, m))
+          return td_err_set(err, "route: node %d's neighbours are out of order", x);
         if (half_w(r, k) != hw)
-          return td_err_set(err, "route: half-edge %d->%d weight mirror is stale", v, m);
+          return td_err_set(err, "route: half-edge %d->%d weight mirror is stale", x,
+                            ext_id(r, m));
         if (r->dist[m] == TD_COST_INF || hw == TD_COST_INF) continue;
-        td_cost nd = r->dist[m] + g->edges[g->adj_edge[k]].w;
+        td_cost nd = r->dist[m] + g->edges[e].w;
         if (nd < want) {
           want = nd;
           arg = m;
@@ -1127,8 +1330,15 @@ int td_route_validate(const td_route *r, td_err *err) {
     }
     if (r->dist[v] != want || r->next[v] != arg)
       return td_err_set(err, "route: node %d has dist %llu next %d, expected dist %llu next %d",
-                        v, (unsigned long long)r->dist[v], r->next[v],
-                        (unsigned long long)want, arg);
+                        x, (unsigned long long)r->dist[v],
+                        r->next[v] < 0 ? TD_NONE : ext_id(r, r->next[v]),
+                        (unsigned long long)want, arg < 0 ? TD_NONE : ext_id(r, arg));
+    if (r->ext) {
+      const td_cost *xd = td_route_dist(r);
+      const int32_t *xn = td_route_next(r);
+      if (xd[x] != r->dist[v] || xn[x] != (r->next[v] < 0 ? TD_NONE : ext_id(r, r->next[v])))
+        return td_err_set(err, "route: node %d's published dist or next is stale", x);
+    }
   }
   return 0;
 }

@@ -21,6 +21,17 @@
 ** fraction of the graph the update falls back to a full recompute, so an
 ** update is never much slower than a full one.
 **
+** Cache order: on waypoint and geometric graphs (not grids, whose ids are
+** already row by row) the route numbers the nodes along a Hilbert curve
+** (order.h) and keeps its own copy of the adjacency in that numbering, so
+** that the searches, which spread outwards from the goals, read memory
+** near what they just read. The numbering is private: every id this API
+** takes or hands out (goals, changes, must_reach, dist, next, the changed
+** list) is the graph's, and the tie rule above compares the graph's ids,
+** so the results are the same bits in either order. The price is a copy of
+** the adjacency and dist/next translated once more after each update (the
+** changed nodes only).
+**
 ** td_route_try_apply is a transaction: it applies a batch, checks that every
 ** node that must keep a route still has one, and rolls back exactly (an undo
 ** log of the dist/next it overwrote, and the flags, factors and weights
@@ -64,9 +75,24 @@ typedef struct td_route_verdict {
   int32_t cut_node;           /* that node, or TD_NONE when ok */
 } td_route_verdict;
 
-/* Creates the route and runs a full recompute. goals: node ids (copied). */
+/* Which numbering the route works in (see Cache order above). AUTO: the
+** Hilbert order for graphs of at least TD_ROUTE_ORDER_MIN nodes that are
+** not grids (grid_cell == 0), the graph's own otherwise. */
+typedef enum td_route_order {
+  TD_ROUTE_ORDER_AUTO,
+  TD_ROUTE_ORDER_NONE,     /* the graph's ids */
+  TD_ROUTE_ORDER_HILBERT   /* always (tests; grids too) */
+} td_route_order;
+#define TD_ROUTE_ORDER_MIN 2
+
+/* Creates the route and runs a full recompute. goals: node ids (copied).
+** td_route_create is td_route_create_ordered with TD_ROUTE_ORDER_AUTO. */
 td_route *td_route_create(td_graph *g, const int32_t *goals, size_t goal_count,
                           td_err *err);
+td_route *td_route_create_ordered(td_graph *g, const int32_t *goals, size_t goal_count,
+                                  td_route_order order, td_err *err);
+/* The route works in the Hilbert order (it is not the graph's). */
+bool td_route_reordered(const td_route *r);
 void td_route_destroy(td_route *r);
 
 const td_graph *td_route_graph(const td_route *r);
