@@ -91,6 +91,15 @@
 #define TD_MAPFILE_MAX_SPAWNS 64       /* spawn objects per map */
 #define TD_MAPFILE_MAX_GOALS 64        /* goal objects per map */
 #define TD_MAPFILE_MAX_C_BYTES ((size_t)128 << 20) /* allocated outside Lua, at once */
+#define TD_MAPFILE_MAX_FILES 256       /* external files (tilesets, templates) */
+#define TD_MAPFILE_MAX_INCLUDE 4       /* templates nested in templates */
+
+/* Where external files (tilesets, templates) may be: the map's own folder
+** tree, and these. */
+typedef struct td_mapfile_options {
+  const char *const *roots;   /* more folders (their trees) external files may be in */
+  size_t root_count;
+} td_mapfile_options;
 
 /* Reads and loads the file at path; messages name it as given. */
 int td_mapfile_load(const char *path, td_map *out, td_err *err);
@@ -98,5 +107,11 @@ int td_mapfile_load(const char *path, td_map *out, td_err *err);
 /* Loads a map from memory; name is used in messages and map->source. */
 int td_mapfile_load_buffer(const char *name, const char *data, size_t len,
                            td_map *out, td_err *err);
+
+/* The same with options (NULL: none). */
+int td_mapfile_load_opts(const char *path, const td_mapfile_options *opts, td_map *out,
+                         td_err *err);
+int td_mapfile_load_buffer_opts(const char *name, const char *data, size_t len,
+                                const td_mapfile_options *opts, td_map *out, td_err *err);
 
 #endif

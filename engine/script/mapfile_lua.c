@@ -346,8 +346,16 @@ static void read_tile_layer(extract *x, int l, int32_t id, const char *name,
   if (opt_string(x, l, "encoding", enc, sizeof enc) && strcmp(enc, "lua") != 0)
     fail(x, "encoding '%s' is not supported (set the tile layer format to CSV in "
             "the map properties)", enc);
-  int d = req_table(x, l, "data");
-  size_t cells = (size_t)w * (size_t)h, n = array_len(x, d);
+  /* a userdata: the gids Tiled's XML or JSON held (mapfile_data.c; a Lua
+  ** file cannot make one) */
+  int d = field(x, l, "data") == LUA_TUSERDATA ? lua_gettop(x->L) : 0;
+  if (!d) {
+    lua_pop(x->L, 1);
+    d = req_table(x, l, "data");
+  }
+  bool packed = lua_type(x->L, d) == LUA_TUSERDATA;
+  size_t cells = (size_t)w * (size_t)h;
+  size_t n = packed ? lua_rawlen(x->L, d) / sizeof(uint32_t) : array_len(x, d);
   if (n != cells)
     fail(x, "data has %zu entries, expected %zu (%dx%d)", n, cells, w, h);
   if (cells > TD_MAPFILE_MAX_CELLS - x->cells_seen)
@@ -384,6 +392,11 @@ static void read_tile_layer(extract *x, int l, int32_t id, const char *name,
   ly->width = w;  /* from here on extract_free frees gids by this size */
   ly->height = h;
   x->layer_count++;
+  if (packed) {
+    memcpy(gids, lua_touserdata(x->L, d), cells * sizeof *gids);
+    lua_pop(x->L, 1); /* data */
+    return;
+  }
   for (size_t k = 0; k < cells; k++) {
     int t = lua_rawgeti(x->L, d, (lua_Integer)k + 1);
     int isint = 0;
