@@ -156,6 +156,7 @@ typedef struct mapfile_ext {  /* an external file read (a tileset, a template) *
   mapfile_xml xml;
   cJSON *json;
   int busy;                  /* a template being converted (a loop of templates) */
+  bool tileset;              /* read as a tileset (else as a template) */
 } mapfile_ext;
 
 typedef struct mapfile_tiled {

@@ -129,13 +129,22 @@ size_t mapfile_tiled_open(mapfile_tiled *t, int from, const char *ref, bool tile
     dir_of(t->ext[from].shown, dir, sizeof dir);
     snprintf(shown, sizeof shown, "%.*s/%s", (int)(sizeof shown / 2), dir, ref);
   }
-  if (!realpath(joined, real))
-    mapfile_tiled_fail(t, "%s '%s': cannot open: %s", what, shown, strerror(errno));
-  if (!allowed(t, real))
+  /* a path that climbs out is refused whether or not its file exists */
+  bool climbs = ref[0] == '/' || strcmp(ref, "..") == 0 || strncmp(ref, "../", 3) == 0 ||
+                strstr(ref, "/../") || (strlen(ref) >= 3 && !strcmp(ref + strlen(ref) - 3, "/.."));
+  bool found = realpath(joined, real) != NULL;
+  int open_errno = errno;
+  if ((found && !allowed(t, real)) || (!found && climbs && !t->opts))
     mapfile_tiled_fail(t, "%s '%s' is outside the map's folder (td reads a map's tilesets and "
                        "templates only from its folder and the folders under it)", what, shown);
+  if (!found) mapfile_tiled_fail(t, "%s '%s': cannot open: %s", what, shown, strerror(open_errno));
   for (size_t i = 0; i < t->ext_count; i++)
-    if (strcmp(t->ext[i].path, real) == 0) return i;
+    if (strcmp(t->ext[i].path, real) == 0) {
+      if (t->ext[i].tileset != tileset)
+        mapfile_tiled_fail(t, "%s '%s' is read as a %s elsewhere in the map", what, shown,
+                           t->ext[i].tileset ? "tileset" : "template");
+      return i;
+    }
   if (t->ext_count == TD_MAPFILE_MAX_FILES)
     mapfile_tiled_fail(t, "%s '%s': the map names more than %d external files (the loader's "
                        "limit)", what, shown, TD_MAPFILE_MAX_FILES);
@@ -144,6 +153,7 @@ size_t mapfile_tiled_open(mapfile_tiled *t, int from, const char *ref, bool tile
   t->ext = ext;
   mapfile_ext *e = &t->ext[t->ext_count];
   memset(e, 0, sizeof *e);
+  e->tileset = tileset;
   e->path = mem_strdup(real, &e->path_size);
   e->shown = e->path ? mem_strdup(shown, &e->shown_size) : NULL;
   if (e->path) t->ext_count++; /* from here on mapfile_tiled_free frees it */

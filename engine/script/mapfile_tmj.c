@@ -53,6 +53,7 @@ cJSON *mapfile_json_parse(const char *data, size_t len, char *msg, size_t size) 
   const char *end = NULL;
   cJSON *j = cJSON_ParseWithLengthOpts(data, len, &end, 0);
   td_mem_meter_set(outer);
+  if (!j && end && end > data && end <= data + len) end--; /* cJSON stops past the culprit */
   if (j) { /* nothing but white space may follow */
     const char *p = end;
     while (p < data + len && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) p++;
