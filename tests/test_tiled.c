@@ -253,7 +253,8 @@ static void test_waypoint_map(void **state) {
 static void test_grid_encodings(void **state) {
   (void)state;
   static const char *const files[] = {"grid-csv.tmx", "grid-base64.tmx", "grid-zlib.tmx",
-                                      "grid-gzip.tmx", "grid-zstd.tmx", "grid.tmj"};
+                                      "grid-gzip.tmx", "grid-zstd.tmx", "grid.tmj",
+                                      "grid-zlib.lua"}; /* a Lua export in base64 */
   same_as("grid.lua", files, sizeof files / sizeof *files);
   td_map m;
   load_ok(fixture("grid-zstd.tmx"), &m);

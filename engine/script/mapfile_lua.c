@@ -343,13 +343,37 @@ static void read_tile_layer(extract *x, int l, int32_t id, const char *name,
   if (type != LUA_TNIL) fail(x, "chunks (infinite maps) are not supported");
   lua_pop(x->L, 1);
   char enc[32];
-  if (opt_string(x, l, "encoding", enc, sizeof enc) && strcmp(enc, "lua") != 0)
-    fail(x, "encoding '%s' is not supported (set the tile layer format to CSV in "
-            "the map properties)", enc);
-  /* a userdata: the gids Tiled's XML or JSON held (mapfile_data.c; a Lua
-  ** file cannot make one) */
-  int d = field(x, l, "data") == LUA_TUSERDATA ? lua_gettop(x->L) : 0;
-  if (!d) {
+  bool base64 = false;
+  if (opt_string(x, l, "encoding", enc, sizeof enc) && strcmp(enc, "lua") != 0) {
+    if (strcmp(enc, "base64") != 0)
+      fail(x, "encoding '%s' is not supported (set the tile layer format to CSV in "
+              "the map properties)", enc);
+    base64 = true;
+  }
+  int d = 0;
+  if (base64) {
+    /* the Lua export of a map whose layer format is base64: a string,
+    ** decoded (and decompressed) as Tiled's XML and JSON are */
+    char comp[32] = "";
+    opt_string(x, l, "compression", comp, sizeof comp);
+    if (field(x, l, "data") != LUA_TSTRING)
+      fail(x, "field 'data': expected a base64 string, got %s",
+           type_name(x, lua_type(x->L, -1)));
+    size_t slen = 0;
+    const char *str = lua_tolstring(x->L, -1, &slen);
+    mapfile_tiled t;
+    memset(&t, 0, sizeof t);
+    t.L = x->L;
+    memcpy(t.where, x->where, sizeof t.where < sizeof x->where ? sizeof t.where : sizeof x->where);
+    t.where[sizeof t.where - 1] = '\0';
+    mapfile_data_decode(&t, str, slen, "base64", comp, w, h); /* [string, gids] */
+    lua_remove(x->L, -2);
+    d = lua_gettop(x->L);
+  } else if (field(x, l, "data") == LUA_TUSERDATA) {
+    /* a userdata: the gids Tiled's XML or JSON held (mapfile_data.c; a Lua
+    ** file cannot make one) */
+    d = lua_gettop(x->L);
+  } else {
     lua_pop(x->L, 1);
     d = req_table(x, l, "data");
   }
