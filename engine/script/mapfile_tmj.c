@@ -75,7 +75,7 @@ cJSON *mapfile_json_parse(const char *data, size_t len, char *msg, size_t size) 
   char near[24];
   size_t n = 0;
   for (const char *p = end; p < data + len && n < sizeof near - 1; p++)
-    near[n++] = (unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p;
+    near[n++] = (char)((unsigned char)*p < 0x20 || *p == 0x7f ? ' ' : *p);
   near[n] = '\0';
   if (n) snprintf(msg, size, "%lu: JSON syntax error near '%s'", line, near);
   else snprintf(msg, size, "%lu: JSON syntax error at the end of the file", line);
