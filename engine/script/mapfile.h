@@ -1,9 +1,20 @@
 /*
-** mapfile.h: loads a map drawn in Tiled and exported as Lua (`return {...}`).
+** mapfile.h: loads a map drawn in Tiled: its own files, .tmx (XML) and .tmj
+** (JSON), or its Lua export (`return {...}`).
 **
-** The file runs in a sandbox (lsandbox.h: text only, empty environment,
+** The reader is chosen by the name's extension (.lua, .tmx, .tmj/.json; by
+** the content for any other) and must agree with the content's first byte
+** ('<' XML, '{' JSON, else Lua), or the file is refused saying so. A Lua
+** export runs in a sandbox (lsandbox.h: text only, empty environment,
 ** TD_MAPFILE_MEMORY bytes and TD_MAPFILE_INSTRUCTIONS instructions at most),
-** and must return a table. The loader reads that table through the C API,
+** and must return a table; a .tmx or .tmj is parsed (expat, cJSON) and made,
+** in the same sandbox, into the very table the Lua export would return, its
+** tile data (CSV, base64, zlib, gzip, zstd) a userdata of gids. External
+** tilesets (.tsx/.tsj) and templates (.tx/.tj) are read relative to the
+** file naming them, only from the map's folder tree (or the roots of
+** td_mapfile_options), TD_MAPFILE_MAX_FILES files, templates
+** TD_MAPFILE_MAX_INCLUDE deep; map->deps_hash hashes them (0: none). The
+** loader reads that table through the C API,
 ** checking the type and range of every field it uses, copies what it needs
 ** into C arrays, closes the state, then builds the td_map in plain C:
 **   - objects of class `path` (polylines, or polygons for closed loops) make a
