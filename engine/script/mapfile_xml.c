@@ -183,6 +183,9 @@ int mapfile_xml_parse(mapfile_xml *d, const char *data, size_t len, char *msg, s
   XML_SetCharacterDataHandler(x.p, on_text);
   XML_SetStartDoctypeDeclHandler(x.p, on_doctype);
   XML_SetParamEntityParsing(x.p, XML_PARAM_ENTITY_PARSING_NEVER);
+  /* the tree counts against the C-side budget of the loader */
+  td_mem_meter meter = {.limit = TD_MAPFILE_MAX_C_BYTES};
+  td_mem_meter *outer = td_mem_meter_set(&meter);
   int rc = 0;
   if (pool_add(&x, "", 0) != 0) rc = -1; /* offset 0: "" */
   /* expat takes an int length: feed big files in pieces */
@@ -198,6 +201,10 @@ int mapfile_xml_parse(mapfile_xml *d, const char *data, size_t len, char *msg, s
     snprintf(x.msg, sizeof x.msg, "no element");
     x.msg_line = 1;
   }
+  td_mem_meter_set(outer);
+  if (rc != 0 && meter.over)
+    snprintf(x.msg, sizeof x.msg, "the XML needs more than %zu MiB to read (the loader's limit)",
+             TD_MAPFILE_MAX_C_BYTES >> 20);
   if (rc != 0) {
     if (x.msg[0])
       snprintf(msg, size, "%lu: %s", x.msg_line, x.msg);
