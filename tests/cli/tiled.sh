@@ -58,6 +58,7 @@ PY
 check $? "td sim --auto: the .tmx games differ from the .lua's"
 # a replay on the map with templates: refused once a template changes (the
 # external files are part of the map's hash), played again when restored
+cd "$src" || exit 1 # the bundled mod, by its relative path
 (cd "$src" && "$td" sim --map "$tmp/ext/$map.tmx" --auto --quiet --ticks 600 --record "$tmp/ext.rpl") >/dev/null
 check $? "td sim --record on the map with templates"
 tpl=$(ls "$tmp/ext/"*tower_base*.tx | head -1)
