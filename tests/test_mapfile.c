@@ -1172,7 +1172,17 @@ static void test_bad_grid(void **state) {
                " tilewidth = 32, tileheight = 32,"
                " layers = { { type = 'tilelayer', name = 'g', width = 2, height = 1,"
                "   encoding = 'base64', data = 'AAAA' } } }",
-               "layer 'g': encoding 'base64' is not supported");
+               "layer 'g': data has 3 bytes, expected 8 (2x1 tiles of 4 bytes)");
+  expect_error("return { orientation = 'orthogonal', width = 2, height = 1,"
+               " tilewidth = 32, tileheight = 32,"
+               " layers = { { type = 'tilelayer', name = 'g', width = 2, height = 1,"
+               "   encoding = 'base32', data = 'AAAA' } } }",
+               "layer 'g': encoding 'base32' is not supported");
+  expect_error("return { orientation = 'orthogonal', width = 2, height = 1,"
+               " tilewidth = 32, tileheight = 32,"
+               " layers = { { type = 'tilelayer', name = 'g', width = 2, height = 1,"
+               "   encoding = 'base64', compression = 'zlib', data = { 1, 2 } } } }",
+               "layer 'g': field 'data': expected a base64 string, got table");
   expect_error("return { orientation = 'orthogonal', width = 2, height = 1,"
                " tilewidth = 32, tileheight = 32,"
                " layers = { { type = 'tilelayer', name = 'g', width = 3, height = 1,"

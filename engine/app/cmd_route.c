@@ -22,7 +22,7 @@ static const char usage[] =
   "the neighbour to walk to (next), then the route from each spawn.\n"
   "\n"
   "options:\n"
-  "  --map FILE        a map in Tiled's Lua export (see docs/maps.md)\n"
+  "  --map FILE        a Tiled map: .tmx, .tmj or a Lua export (see docs/maps.md)\n"
   "  --json            {\"nodes\":[{\"id\",\"x\",\"y\",\"dist\",\"next\"}],\"spawns\",\"goals\",\n"
   "                    \"routes\"}; dist and next are null when unreachable\n"
   "  --block-edge I,J  block the edge joining nodes I and J (repeatable)\n"

@@ -50,7 +50,7 @@ static const char usage[] =
   "  group=G      wave id for the metrics (the SPEC's position, from 0)\n"
   "\n"
   "options:\n"
-  "  --map FILE             a map in Tiled's Lua export (see docs/maps.md)\n"
+  "  --map FILE             a Tiled map: .tmx, .tmj or a Lua export (docs/maps.md)\n"
   "  --spawn SPEC           a wave (repeatable)\n"
   "  --ticks N              stop after N ticks (36000: ten minutes)\n"
   "  --block-edge I,J@TICK  block the edge joining nodes I and J at that tick\n"

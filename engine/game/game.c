@@ -159,6 +159,13 @@ td_game *game_open(const td_game_options *o, td_err *err) {
   } else {
     if (load_map_file(g, err) != 0) goto fail;
   }
+  /* a Tiled map's external tilesets and templates are part of it too (0
+  ** for a map that names none: every such map's hash stays the file's) */
+  if (g->map.deps_hash) {
+    unsigned char le[8];
+    for (int i = 0; i < 8; i++) le[i] = (unsigned char)(g->map.deps_hash >> (8 * i));
+    g->map_hash = td_blob_fnv(g->map_hash, le, sizeof le);
+  }
   /* the name is part of the map's identity: a mod may read it */
   td_game_map_name_of(g->map_path, g->map_name, sizeof g->map_name);
   g->map_hash = td_blob_fnv(g->map_hash, "", 1);

@@ -1,9 +1,20 @@
 /*
-** mapfile.h: loads a map drawn in Tiled and exported as Lua (`return {...}`).
+** mapfile.h: loads a map drawn in Tiled: its own files, .tmx (XML) and .tmj
+** (JSON), or its Lua export (`return {...}`).
 **
-** The file runs in a sandbox (lsandbox.h: text only, empty environment,
+** The reader is chosen by the name's extension (.lua, .tmx, .tmj/.json; by
+** the content for any other) and must agree with the content's first byte
+** ('<' XML, '{' JSON, else Lua), or the file is refused saying so. A Lua
+** export runs in a sandbox (lsandbox.h: text only, empty environment,
 ** TD_MAPFILE_MEMORY bytes and TD_MAPFILE_INSTRUCTIONS instructions at most),
-** and must return a table. The loader reads that table through the C API,
+** and must return a table; a .tmx or .tmj is parsed (expat, cJSON) and made,
+** in the same sandbox, into the very table the Lua export would return, its
+** tile data (CSV, base64, zlib, gzip, zstd) a userdata of gids. External
+** tilesets (.tsx/.tsj) and templates (.tx/.tj) are read relative to the
+** file naming them, only from the map's folder tree (or the roots of
+** td_mapfile_options), TD_MAPFILE_MAX_FILES files, templates
+** TD_MAPFILE_MAX_INCLUDE deep; map->deps_hash hashes them (0: none). The
+** loader reads that table through the C API,
 ** checking the type and range of every field it uses, copies what it needs
 ** into C arrays, closes the state, then builds the td_map in plain C:
 **   - objects of class `path` (polylines, or polygons for closed loops) make a
@@ -91,6 +102,15 @@
 #define TD_MAPFILE_MAX_SPAWNS 64       /* spawn objects per map */
 #define TD_MAPFILE_MAX_GOALS 64        /* goal objects per map */
 #define TD_MAPFILE_MAX_C_BYTES ((size_t)128 << 20) /* allocated outside Lua, at once */
+#define TD_MAPFILE_MAX_FILES 256       /* external files (tilesets, templates) */
+#define TD_MAPFILE_MAX_INCLUDE 4       /* templates nested in templates */
+
+/* Where external files (tilesets, templates) may be: the map's own folder
+** tree, and these. */
+typedef struct td_mapfile_options {
+  const char *const *roots;   /* more folders (their trees) external files may be in */
+  size_t root_count;
+} td_mapfile_options;
 
 /* Reads and loads the file at path; messages name it as given. */
 int td_mapfile_load(const char *path, td_map *out, td_err *err);
@@ -98,5 +118,11 @@ int td_mapfile_load(const char *path, td_map *out, td_err *err);
 /* Loads a map from memory; name is used in messages and map->source. */
 int td_mapfile_load_buffer(const char *name, const char *data, size_t len,
                            td_map *out, td_err *err);
+
+/* The same with options (NULL: none). */
+int td_mapfile_load_opts(const char *path, const td_mapfile_options *opts, td_map *out,
+                         td_err *err);
+int td_mapfile_load_buffer_opts(const char *name, const char *data, size_t len,
+                                const td_mapfile_options *opts, td_map *out, td_err *err);
 
 #endif

@@ -96,6 +96,8 @@ typedef struct td_map {
   size_t path_count;
   td_map_layer *layers;         /* tile layers in file order */
   size_t layer_count;
+  uint64_t deps_hash;           /* the loader's hash of the external files the map
+                                ** file names (Tiled tilesets, templates); 0: none */
 } td_map;
 
 void td_map_free(td_map *map);

@@ -5,7 +5,7 @@
 #   tests/fuzz/run.sh TARGET SECONDS [LIBFUZZER_OPTION...]
 #   tests/fuzz/run.sh TARGET merge [MORE_DIRS...]
 #
-# TARGET is map, replay, save or mod (tests/fuzz/fuzz_TARGET.c). The build goes
+# TARGET is map, tmx, tmj, replay, save or mod (tests/fuzz/fuzz_TARGET.c). The build goes
 # to $TD_FUZZ_BUILD (default: build-fuzz-clang in the source tree). The fuzzer
 # reads the committed corpus (tests/fuzz/corpus/TARGET) and the project's own
 # files (seed.sh), writes what it finds to $TD_FUZZ_BUILD/work/TARGET, and
@@ -15,15 +15,15 @@
 # saves are made with td: $TD_BIN, or one built in $TD_FUZZ_BUILD.
 set -euo pipefail
 if [[ $# -lt 2 ]]; then
-  echo "usage: $0 map|replay|save|mod SECONDS|merge [LIBFUZZER_OPTION...]" >&2
+  echo "usage: $0 map|tmx|tmj|replay|save|mod SECONDS|merge [LIBFUZZER_OPTION...]" >&2
   exit 2
 fi
 target=$1 what=$2
 shift 2
 src=$(cd "$(dirname "$0")/../.." && pwd)
 case $target in
-  map | replay | save | mod) ;;
-  *) echo "run.sh: unknown target '$target' (map, replay, save, mod)" >&2; exit 2 ;;
+  map | tmx | tmj | replay | save | mod) ;;
+  *) echo "run.sh: unknown target '$target' (map, tmx, tmj, replay, save, mod)" >&2; exit 2 ;;
 esac
 if [[ $what != merge && ! $what =~ ^[0-9]+$ ]]; then
   echo "run.sh: SECONDS must be a number or 'merge', got '$what'" >&2

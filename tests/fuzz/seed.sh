@@ -5,6 +5,7 @@
 #   tests/fuzz/seed.sh OUT_DIR TD_BIN
 #
 # Writes OUT_DIR/map (maps/*.lua up to 64 KB, tests/data/maps/*.lua),
+# OUT_DIR/tmx and OUT_DIR/tmj (tests/data/maps/tiled/*.tmx, *.tmj),
 # OUT_DIR/replay (tests/data/replays/*), OUT_DIR/save (games saved by
 # `td sim --save-at` on tests/fuzz/data/map.lua with tests/fuzz/data/mod, whole
 # and as the world's part alone) and OUT_DIR/mod (each mod of scripts/,
@@ -20,13 +21,19 @@ fi
 out=$1
 td=$(cd "$(dirname "$2")" && pwd)/$(basename "$2")
 src=$(cd "$(dirname "$0")/../.." && pwd)
-mkdir -p "$out"/{map,replay,save,mod}
+mkdir -p "$out"/{map,tmx,tmj,replay,save,mod}
 
 # (larger maps are left out: the corpus stays small and the fuzzer fast)
 for f in "$src"/maps/*.lua "$src"/tests/data/maps/*.lua; do
   if [[ $(stat -c %s "$f") -le 65536 ]]; then
     cp "$f" "$out/map/seed-$(basename "$f")"
   fi
+done
+
+# Tiled's own maps: the fixtures, with their external files flat (the
+# harnesses write them beside the input: fuzz_tmx.c, fuzz_tmj.c)
+for f in "$src"/tests/data/maps/tiled/*.tmx "$src"/tests/data/maps/tiled/*.tmj; do
+  sed 's#tpl/##g' "$f" > "$out/${f##*.}/seed-$(basename "$f")"
 done
 
 for f in "$src"/tests/data/replays/*; do
