@@ -2,7 +2,7 @@
 ** test_alloc.c: allocation failure through the one hook (nav/mem.h). The map
 ** loader, the mod's Lua states, the world, its crowd and route all allocate
 ** through td_mem; these tests make the N-th allocation fail, for N = 1, 2,
-** 3, ..., while loading a map, creating a game (maps/01-crossroads.lua with
+** 3, ..., while loading a map, creating a game (maps/01-crossroads.tmx with
 ** scripts/base) and playing it for 600 ticks, and saving and loading it.
 ** Each run must either succeed (Lua's emergency collection, a handler
 ** disabled) or fail with one line saying "out of memory" - and free every
@@ -28,7 +28,7 @@ static char map_path[600], mod_dir[600], tmpdir[256];
 
 static int group_setup(void **state) {
   (void)state;
-  snprintf(map_path, sizeof map_path, "%s", td_test_path("maps/01-crossroads.lua"));
+  snprintf(map_path, sizeof map_path, "%s", td_test_path("maps/01-crossroads.tmx"));
   snprintf(mod_dir, sizeof mod_dir, "%s", td_test_path("scripts/base"));
   snprintf(tmpdir, sizeof tmpdir, "/tmp/td_test_alloc_XXXXXX");
   return mkdtemp(tmpdir) ? 0 : -1;
@@ -158,7 +158,7 @@ static int save_and_load(void *ud, td_err *err) {
 
 static void test_map_load(void **state) {
   td_test_alloc *a = *state;
-  const char *maps[] = {"maps/01-crossroads.lua", "maps/02-grid.lua"};
+  const char *maps[] = {"maps/01-crossroads.tmx", "maps/02-grid.tmx"};
   for (size_t i = 0; i < sizeof maps / sizeof maps[0]; i++) {
     char path[600];
     snprintf(path, sizeof path, "%s", td_test_path(maps[i]));

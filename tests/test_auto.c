@@ -154,7 +154,7 @@ static void play(const char *name, int strategy, uint64_t seed, uint64_t save_at
 }
 
 static played games[2][TD_AUTO_STRATEGIES]; /* 01-crossroads, 02-grid at seed 1 */
-static const char *const maps[2] = {"maps/01-crossroads.lua", "maps/02-grid.lua"};
+static const char *const maps[2] = {"maps/01-crossroads.tmx", "maps/02-grid.tmx"};
 
 static void test_strategies_play(void **state) {
   (void)state;
@@ -187,8 +187,8 @@ static void test_strategies_play(void **state) {
 static void test_maze_lengthens(void **state) {
   (void)state;
   played d, mz;
-  play("maps/02-grid.lua", TD_AUTO_DEFAULT, 1, 0, &d);
-  play("maps/02-grid.lua", TD_AUTO_MAZE, 1, 0, &mz);
+  play("maps/02-grid.tmx", TD_AUTO_DEFAULT, 1, 0, &d);
+  play("maps/02-grid.tmx", TD_AUTO_MAZE, 1, 0, &mz);
   double most = 0;
   int at = -1;
   for (int i = 0; i < SAMPLES && d.len[i] >= 0 && mz.len[i] >= 0; i++) {
@@ -203,9 +203,9 @@ static void test_maze_lengthens(void **state) {
 static void test_random_seeds(void **state) {
   (void)state;
   played a, b, c;
-  play("maps/01-crossroads.lua", TD_AUTO_RANDOM, 1, 0, &a);
-  play("maps/01-crossroads.lua", TD_AUTO_RANDOM, 2, 0, &b);
-  play("maps/01-crossroads.lua", TD_AUTO_RANDOM, 1, 0, &c);
+  play("maps/01-crossroads.tmx", TD_AUTO_RANDOM, 1, 0, &a);
+  play("maps/01-crossroads.tmx", TD_AUTO_RANDOM, 2, 0, &b);
+  play("maps/01-crossroads.tmx", TD_AUTO_RANDOM, 1, 0, &c);
   assert_int_not_equal(a.cmd_hash, b.cmd_hash);
   assert_int_equal(a.cmd_hash, c.cmd_hash);
   assert_int_equal(a.checksum, c.checksum);

@@ -42,7 +42,7 @@ static size_t bundled_maps(char names[MAX_MAPS][NAME_MAX_LEN]) {
   struct dirent *e;
   while ((e = readdir(d)) != NULL) {
     size_t len = strlen(e->d_name);
-    if (len < 5 || strcmp(e->d_name + len - 4, ".lua") != 0) continue;
+    if (len < 5 || strcmp(e->d_name + len - 4, ".tmx") != 0) continue;
     assert_true(n < MAX_MAPS);
     snprintf(names[n++], NAME_MAX_LEN, "%s/%s", dir, e->d_name);
   }
@@ -199,10 +199,10 @@ static void test_bundled_content(void **state) {
 /* The profiles differ: a map's rules are its own (td.map_name()). */
 static void test_profiles_differ(void **state) {
   (void)state;
-  td_game *a = open_map(td_test_path("maps/01-crossroads.lua"));
+  td_game *a = open_map(td_test_path("maps/01-crossroads.tmx"));
   int32_t waves_a = td_game_rules(a)->wave_count;
   td_game_destroy(a);
-  td_game *b = open_map(td_test_path("maps/06-expanse.lua"));
+  td_game *b = open_map(td_test_path("maps/06-expanse.tmx"));
   int32_t waves_b = td_game_rules(b)->wave_count;
   td_game_destroy(b);
   assert_int_equal(waves_a, 20);
@@ -213,7 +213,7 @@ static void test_profiles_differ(void **state) {
 ** built, and the route never changes: the road stays the one fixed route. */
 static void test_serpent_pads(void **state) {
   (void)state;
-  td_game *g = open_map(td_test_path("maps/03-serpent.lua"));
+  td_game *g = open_map(td_test_path("maps/03-serpent.tmx"));
   td_world *w = td_game_world(g);
   const td_map *m = td_game_map(g);
   size_t nodes = (size_t)m->graph->node_count;
@@ -245,7 +245,7 @@ static void test_difficulty(void **state) {
               {TD_DIFFICULTY_HARD, 15, 128}};
   float health[3];
   for (int i = 0; i < 3; i++) {
-    td_game *g = open_map_on(td_test_path("maps/01-crossroads.lua"), want[i].d);
+    td_game *g = open_map_on(td_test_path("maps/01-crossroads.tmx"), want[i].d);
     const td_rules *r = td_game_rules(g);
     assert_int_equal(td_game_difficulty(g), want[i].d);
     assert_int_equal(r->start_lives, want[i].lives);
@@ -259,7 +259,7 @@ static void test_difficulty(void **state) {
       td_err err = {0};
       assert_int_equal(td_game_save(g, path, &err), 0);
       char map[NAME_MAX_LEN], mod[512];
-      snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.lua"));
+      snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.tmx"));
       snprintf(mod, sizeof mod, "%s", td_test_path("scripts/base"));
       td_game_options o = {.map_path = map, .mod_dir = mod}; /* normal: the save says hard */
       td_game *h = td_game_load(&o, path, &err);

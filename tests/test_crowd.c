@@ -592,7 +592,7 @@ static void test_jitter_detected(void **state) {
   line_world_free(&w);
 }
 
-/* A crossroads (maps/01-crossroads.lua in code): a trunk, a north and a
+/* A crossroads (maps/01-crossroads.tmx in code): a trunk, a north and a
 ** south branch joined to it at sharp angles. A block mid-wave turns agents
 ** back through the junctions, where wave-mates meet across corners: no two
 ** may follow each other (each ahead of the other in its own direction of

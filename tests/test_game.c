@@ -24,7 +24,7 @@ static const char *tmp(const char *name) { return td_test_tmp(name); }
 
 static td_game *open_game(const char *mod, uint64_t seed) {
   char map[512], dir[512];
-  snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.lua"));
+  snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.tmx"));
   snprintf(dir, sizeof dir, "%s", mod[0] == '/' ? mod : td_test_path(mod));
   td_game_options o = {.map_path = map, .mod_dir = dir, .seed = seed};
   td_err err;
@@ -71,7 +71,7 @@ static void test_errors(void **state) {
   assert_null(td_game_create(&o, &err));
   assert_non_null(strstr(err.msg, "/nonexistent/map.lua"));
   char map[512];
-  snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.lua"));
+  snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.tmx"));
   o.map_path = map;
   o.mod_dir = td_test_path("tests/data/mods/bad_syntax");
   assert_null(td_game_create(&o, &err));
@@ -446,7 +446,7 @@ static void test_save_continues(void **state) {
   const char *path = tmp("game.tds");
   assert_int_equal(td_game_save(a, path, &err), 0);
   char map[512], dir[512];
-  snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.lua"));
+  snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.tmx"));
   snprintf(dir, sizeof dir, "%s", td_test_path("scripts/base"));
   td_game_options o = {.map_path = map, .mod_dir = dir};
   td_game *b = td_game_load(&o, path, &err);
@@ -548,7 +548,7 @@ static void test_save_interrupted(void **state) {
   assert_true(next_len > 100);
 
   char map[512], dir[512];
-  snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.lua"));
+  snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.tmx"));
   snprintf(dir, sizeof dir, "%s", td_test_path("scripts/base"));
   td_game_options o = {.map_path = map, .mod_dir = dir};
   char tmp_path[512];
@@ -826,9 +826,9 @@ static void test_replay_quoted_paths(void **state) {
 static void test_map_name_is_identity(void **state) {
   (void)state;
   char copy[512];
-  snprintf(copy, sizeof copy, "%s", tmp("copy.lua"));
+  snprintf(copy, sizeof copy, "%s", tmp("copy.tmx"));
   static unsigned char text[1 << 20];
-  size_t len = read_all(td_test_path("maps/01-crossroads.lua"), text, sizeof text);
+  size_t len = read_all(td_test_path("maps/01-crossroads.tmx"), text, sizeof text);
   FILE *f = fopen(copy, "wb");
   assert_non_null(f);
   assert_int_equal(fwrite(text, 1, len, f), len);
@@ -946,7 +946,7 @@ static void test_load_instructions(void **state) {
   snprintf(dir, sizeof dir, "%s", tmp("budget"));
   assert_int_equal(mkdir(dir, 0700), 0);
   snprintf(file, sizeof file, "%s/mod.lua", dir);
-  snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.lua"));
+  snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.tmx"));
   char src[sizeof reload_v1 + 200];
   snprintf(src, sizeof src, "%slocal n = 0 for i = 1, 100000 do n = n + i end\n", reload_v1);
   write_file(file, src);

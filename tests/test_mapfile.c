@@ -188,7 +188,7 @@ static void test_crossroads(void **state) {
   (void)state;
   td_map m;
   td_err err = {{0}};
-  if (td_mapfile_load(td_test_path("maps/01-crossroads.lua"), &m, &err) != 0)
+  if (td_mapfile_load(td_test_path("maps/01-crossroads.tmx"), &m, &err) != 0)
     fail_msg("%s", err.msg);
   const td_graph *g = m.graph;
   assert_null(m.grid);
@@ -316,7 +316,7 @@ static void test_grid_map(void **state) {
   (void)state;
   td_map m;
   td_err err = {{0}};
-  if (td_mapfile_load(td_test_path("maps/02-grid.lua"), &m, &err) != 0)
+  if (td_mapfile_load(td_test_path("maps/02-grid.tmx"), &m, &err) != 0)
     fail_msg("%s", err.msg);
   const td_grid *grid = m.grid;
   assert_true(m.paths == NULL && m.path_count == 0); /* a grid map has tiles, not paths */
@@ -646,7 +646,7 @@ static void test_bundled_road_widths(void **state) {
   struct dirent *e;
   while ((e = readdir(d)) != NULL) {
     size_t len = strlen(e->d_name);
-    if (len < 5 || strcmp(e->d_name + len - 4, ".lua") != 0) continue;
+    if (len < 5 || strcmp(e->d_name + len - 4, ".tmx") != 0) continue;
     assert_true(n < sizeof names / sizeof *names);
     snprintf(names[n++], sizeof names[0], "%s/%s", dir, e->d_name);
   }
@@ -701,7 +701,7 @@ static void test_menu_properties(void **state) {
   bool seen[7] = {false};
   for (size_t i = 0; i < 6; i++) {
     char path[64];
-    snprintf(path, sizeof path, "maps/%s.lua", names[i]);
+    snprintf(path, sizeof path, "maps/%s.tmx", names[i]);
     if (td_mapfile_load(td_test_path(path), &m, &err) != 0) fail_msg("%s", err.msg);
     if (!m.title[0] || !m.description[0] || m.order < 1 || m.order > 6 || seen[m.order])
       fail_msg("%s: title '%s', description '%s', order %d", path, m.title, m.description,
@@ -1752,8 +1752,8 @@ static void sweep(const char *path, long stride) {
 
 static void test_alloc_failures(void **state) {
   (void)state;
-  sweep(td_test_path("maps/01-crossroads.lua"), 1);
-  sweep(td_test_path("maps/02-grid.lua"), 1);
+  sweep(td_test_path("maps/01-crossroads.tmx"), 1);
+  sweep(td_test_path("maps/02-grid.tmx"), 1);
 }
 
 /* ---- mutations: no input crashes or leaks --------------------------------- */
@@ -1789,7 +1789,7 @@ static void test_mutations(void **state) {
       "\"path\"", "\"polygon\"", "\"rectangle\"", "\"tower_base\"", "\"spawn\"", ",",
       "=", "0.25", "2147483648", "-2147483649", "4294967296", "\"tilelayer\"", "\"group\"",
       "x", "y", "id", "\n"};
-  const char *names[2] = {"maps/01-crossroads.lua", "maps/02-grid.lua"};
+  const char *names[2] = {"maps/01-crossroads.tmx", "maps/02-grid.tmx"};
   const char *env = getenv("TD_MAPFILE_MUTATIONS");
   long rounds = env ? atol(env) : 300;
   td_test_rng rng = {42};

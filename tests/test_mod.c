@@ -1660,7 +1660,7 @@ static void test_titles(void **state) {
   expect_title("__", "Unnamed");
   expect_title("", "Unnamed");
   char out[TD_RULES_TITLE_MAX];
-  td_mod_title_from_path("maps/01-crossroads.lua", out, sizeof out);
+  td_mod_title_from_path("maps/01-crossroads.tmx", out, sizeof out);
   assert_string_equal(out, "Crossroads");
   td_mod_title_from_path("06-the_great-expanse.tmx", out, sizeof out);
   assert_string_equal(out, "The Great Expanse");

@@ -103,7 +103,7 @@ static const char head[] =
     "  end\n"
     "end)\n";
 
-/* A game on maps/01-crossroads.lua (its road runs along y = 336, bases 13
+/* A game on maps/01-crossroads.tmx (its road runs along y = 336, bases 13
 ** and 15 are 80 map units beside it) with the head and these waves. */
 static td_game *open_units(const char *name, const char *waves) {
   char dir[400], path[500];
@@ -118,7 +118,7 @@ static td_game *open_units(const char *name, const char *waves) {
   fputs(waves, f);
   assert_int_equal(fclose(f), 0);
   char map[512];
-  snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.lua"));
+  snprintf(map, sizeof map, "%s", td_test_path("maps/01-crossroads.tmx"));
   td_game_options o = {.map_path = map, .mod_dir = dir, .seed = 5};
   td_err err;
   td_game *g = td_game_create(&o, &err);

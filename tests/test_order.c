@@ -311,9 +311,9 @@ static void test_grid_matches(void **state) {
 ** against the spawns and sold again, on both routes. */
 static void test_bundled_maps(void **state) {
   (void)state;
-  static const char *names[] = {"maps/01-crossroads.lua", "maps/02-grid.lua",
-                                "maps/03-serpent.lua",    "maps/04-foundry.lua",
-                                "maps/05-twin.lua",       "maps/06-expanse.lua"};
+  static const char *names[] = {"maps/01-crossroads.tmx", "maps/02-grid.tmx",
+                                "maps/03-serpent.tmx",    "maps/04-foundry.tmx",
+                                "maps/05-twin.tmx",       "maps/06-expanse.tmx"};
   int waypoint_maps = 0;
   for (size_t f = 0; f < sizeof names / sizeof names[0]; f++) {
     td_map m;

@@ -83,7 +83,7 @@ static const char usage[] =
   "options:\n"
   "  --ticks N   ticks to run, all games together (216000: one hour)\n"
   "  --seed N    seeds the player's RNG and the first game's world (1)\n"
-  "  --map FILE  the map (maps/01-crossroads.lua)\n"
+  "  --map FILE  the map (maps/01-crossroads.tmx)\n"
   "  --mod DIR   the rules mod (scripts/base)\n"
   "  --every N   ticks between full checks (60)\n"
   "  --json      one JSON object instead of the text report\n"
@@ -751,7 +751,7 @@ int td_cmd_soak(int argc, char **argv) {
   if (s.o.map) {
     s.map = td_app_path(s.o.map, given_map, sizeof given_map);
   } else {
-    snprintf(map_buf, sizeof map_buf, "%s/01-crossroads.lua",
+    snprintf(map_buf, sizeof map_buf, "%s/01-crossroads.tmx",
              td_app_find_dir("maps", maps, sizeof maps));
     s.map = map_buf;
   }

@@ -126,7 +126,7 @@ const char *td_game_mod_dir(const td_game *g);          /* the first mod's */
 size_t td_game_mod_count(const td_game *g);             /* the mods, in load order */
 const char *td_game_mod_dir_at(const td_game *g, size_t i);
 /* The map's name as a mod reads it (td.map_name): the file name without
-** its directory and from its first '.' on ("maps/01-crossroads.lua":
+** its directory and from its first '.' on ("maps/01-crossroads.tmx":
 ** "01-crossroads"); td_game_map_name_of derives it from a path, cut to
 ** fit out[cap]. */
 const char *td_game_map_name(const td_game *g);

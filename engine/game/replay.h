@@ -6,7 +6,7 @@
 ** The file is text, one record a line, so a person can read it:
 **
 **   td-replay 2
-**   map maps/01-crossroads.lua 8c3f0e2a91d4b7c6   the map's hash covers its name
+**   map maps/01-crossroads.tmx 8c3f0e2a91d4b7c6   the map's hash covers its name
 **   mod scripts/base 1f00aa7be4c3d290  one line per mod, in load order
 **   mod mods/extra 77aa01b2c3d4e5f6     (the hash covers that mod's files)
 **   seed 1

@@ -182,7 +182,7 @@ void client_cards_event(td_client *c, const td_event *e); /* a kind of enemy met
 bool client_cards_click(td_client *c, int x, int y);
 void client_cards_draw(td_client *c);                /* last: boss bar, cards, tooltip */
 bool client_cards_region(const td_client *c, const char *name, SDL_Rect *out);
-/* A map's title (from its file name: "01-crossroads.lua" reads Crossroads). */
+/* A map's title (from its file name: "01-crossroads.tmx" reads Crossroads). */
 const char *client_map_title(const char *path, char *buf, size_t cap);
 /* The game's map title: its `title` property, else made from its file name. */
 const char *client_game_title(const td_client *c, char *buf, size_t cap);

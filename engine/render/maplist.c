@@ -162,6 +162,15 @@ void td_maplist_load(td_maplist *l, const char *dir) {
   td_maplist_add(l, dir, false);
 }
 
+/* A map td reads (mapfile.h): Tiled's .tmx and .tmj, or its Lua export. */
+static bool is_map_file(const char *name) {
+  static const char *const ext[] = {".tmx", ".tmj", ".lua"};
+  size_t n = strlen(name);
+  for (size_t i = 0; i < sizeof ext / sizeof *ext; i++)
+    if (n > 4 && strcmp(name + n - 4, ext[i]) == 0) return true;
+  return false;
+}
+
 void td_maplist_add(td_maplist *l, const char *dir, bool user) {
   DIR *d = dir && *dir ? opendir(dir) : NULL;
   if (!d) return;
@@ -173,8 +182,7 @@ void td_maplist_add(td_maplist *l, const char *dir, bool user) {
   size_t first = l->count;
   struct dirent *de;
   while ((de = readdir(d)) && l->count < TD_MAPLIST_MAX) {
-    size_t n = strlen(de->d_name);
-    if (n < 5 || strcmp(de->d_name + n - 4, ".lua") != 0) continue;
+    if (!is_map_file(de->d_name)) continue;
     snprintf(l->e[l->count++].path, sizeof l->e[0].path, "%s/%s", dir, de->d_name);
   }
   closedir(d);

@@ -4,7 +4,7 @@
 ** docs/maps.md), sorted from the gentlest to the hardest, and a thumbnail
 ** of each drawn by the game.
 **
-** What. td_maplist_load loads each *.lua file of a directory once
+** What. td_maplist_load loads each map file (*.tmx, *.tmj, *.lua) of a directory once
 ** (script/mapfile.h), keeps its menu words and a thumbnail's drawing - the
 ** ground (road and grass on a waypoint map, floor and walls on a grid map,
 ** at most TD_MAPLIST_THUMB_CELLS cells a side, a block drawn as wall when a
@@ -35,7 +35,7 @@
 #define TD_MAPLIST_THUMB_CELLS 64    /* thumbnail cells a side at most */
 
 typedef struct td_maplist_entry {
-  char path[800];             /* DIR/FILE.lua */
+  char path[800];             /* DIR/FILE.tmx (or .tmj, .lua) */
   char name[64];              /* as a mod reads it: "02-grid" */
   char title[64];             /* the map's title, else its name */
   char description[160];      /* "" when none */

@@ -244,7 +244,7 @@ bool td_mod_changed(const td_mod *m);
 ** most cap bytes, cut on a whole word when it must. Pure, no locale. */
 void td_mod_title_from_name(const char *name, char *out, size_t cap);
 /* The same for a file: its directory and its last extension dropped
-** ("maps/01-crossroads.lua": "Crossroads"). */
+** ("maps/01-crossroads.tmx": "Crossroads"). */
 void td_mod_title_from_path(const char *path, char *out, size_t cap);
 
 /* Stopped handlers and failed reloads, oldest first. */

@@ -13,7 +13,7 @@ python3 "$src/tools/balance.py" --td "$td" --check --jobs 2 \
   --maps 01-crossroads,02-grid,03-serpent,04-foundry,05-twin >"$tmp/out" 2>"$tmp/err"
 check $? "balance: $(cat "$tmp/err") $(cat "$tmp/out")"
 
-big=$src/maps/06-expanse.lua
+big=$src/maps/06-expanse.tmx
 expect "expanse idle" 0 "" -- "$td" sim --map "$big" --idle --json
 grep -q '"result":"lost"' "$tmp/out"; check $? "expanse: --idle does not lose"
 # ten waves: the first starts after 20 s, one every 35 s after

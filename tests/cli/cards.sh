@@ -8,7 +8,7 @@ set -u
 source "$(dirname "$0")/harness.bash"
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy
 export XDG_CONFIG_HOME="$tmp/config"
-map="$src/maps/01-crossroads.lua"
+map="$src/maps/01-crossroads.tmx"
 
 play() { # play NAME SCRIPT [td play options]: a scripted session must pass
   local name=$1 script=$2

@@ -7,7 +7,7 @@
 set -u
 source "$(dirname "$0")/harness.bash"
 scen=$src/tests/scenarios
-map=$src/maps/01-crossroads.lua
+map=$src/maps/01-crossroads.tmx
 mod=$scen/mods/lanes
 
 # ---- the examples pass --------------------------------------------------------

@@ -7,7 +7,7 @@
 # tiles take costs too; bad calls stop their handler with a clear error.
 set -u
 source "$(dirname "$0")/harness.bash"
-map=$src/maps/01-crossroads.lua
+map=$src/maps/01-crossroads.tmx
 
 # 01-crossroads: the trunk (path object 1) runs straight from the gate to the
 # core at y = 336; the north road (y = 144) and the south road (y = 528) go
@@ -123,7 +123,7 @@ td.on("spawn", function(e)
   print(("then %g"):format(td.cost { tile = { col, row } }))
 end)
 LUA
-expect "grid" 0 "" -- "$td" sim --map "$src/maps/02-grid.lua" --mod "$grid" --idle --ticks 900 --strict
+expect "grid" 0 "" -- "$td" sim --map "$src/maps/02-grid.tmx" --mod "$grid" --idle --ticks 900 --strict
 grep -qE "^print: tile \{[0-9]+, [0-9]+\}: 7, at: 7, next: 1$" "$tmp/err"
 check $? "grid: a tile's cost not set or read: $(head -c 300 "$tmp/err")"
 grep -qx "print: then 0.5" "$tmp/err"; check $? "grid: a tile's cost not changed again"

@@ -7,7 +7,7 @@
 set -u
 source "$(dirname "$0")/harness.bash"
 cd "$src" || exit 1
-map=maps/01-crossroads.lua
+map=maps/01-crossroads.tmx
 mod=tests/data/mods/game_api
 t=timeout # a FIFO that blocks td fails the test instead of hanging it
 

@@ -5,12 +5,12 @@
 set -u
 source "$(dirname "$0")/harness.bash"
 cd "$src" || exit 1
-map=maps/01-crossroads.lua
+map=maps/01-crossroads.tmx
 mod=tests/data/mods/game_api
 
 # a whole game by the built-in player, recorded
 expect "auto" 0 "" -- "$td" sim --map $map --mod $mod --auto --record "$tmp/a.replay"
-grep -q '^game: maps/01-crossroads.lua, mod tests/data/mods/game_api, seed 1, normal, player auto$' "$tmp/out"
+grep -q '^game: maps/01-crossroads.tmx, mod tests/data/mods/game_api, seed 1, normal, player auto$' "$tmp/out"
 check $? "auto: header line: $(head -1 "$tmp/out")"
 grep -qE '^result: (won|lost) at tick [0-9]+ ' "$tmp/out"; check $? "auto: result line"
 grep -qE '^tick +600  wave +[0-9]+  gold +[0-9]+  lives +[0-9]+  enemies +[0-9]+  towers +[0-9]+  checksum [0-9a-f]{16}$' "$tmp/out"
@@ -45,7 +45,7 @@ done
 
 # JSON
 expect "json" 0 "" -- "$td" sim --map $map --mod $mod --idle --json
-grep -qE '^\{"map":"maps/01-crossroads.lua","mod":"tests/data/mods/game_api","mods":\["tests/data/mods/game_api"\],"seed":1,"difficulty":"normal","player":"idle",.*"result":"lost",.*"towers":0,.*"wave_starts":\[\{"wave":1,.*"checksum":"[0-9a-f]{16}"\}$' "$tmp/out"
+grep -qE '^\{"map":"maps/01-crossroads.tmx","mod":"tests/data/mods/game_api","mods":\["tests/data/mods/game_api"\],"seed":1,"difficulty":"normal","player":"idle",.*"result":"lost",.*"towers":0,.*"wave_starts":\[\{"wave":1,.*"checksum":"[0-9a-f]{16}"\}$' "$tmp/out"
 check $? "json: $(head -c 300 "$tmp/out")"
 
 # doing nothing loses
@@ -70,7 +70,7 @@ expect "not a save" 2 "no.tds: not a td save" -- "$td" sim --map $map --load "$t
 printf 'td-replay 2\nmap %s 0000000000000000\nmod %s 0000000000000000\ncmd 5 plant 9 arrow\n' $map $mod >"$tmp/bad.replay"
 expect "bad command" 2 "bad.replay:4: unknown command 'plant'" -- "$td" sim --replay "$tmp/bad.replay"
 sed -E 's/^(map [^ ]+) [0-9a-f]+$/\1 0000000000000000/' "$tmp/a.replay" >"$tmp/hash.replay"
-expect "other map" 2 "hash.replay: made with another maps/01-crossroads.lua" -- "$td" sim --replay "$tmp/hash.replay"
+expect "other map" 2 "hash.replay: made with another maps/01-crossroads.tmx" -- "$td" sim --replay "$tmp/hash.replay"
 expect "no replay" 2 "nope.replay: cannot open" -- "$td" sim --replay "$tmp/nope.replay"
 
 # usage
@@ -83,20 +83,20 @@ grep -q "^usage: td sim --map FILE (--auto | --idle | --replay FILE | --load SAV
 check $? "help: usage"
 
 # the difficulty: recorded in the replay, played back, a mismatch refused
-expect "hard" 0 "" -- "$td" sim --map maps/01-crossroads.lua --auto --difficulty hard --ticks 4000 \
+expect "hard" 0 "" -- "$td" sim --map maps/01-crossroads.tmx --auto --difficulty hard --ticks 4000 \
   --record "$tmp/hard.replay" --json
 grep -q '"difficulty":"hard"' "$tmp/out"; check $? "hard: json says $(grep -o '"difficulty":"[a-z]*"' "$tmp/out")"
 grep -q '"start_lives":15,' "$tmp/out"; check $? "hard: scripts/base gives 15 lives on hard"
 grep -qx 'difficulty hard' "$tmp/hard.replay"; check $? "hard: the replay lacks 'difficulty hard'"
 expect "hard replay" 0 "" -- "$td" sim --replay "$tmp/hard.replay" --quiet
 expect "easy replay" 2 "hard.replay: played on hard, not easy" -- "$td" sim --replay "$tmp/hard.replay" --difficulty easy
-expect "hard save" 0 "" -- "$td" sim --map maps/01-crossroads.lua --idle --difficulty hard \
+expect "hard save" 0 "" -- "$td" sim --map maps/01-crossroads.tmx --idle --difficulty hard \
   --ticks 700 --save-at 600 --save "$tmp/hard.tds"
-expect "load hard" 0 "" -- "$td" sim --map maps/01-crossroads.lua --load "$tmp/hard.tds" --ticks 700 --json
+expect "load hard" 0 "" -- "$td" sim --map maps/01-crossroads.tmx --load "$tmp/hard.tds" --ticks 700 --json
 grep -q '"difficulty":"hard"' "$tmp/out"; check $? "load: json says $(grep -o '"difficulty":"[a-z]*"' "$tmp/out")"
 expect "easy load" 2 "hard.tds: saved on hard, not easy (a save keeps its difficulty)" -- \
-  "$td" sim --map maps/01-crossroads.lua --load "$tmp/hard.tds" --difficulty easy
+  "$td" sim --map maps/01-crossroads.tmx --load "$tmp/hard.tds" --difficulty easy
 expect "bad difficulty" 2 "td: sim: --difficulty: expected normal, easy or hard, got 'brutal'" -- \
-  "$td" sim --map maps/01-crossroads.lua --idle --difficulty brutal
+  "$td" sim --map maps/01-crossroads.tmx --idle --difficulty brutal
 
 finish

@@ -133,12 +133,12 @@ measured "1400x1400 open grid" 2 \
   -- "$td" route --map "$tmp/grid.lua"
 
 # duplicate tower-base ids: refused before a game is played or recorded
-sed 's/id = 16,/id = 15,/' "$src/maps/01-crossroads.lua" >"$tmp/dup.lua"
-cmp -s "$src/maps/01-crossroads.lua" "$tmp/dup.lua"
+sed 's/<object id="16"/<object id="15"/' "$src/maps/01-crossroads.tmx" >"$tmp/dup.tmx"
+cmp -s "$src/maps/01-crossroads.tmx" "$tmp/dup.tmx"
 [ $? -eq 1 ]; check $? "dup: the copy has a changed id"
 expect "duplicate base ids" 2 \
-  "dup.lua: object 15 (tower_base) in layer 'bases' (objects[8]) has the same id as object 15 (tower_base) in layer 'bases' (objects[7]); object ids must be unique" \
-  -- "$td" sim --map "$tmp/dup.lua" --auto --record "$tmp/dup.replay"
+  "dup.tmx: object 15 (tower_base) in layer 'bases' (objects[8]) has the same id as object 15 (tower_base) in layer 'bases' (objects[7]); object ids must be unique" \
+  -- "$td" sim --map "$tmp/dup.tmx" --auto --record "$tmp/dup.replay"
 [ ! -e "$tmp/dup.replay" ]; check $? "duplicate base ids: nothing recorded"
 
 # td sim --auto and td shot hash the map under the loader's 32 MiB limit

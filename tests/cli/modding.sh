@@ -36,7 +36,7 @@ mkdir -p "$tmp/scripts/tutorial"
 cp "$src"/scripts/tutorial/*.lua "$tmp/scripts/tutorial/"
 sed -i 's/splash = 1.2 },/splah = 1.2 },/' "$tmp/scripts/tutorial/towers.lua"
 want=$(grep "unknown field 'splah'" "$doc")
-(cd "$tmp" && "$td" sim --map "$src/maps/03-serpent.lua" --mod scripts/tutorial --idle \
+(cd "$tmp" && "$td" sim --map "$src/maps/03-serpent.tmx" --mod scripts/tutorial --idle \
   >"$tmp/out" 2>"$tmp/err")
 [ $? -eq 2 ]; check $? "typo: exit status is not 2"
 [ "$(cat "$tmp/err")" = "$want" ]; check $? "typo: td says '$(cat "$tmp/err")', the doc '$want'"
@@ -48,13 +48,13 @@ cp "$src/tests/data/mods/soldiers/mod.lua" "$tmp/tests/data/mods/soldiers/"
 sed -i 's/soldier = "footman", soldiers = 3 },/soldier = "fotman", soldiers = 3 },/' \
   "$tmp/tests/data/mods/soldiers/mod.lua"
 want=$(grep "unknown soldier 'fotman'" "$doc")
-(cd "$tmp" && "$td" sim --map "$src/maps/01-crossroads.lua" --mod tests/data/mods/soldiers --idle \
+(cd "$tmp" && "$td" sim --map "$src/maps/01-crossroads.tmx" --mod tests/data/mods/soldiers --idle \
   >"$tmp/out" 2>"$tmp/err")
 [ $? -eq 2 ]; check $? "fotman: exit status is not 2"
 [ -n "$want" ] && [ "$(cat "$tmp/err")" = "$want" ]
 check $? "fotman: td says '$(cat "$tmp/err")', the doc '$want'"
 # and it plays to its end with its handlers quiet (no script error)
-expect "soldiers auto" 0 "" -- "$td" sim --map "$src/maps/01-crossroads.lua" \
+expect "soldiers auto" 0 "" -- "$td" sim --map "$src/maps/01-crossroads.tmx" \
   --mod "$src/tests/data/mods/soldiers" --auto --json
 grep -q '"result":"\(won\|lost\)"' "$tmp/out"; check $? "soldiers: no end: $(head -c 300 "$tmp/out")"
 grep -q '"script_errors":\[\]' "$tmp/out"
@@ -62,7 +62,7 @@ check $? "soldiers: script errors: $(grep -o '"script_errors":.*' "$tmp/out" | h
 grep -q '"wave_end: 3: ' "$tmp/out"; check $? "soldiers: no wave_end line in the log"
 
 # the mod plays: the built-in player wins, nobody loses
-map=$src/maps/03-serpent.lua
+map=$src/maps/03-serpent.tmx
 expect "tutorial auto" 0 "" -- "$td" sim --map "$map" --mod "$src/scripts/tutorial" --auto --json
 grep -q '"result":"won"' "$tmp/out"; check $? "tutorial: --auto does not win: $(head -c 300 "$tmp/out")"
 expect "tutorial idle" 0 "" -- "$td" sim --map "$map" --mod "$src/scripts/tutorial" --idle --json

@@ -6,7 +6,7 @@
 # game goes on.
 set -u
 source "$(dirname "$0")/harness.bash"
-map=$src/maps/01-crossroads.lua
+map=$src/maps/01-crossroads.tmx
 
 mod=$tmp/runaway
 cp -r "$src/scripts/base" "$mod"

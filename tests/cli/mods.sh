@@ -8,7 +8,7 @@
 # later mod replaces a soldier type and keeps another in its barracks.
 set -u
 source "$(dirname "$0")/harness.bash"
-map=$src/maps/01-crossroads.lua
+map=$src/maps/01-crossroads.tmx
 m=$src/tests/data/mods/several
 two=(--mod "$m/base" --mod "$m/extra")
 

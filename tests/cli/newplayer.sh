@@ -64,7 +64,7 @@ check $? "pad tiles only under bases"
   echo "wait 5"
   for i in $(seq 26); do printf 'wait 3\nexpect colour 230,190,70 0,48,1280,604 >= 300\n'; done
 } >"$tmp/chevrons.txt"
-play chevrons --map "$src/maps/06-expanse.lua" --window 1280x720
+play chevrons --map "$src/maps/06-expanse.tmx" --window 1280x720
 
 # ---- 02-grid's diagonal route arrows have a shaft ---------------------------
 # a grid's step arrow turned 45 degrees was a plain chevron, which on square
@@ -74,7 +74,7 @@ play chevrons --map "$src/maps/06-expanse.lua" --window 1280x720
 # bounding box is a diagonal arrow: the pixels at its centroid are golden,
 # and so is most of one diagonal line through it (the shaft); a bracket's
 # centroid lies in its open corner and neither diagonal is covered
-"$td" shot --map "$src/maps/02-grid.lua" --no-cards --zoom 3 "$tmp/grid.png" >"$tmp/grid.out" 2>&1
+"$td" shot --map "$src/maps/02-grid.tmx" --no-cards --zoom 3 "$tmp/grid.png" >"$tmp/grid.out" 2>&1
 check $? "td shot 02-grid: $(cat "$tmp/grid.out")"
 python3 - "$src/tests/cli" "$tmp/grid.png" <<'PY'
 import sys
@@ -154,7 +154,7 @@ expect gold == 764
 wait 200
 expect text over Gold earned  636
 SCRIPT
-play defeat --map "$src/maps/01-crossroads.lua" --difficulty hard --window 960x600
+play defeat --map "$src/maps/01-crossroads.tmx" --difficulty hard --window 960x600
 
 # ---- expect changed|same find their region whatever the mark's name ---------
 # the region was looked for after the first place the mark's name occurs
@@ -176,7 +176,7 @@ expect changed pect 0,48,960,484
 expect changed a 0,48,960,484
 expect changed gold 0,48,960,484
 SCRIPT
-play marks --map "$src/maps/01-crossroads.lua" --window 960x600
+play marks --map "$src/maps/01-crossroads.tmx" --window 960x600
 grep -c '^ok: ' "$tmp/marks.out" | grep -qx 8
 check $? "marks: 8 expectations passed: $(cat "$tmp/marks.out")"
 
@@ -230,6 +230,6 @@ wait 3
 expect towers == 0
 expect state playing
 SCRIPT
-play confirm --map "$src/maps/01-crossroads.lua" --window 1280x720
+play confirm --map "$src/maps/01-crossroads.tmx" --window 1280x720
 
 finish

@@ -8,8 +8,8 @@
 set -u
 source "$(dirname "$0")/harness.bash"
 export SDL_VIDEODRIVER=dummy SDL_AUDIODRIVER=dummy XDG_CONFIG_HOME="$tmp/config"
-grid="$src/maps/02-grid.lua"    # the menu's first map: the tutorial's
-cross="$src/maps/01-crossroads.lua"
+grid="$src/maps/02-grid.tmx"    # the menu's first map: the tutorial's
+cross="$src/maps/01-crossroads.tmx"
 
 play() { # play NAME DATA SCRIPT [td play options]: the session must pass
   local name=$1 data=$2 script=$3

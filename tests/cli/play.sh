@@ -97,7 +97,7 @@ shot $tmp/overlays.png
 expect state playing
 SCRIPT
 
-"$td" play --map "$src/maps/01-crossroads.lua" --window 1280x720 --software \
+"$td" play --map "$src/maps/01-crossroads.tmx" --window 1280x720 --software \
   --script "$tmp/session.txt" >"$tmp/out" 2>"$tmp/err"
 rc=$?
 check $rc "scripted session passes (status $rc): $(cat "$tmp/err") $(tail -3 "$tmp/out")"
@@ -108,12 +108,12 @@ done
 
 # a failing expectation fails the run with status 1, a bad line with 2
 printf 'wait 2\nexpect towers == 5\n' >"$tmp/fail.txt"
-"$td" play --map "$src/maps/01-crossroads.lua" --software --script "$tmp/fail.txt" >"$tmp/out" 2>"$tmp/err"
+"$td" play --map "$src/maps/01-crossroads.tmx" --software --script "$tmp/fail.txt" >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 1 ]; check $? "failed expectation exits 1"
 grep -q "expect towers == 5 failed: 0" "$tmp/err"; check $? "says what failed: $(cat "$tmp/err")"
 printf 'jump 3\n' >"$tmp/bad.txt"
 expect "bad script line" 2 "bad script line 'jump 3'" -- \
-  "$td" play --map "$src/maps/01-crossroads.lua" --software --script "$tmp/bad.txt"
+  "$td" play --map "$src/maps/01-crossroads.tmx" --software --script "$tmp/bad.txt"
 
 # the main menu: no --map; Start begins the map picked, Quit quits
 cat >"$tmp/menu.txt" <<SCRIPT

@@ -86,7 +86,7 @@ ghost() { # PALETTE, then expectations on base 16
     printf 'key 1\nmove base 16\nwait 3\nexpect drawn It would block the last way\n'
     printf 'shot %s\n' "$tmp/ghost-$1.png"
     cat; } >"$tmp/ghost-$1.txt"
-  "$td" play --software --map maps/01-crossroads.lua --palette "$1" --script "$tmp/ghost-$1.txt" \
+  "$td" play --software --map maps/01-crossroads.tmx --palette "$1" --script "$tmp/ghost-$1.txt" \
     >"$tmp/out" 2>"$tmp/err"
 }
 printf 'expect colour 255,70,60 base 16 > 40\nexpect colour 213,94,0 base 16 == 0\n' | ghost standard
@@ -96,7 +96,7 @@ check $? "safe palette: the refused ghost is vermillion, not red: $(cat "$tmp/er
 expect "bad palette" 2 "play: --palette: expected standard or safe, got 'pink'" -- \
   "$td" play --palette pink
 expect "bad shot palette" 2 "shot: --palette: expected standard or safe, got 'pink'" -- \
-  "$td" shot --map maps/01-crossroads.lua --palette pink "$tmp/x.png"
+  "$td" shot --map maps/01-crossroads.tmx --palette pink "$tmp/x.png"
 
 # ---- Music volume and Palette in the settings, kept ----
 cat >"$tmp/settings.txt" <<SCRIPT

@@ -8,7 +8,7 @@
 set -u
 source "$(dirname "$0")/harness.bash"
 cd "$src" || exit 1
-map=maps/01-crossroads.lua
+map=maps/01-crossroads.tmx
 mod=tests/data/mods/game_api
 
 expect "record" 0 "" -- "$td" sim --map $map --mod $mod --auto --record "$tmp/a.replay" --quiet
@@ -71,17 +71,17 @@ expect "version 1" 2 "v1.replay:1: a version 1 replay: this td reads version 3" 
 
 # the map's name: the bundled mod reads it (td.map_name), so a copy under
 # another name plays another game, and is refused as another map
-cp $map "$tmp/copy.lua"
+cp $map "$tmp/copy.tmx"
 expect "bundled" 0 "" -- "$td" sim --map $map --auto --ticks 1200 --record "$tmp/base.replay" --json
 orig=$(grep -o '"checksum":"[0-9a-f]*"}' "$tmp/out")
-expect "bundled copy" 0 "" -- "$td" sim --map "$tmp/copy.lua" --auto --ticks 1200 --json
+expect "bundled copy" 0 "" -- "$td" sim --map "$tmp/copy.tmx" --auto --ticks 1200 --json
 [ "$(grep -o '"checksum":"[0-9a-f]*"}' "$tmp/out")" != "$orig" ]
 check $? "copy: the bundled mod played the same game under another name"
 expect "copy replay" 2 "base.replay: made with a map named '01-crossroads', not 'copy'" -- \
-  "$td" sim --replay "$tmp/base.replay" --map "$tmp/copy.lua"
+  "$td" sim --replay "$tmp/base.replay" --map "$tmp/copy.tmx"
 expect "save original" 0 "" -- "$td" sim --map $map --idle --ticks 700 --save-at 600 --save "$tmp/o.tds"
-expect "copy load" 2 "o.tds: made with another map than $tmp/copy.lua (its content or its name 'copy'" -- \
-  "$td" sim --map "$tmp/copy.lua" --load "$tmp/o.tds"
+expect "copy load" 2 "o.tds: made with another map than $tmp/copy.tmx (its content or its name 'copy'" -- \
+  "$td" sim --map "$tmp/copy.tmx" --load "$tmp/o.tds"
 
 # options a replay or a save fixes: refused when they disagree
 expect "replay seed" 2 "a.replay: played with seed 1, not 5 (a replay keeps its seed)" -- \
@@ -113,15 +113,15 @@ expect "save-at the last tick" 0 "" -- "$td" sim --map $map --mod $mod --idle --
 grep -q "^saved $tmp/h.tds at tick 700$" "$tmp/out"; check $? "save-at the last tick: $(grep saved "$tmp/out")"
 
 # a map path with blanks, '#' and '"': recorded quoted, read back exactly
-odd="$tmp/my map #2 \"x\".lua"
+odd="$tmp/my map #2 \"x\".tmx"
 cp $map "$odd"
 expect "odd path" 0 "" -- "$td" sim --map "$odd" --mod $mod --auto --record "$tmp/odd.replay" --quiet
-grep -qxF "map \"$tmp/my map #2 \\\"x\\\".lua\" $(grep '^map' "$tmp/odd.replay" | awk '{print $NF}')" "$tmp/odd.replay"
+grep -qxF "map \"$tmp/my map #2 \\\"x\\\".tmx\" $(grep '^map' "$tmp/odd.replay" | awk '{print $NF}')" "$tmp/odd.replay"
 check $? "odd path: $(grep '^map' "$tmp/odd.replay")"
 expect "odd path replay" 0 "" -- "$td" sim --replay "$tmp/odd.replay"
-grep -q "^game: $tmp/my map #2 \"x\".lua, " "$tmp/out"; check $? "odd path: $(head -1 "$tmp/out")"
+grep -q "^game: $tmp/my map #2 \"x\".tmx, " "$tmp/out"; check $? "odd path: $(head -1 "$tmp/out")"
 # a control character cannot be written: refused before the game plays
-ctl="$tmp/a$(printf '\001')b.lua"
+ctl="$tmp/a$(printf '\001')b.tmx"
 cp $map "$ctl"
 expect "control character" 2 "cannot write" -- "$td" sim --map "$ctl" --mod $mod --auto --record "$tmp/ctl.replay"
 [ ! -s "$tmp/out" ]; check $? "control character: played anyway: $(head -c 200 "$tmp/out")"

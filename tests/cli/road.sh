@@ -19,11 +19,11 @@ game() { # NAME ARGS...: one game, JSON in $tmp/$NAME.json
 jobs=()
 for m in 01-crossroads 02-grid 03-serpent 04-foundry 05-twin; do
   for d in easy normal hard; do
-    jobs+=("$m-$d-auto --map $src/maps/$m.lua --auto --difficulty $d")
+    jobs+=("$m-$d-auto --map $src/maps/$m.tmx --auto --difficulty $d")
   done
-  jobs+=("$m-normal-idle --map $src/maps/$m.lua --idle")
+  jobs+=("$m-normal-idle --map $src/maps/$m.tmx --idle")
 done
-jobs+=("06-expanse-normal-auto --map $src/maps/06-expanse.lua --auto --ticks $(((20 + 35 * 10) * 60))")
+jobs+=("06-expanse-normal-auto --map $src/maps/06-expanse.tmx --auto --ticks $(((20 + 35 * 10) * 60))")
 
 # two at a time (the machine has two cores)
 running=0
@@ -54,14 +54,15 @@ for m in 01-crossroads 02-grid 03-serpent 04-foundry 05-twin; do
 done
 
 # a wave five abreast on the one-tile serpent: it enters at the spawn, row by
-# row and then one by one; no trace row outside the map (40 x 25 tiles of 32)
-"$td" sim --map "$src/maps/03-serpent.lua" --spawn count=30,per_row=5,width=2t \
+# row and then one by one; no trace row outside the map (24 x 21 tiles of 32)
+"$td" sim --map "$src/maps/03-serpent.tmx" --spawn count=30,per_row=5,width=2t \
   --trace "$tmp/t.csv" >"$tmp/out" 2>"$tmp/err"
 check $? "serpent wave: exit ($(cat "$tmp/err"))"
 grep -q "^off_road  *0 agent-ticks" "$tmp/out"; check $? "serpent wave: $(grep off_road "$tmp/out")"
 grep -q "^agents  *30 spawned, 30 leaked" "$tmp/out"; check $? "serpent wave: $(grep agents "$tmp/out")"
-w=$(grep -o 'width = [0-9]*' "$src/maps/03-serpent.lua" | head -1 | grep -o '[0-9]*')
-h=$(grep -o 'height = [0-9]*' "$src/maps/03-serpent.lua" | head -1 | grep -o '[0-9]*')
+w=$(grep -o '<map [^>]* width="[0-9]*"' "$src/maps/03-serpent.tmx" | grep -o 'width="[0-9]*"' | grep -o '[0-9]*')
+h=$(grep -o '<map [^>]* height="[0-9]*"' "$src/maps/03-serpent.tmx" | grep -o 'height="[0-9]*"' | grep -o '[0-9]*')
+[ "$w" = 24 ] && [ "$h" = 21 ]; check $? "serpent: the map's size read as ${w}x${h}"
 awk -F, -v W=$((w * 32)) -v H=$((h * 32)) 'NR > 1 && $8 != "waiting" && ($4 < 0 || $4 > W || $5 < 0 || $5 > H) { bad++ } END { exit bad > 0 }' "$tmp/t.csv"
 check $? "serpent wave: a body outside the map in the trace"
 grep -q ',waiting$' "$tmp/t.csv"; check $? "serpent wave: nobody waited at the gate"

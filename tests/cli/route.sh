@@ -3,7 +3,7 @@
 # path (exit status and message).
 set -u
 source "$(dirname "$0")/harness.bash"
-map=$src/maps/01-crossroads.lua
+map=$src/maps/01-crossroads.tmx
 
 # the plain route: the spawn walks the straight road, 864 units
 expect "plain" 0 "" -- "$td" route --map "$map"
@@ -56,7 +56,7 @@ expect "unreachable spawn" 2 "bad_unreachable.lua: object 5 (spawn): cannot reac
   -- "$td" route --map "$src/tests/data/maps/bad_unreachable.lua"
 expect "spawn off the paths" 2 "bad_spawn_off.lua: object 2 (spawn): not on any path vertex" \
   -- "$td" route --map "$src/tests/data/maps/bad_spawn_off.lua"
-expect "grid map" 0 "" -- "$td" route --map "$src/maps/02-grid.lua"
+expect "grid map" 0 "" -- "$td" route --map "$src/maps/02-grid.tmx"
 grep -q "(grid)" "$tmp/out"; check $? "grid map: says grid"
 grep -q "route from spawn 0" "$tmp/out" && ! grep -q "unreachable" "$tmp/out"; check $? "grid map: spawn routed"
 

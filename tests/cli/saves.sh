@@ -27,16 +27,16 @@ game() {
   done
 }
 
-for map in "$src"/maps/*.lua; do
-  game "$(basename "$map" .lua)" "$map" "$src/scripts/base" 9000 1500 4500 7500
+for map in "$src"/maps/*.tmx; do
+  game "$(basename "$map" .tmx)" "$map" "$src/scripts/base" 9000 1500 4500 7500
 done
-game tutorial "$src/maps/03-serpent.lua" "$src/scripts/tutorial" 9000 1500 4500 7500
+game tutorial "$src/maps/03-serpent.tmx" "$src/scripts/tutorial" 9000 1500 4500 7500
 # nobody building: the same, on every map
 player=--idle
-for map in "$src"/maps/*.lua; do
-  game "$(basename "$map" .lua)" "$map" "$src/scripts/base" 6000 1500 3000 4500
+for map in "$src"/maps/*.tmx; do
+  game "$(basename "$map" .tmx)" "$map" "$src/scripts/base" 6000 1500 3000 4500
 done
-game tutorial "$src/maps/03-serpent.lua" "$src/scripts/tutorial" 6000 1500 3000 4500
+game tutorial "$src/maps/03-serpent.tmx" "$src/scripts/tutorial" 6000 1500 3000 4500
 player=--auto
 
 # a per-kill bonus that grows, kept in nested tables of td.state
@@ -53,16 +53,16 @@ td.on("kill", function(e)
   b.by_wave[w] = (b.by_wave[w] or 0) + 1
 end)
 LUA
-game bonus "$src/maps/01-crossroads.lua" "$mod" 9000 1500 4500 7500
+game bonus "$src/maps/01-crossroads.tmx" "$mod" 9000 1500 4500 7500
 
 # a wave script saved while it runs (spawning, waiting, in its loop on the
 # brute, math.random): replayed from its tape after the load, it goes on
 # exactly as it was
 waves=$src/tests/data/mods/script_waves
-game "wave script" "$src/maps/01-crossroads.lua" "$waves" 5000 1950 2100 2400 3000 4000
-"$td" sim --map "$src/maps/01-crossroads.lua" --mod "$waves" --auto --ticks 2401 --save-at 2400 \
+game "wave script" "$src/maps/01-crossroads.tmx" "$waves" 5000 1950 2100 2400 3000 4000
+"$td" sim --map "$src/maps/01-crossroads.tmx" --mod "$waves" --auto --ticks 2401 --save-at 2400 \
   --save "$tmp/w.tds" --quiet >/dev/null 2>&1
-"$td" sim --map "$src/maps/01-crossroads.lua" --mod "$waves" --load "$tmp/w.tds" --auto --json \
+"$td" sim --map "$src/maps/01-crossroads.tmx" --mod "$waves" --load "$tmp/w.tds" --auto --json \
   >"$tmp/w.json" 2>"$tmp/w.err"
 check $? "wave script: the loaded game failed: $(head -c 300 "$tmp/w.err")"
 grep -q '"log":\[[^]]*"script of wave 2 done at tick 4289: 14 escorts"' "$tmp/w.json"
@@ -76,7 +76,7 @@ td.state.towers = { {}, {}, { fn = function() end } }
 LUA
 echo "previous" >"$tmp/keep.tds"
 expect "function in td.state" 2 "td.state.towers[3].fn: a function cannot be saved" -- \
-  "$td" sim --map "$src/maps/01-crossroads.lua" --mod "$bad" --auto --ticks 700 --save-at 600 \
+  "$td" sim --map "$src/maps/01-crossroads.tmx" --mod "$bad" --auto --ticks 700 --save-at 600 \
   --save "$tmp/keep.tds" --quiet
 [ "$(cat "$tmp/keep.tds")" = previous ]; check $? "function in td.state: the previous save changed"
 

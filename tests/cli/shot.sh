@@ -3,7 +3,7 @@
 # A* checked by its pixels), ghost, panel; errors.
 set -u
 source "$(dirname "$0")/harness.bash"
-map="$src/maps/01-crossroads.lua"
+map="$src/maps/01-crossroads.tmx"
 png_size() { # prints "W H" of a PNG (IHDR)
   od -An -tu1 -j16 -N8 "$1" | awk '{print $1*16777216+$2*65536+$3*256+$4, $5*16777216+$6*65536+$7*256+$8}'
 }
@@ -31,7 +31,7 @@ check $? "ghost: $(cat "$tmp/err")"
 # read back from the PNGs (python3's zlib); the camera is the one td play
 # fits to the map: 1280x720 with a 48-pixel HUD above and 68 below, zoom
 # min(1280 / (mapw + 32), 604 / (maph + 32)), centred on the map.
-grid="$src/maps/02-grid.lua"
+grid="$src/maps/02-grid.tmx"
 "$td" shot --map "$grid" --idle --overlay grid "$tmp/g.png" >/dev/null 2>"$tmp/err"
 check $? "grid overlay on a grid map: $(cat "$tmp/err")"
 "$td" shot --map "$grid" --idle --overlay grid "$tmp/g2.png" >/dev/null 2>&1
@@ -88,7 +88,7 @@ done <"$tmp/px"
 # on 03-serpent the outline of the one-tile road (32 units wide, square-
 # capped), on 02-grid the sides between open and closed cells. Idle at tick
 # 0: no enemies, no towers, so nothing else of the overlay is drawn.
-serp="$src/maps/03-serpent.lua"
+serp="$src/maps/03-serpent.tmx"
 "$td" shot --map "$serp" --idle --overlay lanes "$tmp/l.png" >/dev/null 2>"$tmp/err"
 check $? "lanes overlay on 03-serpent: $(cat "$tmp/err")"
 "$td" shot --map "$serp" --idle "$tmp/l0.png" >/dev/null 2>&1

@@ -5,7 +5,7 @@
 # path (exit status and message).
 set -u
 source "$(dirname "$0")/harness.bash"
-map=$src/maps/01-crossroads.lua
+map=$src/maps/01-crossroads.tmx
 
 # field FILE KEY: a top-level scalar of the JSON in FILE (the first match)
 field() { grep -o "\"$2\":[^,}]*" "$1" | head -n 1 | cut -d: -f2 | tr -d '"'; }
@@ -99,7 +99,7 @@ expect "flyers text" 0 "" -- "$td" sim --map "$map" --spawn count=4,fly=1 --spaw
 grep -qE "^agents +10 spawned, 10 leaked" "$tmp/out"; check $? "flyers and walkers: all arrive"
 
 # the grid map
-expect "grid" 0 "" -- "$td" sim --map "$src/maps/02-grid.lua" --spawn count=20 --json
+expect "grid" 0 "" -- "$td" sim --map "$src/maps/02-grid.tmx" --spawn count=20 --json
 [ "$(field "$tmp/out" leaks)" = 20 ]; check $? "grid: leaks 20"
 positive "$(field "$tmp/out" min_gap)"; check $? "grid: min_gap > 0"
 

@@ -19,7 +19,7 @@ summary() {
 # ten simulated minutes: the progress line, the summary, every invariant held
 expect "soak" 0 "" -- "$td" soak --ticks 36000 --seed 1
 cp "$tmp/out" "$tmp/a.txt"
-grep -q '^soak: maps/01-crossroads.lua, mod scripts/base, seed 1, 36000 ticks, endless$' "$tmp/a.txt"
+grep -q '^soak: maps/01-crossroads.tmx, mod scripts/base, seed 1, 36000 ticks, endless$' "$tmp/a.txt"
 check $? "soak: header line: $(head -1 "$tmp/a.txt")"
 grep -qE '^tick   36000 \(0:10:00\)  game +[0-9]+  wave +[0-9]+  enemies +[0-9]+  towers +[0-9]+  live +[0-9.]+ MiB  wall +[0-9.]+ s$' "$tmp/a.txt"
 check $? "soak: progress line"
@@ -58,7 +58,7 @@ check $? "soak: seeds 1 and 2 gave the same game"
 # JSON: one object, the same figures
 expect "json" 0 "" -- "$td" soak --ticks 36000 --seed 1 --json
 [ "$(wc -l <"$tmp/out")" -eq 1 ]; check $? "json: not one line"
-grep -qE "^\{\"map\":\"maps/01-crossroads.lua\",\"mod\":\"scripts/base\",\"seed\":1,\"ticks\":36000,.*\"enemies\":\{\"spawned\":$s,\"killed\":$k,\"leaked\":$l,\"alive\":$a,\"left_in_lost_games\":$x,.*\"result\":\"ok\",\"failure\":null,\"wall_s\":[0-9.]+\}$" "$tmp/out"
+grep -qE "^\{\"map\":\"maps/01-crossroads.tmx\",\"mod\":\"scripts/base\",\"seed\":1,\"ticks\":36000,.*\"enemies\":\{\"spawned\":$s,\"killed\":$k,\"leaked\":$l,\"alive\":$a,\"left_in_lost_games\":$x,.*\"result\":\"ok\",\"failure\":null,\"wall_s\":[0-9.]+\}$" "$tmp/out"
 check $? "json: $(head -c 400 "$tmp/out")"
 
 # a mod whose handlers hurt, pay and spawn enemies (td.spawn): still accounted for

@@ -9,7 +9,7 @@
 set -u
 source "$(dirname "$0")/harness.bash"
 
-map1=$src/maps/01-crossroads.lua
+map1=$src/maps/01-crossroads.tmx
 expect "bad name" 2 "sim: unknown strategy 'bogus' (default, maze, economy, random)" -- \
   "$td" sim --map "$map1" --strategy bogus
 expect "bad name with --auto" 2 "unknown strategy 'Maze'" -- "$td" sim --map "$map1" --auto --strategy Maze
@@ -49,12 +49,12 @@ PY
 
 for map in 01-crossroads 02-grid; do
   for s in default maze economy random; do
-    expect "$map $s" 0 "" -- "$td" sim --map "$src/maps/$map.lua" --strategy "$s" --json
+    expect "$map $s" 0 "" -- "$td" sim --map "$src/maps/$map.tmx" --strategy "$s" --json
     cp "$tmp/out" "$tmp/$map-$s.json"
     records "$map $s" "$tmp/$map-$s.json" "$s"
   done
   # --auto alone is the default strategy, and --strategy default is --auto
-  expect "$map auto" 0 "" -- "$td" sim --map "$src/maps/$map.lua" --auto --json
+  expect "$map auto" 0 "" -- "$td" sim --map "$src/maps/$map.tmx" --auto --json
   cmp -s "$tmp/out" "$tmp/$map-default.json"; check $? "$map: --auto differs from --strategy default"
   # the strategies play differently (their gold curves differ)
   python3 - "$tmp/$map-default.json" "$tmp/$map-economy.json" "$tmp/$map-random.json" <<'PY'

@@ -65,20 +65,9 @@ PY
   check $? "$name"
 }
 
-# ---- which of td's readers this td has ----------------------------------
-# td reads .tmx and .tmj directly once issue 21's loader (engine/script/
-# mapfile*) is in; before it, the comparisons below use the Lua exports
-# only, against the old maps/*.lua when they are there. NEEDS-LOADER: once
-# the loader is merged, set loader=1 for good (delete the probe), so that a
-# td that cannot read the .tmx fails here instead of being left out.
-loader=1
-if ! "$td" route --map "$src/maps/01-crossroads.tmx" >/dev/null 2>"$tmp/probe.err" &&
-   grep -qF "unexpected symbol near '<'" "$tmp/probe.err"; then
-  loader=0
-  echo "NOTE: this td reads no .tmx/.tmj yet: only the Lua exports are compared"
-fi
-
 # ---- every bundled map: the .tmx, its Lua export, its JSON export ---------
+mkdir -p "$tmp/gen" && python3 "$src/maps/gen_maps.py" --lua "$tmp/gen" >/dev/null
+check $? "gen_maps.py --lua"
 maps=("$src"/maps/*.tmx)
 [ ${#maps[@]} -ge 6 ]; check $? "the bundled maps are .tmx files: ${maps[*]}"
 for tmx in "${maps[@]}"; do
@@ -106,25 +95,18 @@ for tmx in "${maps[@]}"; do
   files=()
   route "$b-lua" "$tmp/$b.lua" && files+=("$tmp/$b-lua.route")
   route "$b-resolved" "$tmp/resolved/$b.lua" && files+=("$tmp/$b-resolved.route")
-  if [ "$loader" -eq 1 ]; then # NEEDS-LOADER: the .tmx and the JSON export
-    route "$b-tmx" "$tmx" && files+=("$tmp/$b-tmx.route")
-    route "$b-tmj" "$tmp/$b.tmj" && files+=("$tmp/$b-tmj.route")
-  fi
-  if [ -f "$src/maps/$b.lua" ]; then # the old generated map, while it is there
-    route "$b-old" "$src/maps/$b.lua" && files+=("$tmp/$b-old.route")
-  fi
-  [ ${#files[@]} -ge 3 ]; check $? "$b: fewer than three routes to compare"
+  route "$b-tmx" "$tmx" && files+=("$tmp/$b-tmx.route")
+  route "$b-tmj" "$tmp/$b.tmj" && files+=("$tmp/$b-tmj.route")
+  # and the generator's own Lua export of the same map (gen_maps.py --lua)
+  route "$b-gen" "$tmp/gen/$b.lua" && files+=("$tmp/$b-gen.route")
+  [ ${#files[@]} -eq 5 ]; check $? "$b: fewer than five routes to compare"
   [ ${#files[@]} -ge 2 ] && same "$b: td route --json of ${files[*]##*/}" "${files[@]}"
   # a game on each (every tower the built-in player builds is a base of the
   # file): the same checksums; 06-expanse's first waves only, it is big
   ticks=36000
   [ "$b" = 06-expanse ] && ticks=3000
   sims=()
-  for f in "$tmp/$b.lua" "$tmp/resolved/$b.lua" "$tmx" "$tmp/$b.tmj" "$src/maps/$b.lua"; do
-    case $f in
-      *.lua) [ -f "$f" ] || continue ;;
-      *) [ "$loader" -eq 1 ] || continue ;; # NEEDS-LOADER
-    esac
+  for f in "$tmp/$b.lua" "$tmp/resolved/$b.lua" "$tmx" "$tmp/$b.tmj" "$tmp/gen/$b.lua"; do
     out=$tmp/$b-sim${#sims[@]}.json
     "$td" sim --map "$f" --auto --ticks "$ticks" --json >"$out" 2>"$tmp/sim.err"
     got=$?
@@ -176,7 +158,7 @@ ln -s "$src/assets" "$tmp/assets" # the copies' tileset images: ../assets/tiles/
 # the path named PATH moved from the first point to the second (both
 # relative to the object's x, y, as the .tmx keeps them), exported by Tiled
 # to Lua and JSON; sets `variants` to the files td reads (the .tmx and the
-# JSON export only with the loader)
+# JSON export)
 moved() {
   local name=$1
   python3 - "$src/maps/$2" "$tmp/edit/$name.tmx" "$3" "$4" "$5" "$6" <<'PY'
@@ -197,7 +179,7 @@ PY
   tiled_export lua "$tmp/edit/$name.tmx" "$tmp/edit/$name.lua"
   tiled_export json "$tmp/edit/$name.tmx" "$tmp/edit/$name.tmj"
   variants=("$tmp/edit/$name.lua")
-  [ "$loader" -eq 1 ] && variants+=("$tmp/edit/$name.tmx" "$tmp/edit/$name.tmj") # NEEDS-LOADER
+  variants+=("$tmp/edit/$name.tmx" "$tmp/edit/$name.tmj")
 }
 
 # 03-serpent, the one fixed road: its second vertex (656,80), the first lane

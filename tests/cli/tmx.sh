@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tiled's own map files (issue 21): every bundled map, written as .tmx in
+# Tiled's own map files (issue 21; tmx.sh, beside tiled.sh's real-Tiled round trip): every bundled map, written as .tmx in
 # each tile data encoding (CSV, XML <tile>, base64, zlib, gzip, zstd) and as
 # .tmj, with its tilesets external (.tsx/.tsj) and its spawns, goals and
 # bases from templates (.tx/.tj), with the class in `type` (Tiled 1.8) or
@@ -15,7 +15,10 @@ have_zstd=1
 command -v zstd >/dev/null || { echo "SKIP zstd variants: no zstd program"; have_zstd=0; }
 command -v lua5.4 >/dev/null || { echo "SKIP: lua2tiled.py needs lua5.4"; echo "0 passed, 0 failed"; exit 0; }
 
-for lua in "$src"/maps/*.lua; do
+# the Lua exports of the bundled maps, as the generator writes them
+mkdir -p "$tmp/lua" && python3 "$src/maps/gen_maps.py" --lua "$tmp/lua" >/dev/null
+check $? "gen_maps.py --lua"
+for lua in "$tmp"/lua/*.lua; do
   b=$(basename "$lua" .lua)
   "$td" route --map "$lua" --json >"$tmp/$b.ref.json"
   check $? "$b: td route on the Lua export"
@@ -42,13 +45,13 @@ done
 # A whole game on a .tmx: the same as on the .lua; the map hash is the
 # file's (a .tmx has other bytes) and its external files count in it.
 map=01-crossroads
-python3 "$conv" "$src/maps/01-crossroads.lua" "$tmp/$map.tmx" --data zlib
-mkdir -p "$tmp/ext" && python3 "$conv" "$src/maps/01-crossroads.lua" "$tmp/ext/$map.tmx" --external --templates
-for m in "$src/maps/01-crossroads.lua" "$tmp/$map.tmx" "$tmp/ext/$map.tmx"; do
+python3 "$conv" "$tmp/lua/01-crossroads.lua" "$tmp/$map.tmx" --data zlib
+mkdir -p "$tmp/ext" && python3 "$conv" "$tmp/lua/01-crossroads.lua" "$tmp/ext/$map.tmx" --external --templates
+for m in "$tmp/lua/01-crossroads.lua" "$tmp/$map.tmx" "$tmp/ext/$map.tmx"; do
   (cd "$src" && "$td" sim --map "$m" --auto --quiet --json --ticks 3000) >"$tmp/game-$(basename "$(dirname "$m")")-$(basename "$m").json" 2>"$tmp/err"
   check $? "td sim --auto on $m: $(head -c 300 "$tmp/err")"
 done
-python3 - "$tmp/game-maps-$map.lua.json" "$tmp/game-$(basename "$tmp")-$map.tmx.json" \
+python3 - "$tmp/game-lua-$map.lua.json" "$tmp/game-$(basename "$tmp")-$map.tmx.json" \
   "$tmp/game-ext-$map.tmx.json" <<'PY'
 import json, sys
 a, b, c = (json.load(open(p)) for p in sys.argv[1:4])
@@ -70,7 +73,7 @@ cp "$tmp/tpl.bak" "$tpl"
 expect "replay with the template restored" 0 "" -- "$td" sim --replay "$tmp/ext.rpl" --quiet
 
 # Renamed files and refusals: one line, naming the file.
-cp "$src/maps/01-crossroads.lua" "$tmp/x.tmx"
+cp "$tmp/lua/01-crossroads.lua" "$tmp/x.tmx"
 expect "lua named .tmx" 2 "x.tmx: the name ends in .tmx, but the file does not start with '<'" -- \
   "$td" route --map "$tmp/x.tmx"
 cp "$tmp/$map.tmx" "$tmp/y.lua"
@@ -80,7 +83,7 @@ cp "$tmp/$map.tmx" "$tmp/z.map"
 expect "tmx named .map (sniffed)" 0 "" -- "$td" route --map "$tmp/z.map"
 # a symbolic link in the map's folder to a tileset outside it
 mkdir -p "$tmp/in" "$tmp/away"
-python3 "$conv" "$src/maps/01-crossroads.lua" "$tmp/away/$map.tmx" --external
+python3 "$conv" "$tmp/lua/01-crossroads.lua" "$tmp/away/$map.tmx" --external
 mv "$tmp/away/$map.tmx" "$tmp/in/$map.tmx"
 ln -s "$tmp/away/$map-tileset0.tsx" "$tmp/in/$map-tileset0.tsx"
 expect "tileset behind a symlink" 2 "tileset '$map-tileset0.tsx' is outside the map's folder" -- \

@@ -12,7 +12,7 @@ source "$(dirname "$0")/harness.bash"
 
 maps=(02-grid 03-serpent 04-foundry 05-twin)
 for m in "${maps[@]}"; do
-  "$td" sim --map "$src/maps/$m.lua" --auto --ticks 80000 --json >"$tmp/$m.json" 2>"$tmp/err"
+  "$td" sim --map "$src/maps/$m.tmx" --auto --ticks 80000 --json >"$tmp/$m.json" 2>"$tmp/err"
   check $? "$m: the auto game failed: $(head -c 300 "$tmp/err")"
 done
 
@@ -103,14 +103,14 @@ check $? "units: arrows outside the tables, or no soldiers and sappers"
 
 # A game with barracks and sappers, recorded and replayed: every checksum
 # and the end match.
-map=$src/maps/04-foundry.lua
+map=$src/maps/04-foundry.tmx
 "$td" sim --map "$map" --auto --record "$tmp/f.replay" --json >"$tmp/full.json" 2>"$tmp/err"
 check $? "foundry: recording failed: $(head -c 300 "$tmp/err")"
 "$td" sim --replay "$tmp/f.replay" >"$tmp/out" 2>"$tmp/err"
 check $? "foundry: the replay parted: $(head -c 300 "$tmp/err")"
 grep -q "^replay: [0-9]* commands, [0-9]* checksums and the end match$" "$tmp/out"
 check $? "foundry: the replay's verdict: $(tail -n 2 "$tmp/out")"
-"$td" sim --map "$src/maps/05-twin.lua" --auto --record "$tmp/t.replay" --quiet >/dev/null 2>&1
+"$td" sim --map "$src/maps/05-twin.tmx" --auto --record "$tmp/t.replay" --quiet >/dev/null 2>&1
 check $? "twin: recording failed"
 "$td" sim --replay "$tmp/t.replay" >"$tmp/out" 2>"$tmp/err"
 grep -q "^replay: [0-9]* commands, [0-9]* checksums and the end match$" "$tmp/out"

@@ -7,7 +7,7 @@
 # tests/cli/saves.sh.
 set -u
 source "$(dirname "$0")/harness.bash"
-map=$src/maps/01-crossroads.lua
+map=$src/maps/01-crossroads.tmx
 mod=$src/tests/data/mods/script_waves
 
 # the script runs from its wave's start; the wave ends after the script

@@ -29,7 +29,7 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-/* Absolute path of a file of the source tree ("maps/01-crossroads.lua"):
+/* Absolute path of a file of the source tree ("maps/01-crossroads.tmx"):
 ** under $TD_SOURCE_DIR, else the tree the harness was built from. The
 ** buffer is static, overwritten by the next call. */
 const char *td_fuzz_path(const char *relative);

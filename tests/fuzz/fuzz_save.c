@@ -8,7 +8,7 @@
 ** checksum to the fields behind it (test_game.c tests the checksum itself);
 ** it is written to a temporary file and loaded with the map and mod the
 ** seed saves were made with (tests/fuzz/data: frozen copies of
-** maps/01-crossroads.lua and scripts/base, so that the corpus stays valid
+** maps/01-crossroads.tmx and scripts/base, so that the corpus stays valid
 ** when the bundled content changes). Any other input goes to td_world_load
 ** on that map and those rules. A refusal
 ** must be one line naming the file ("save:" for the world's own). A world

@@ -4,8 +4,8 @@
 #
 #   tests/fuzz/seed.sh OUT_DIR TD_BIN
 #
-# Writes OUT_DIR/map (maps/*.lua up to 64 KB, tests/data/maps/*.lua),
-# OUT_DIR/tmx and OUT_DIR/tmj (tests/data/maps/tiled/*.tmx, *.tmj),
+# Writes OUT_DIR/map (tests/data/maps/*.lua), OUT_DIR/tmx and OUT_DIR/tmj
+# (maps/*.tmx up to 64 KB, tests/data/maps/tiled/*.tmx, *.tmj),
 # OUT_DIR/replay (tests/data/replays/*), OUT_DIR/save (games saved by
 # `td sim --save-at` on tests/fuzz/data/map.lua with tests/fuzz/data/mod, whole
 # and as the world's part alone) and OUT_DIR/mod (each mod of scripts/,
@@ -24,9 +24,14 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 mkdir -p "$out"/{map,tmx,tmj,replay,save,mod}
 
 # (larger maps are left out: the corpus stays small and the fuzzer fast)
-for f in "$src"/maps/*.lua "$src"/tests/data/maps/*.lua; do
+for f in "$src"/tests/data/maps/*.lua; do
   if [[ $(stat -c %s "$f") -le 65536 ]]; then
     cp "$f" "$out/map/seed-$(basename "$f")"
+  fi
+done
+for f in "$src"/maps/*.tmx; do
+  if [[ $(stat -c %s "$f") -le 65536 ]]; then
+    cp "$f" "$out/tmx/seed-$(basename "$f")"
   fi
 done
 

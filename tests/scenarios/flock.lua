@@ -21,7 +21,7 @@ scenario {
 
 scenario {
   name = "a tower mid-wave: the wave detours, all arrive",
-  map = "../../maps/01-crossroads.lua",
+  map = "../../maps/01-crossroads.tmx",
   mod = "mods/flock",
   ticks = 60 * 120,
   towers = {

@@ -3,7 +3,7 @@
 
 scenario {
   name = "three bolts defend the crossroads",
-  map = "../../maps/01-crossroads.lua",
+  map = "../../maps/01-crossroads.tmx",
   mod = "mods/defence",
   seed = 4,
   ticks = 60 * 300,               -- at most; the game ends at about 80 s
@@ -28,7 +28,7 @@ scenario {
 
 scenario {
   name = "the bundled game without towers is lost",
-  map = "../../maps/01-crossroads.lua",
+  map = "../../maps/01-crossroads.tmx",
   mod = "../../scripts/base",
   ticks = 60 * 600,
   call_wave = { 0 },              -- wave 1 waits for the player: called at once
