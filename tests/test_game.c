@@ -663,7 +663,7 @@ static void test_replay_refused(void **state) {
       {"hello\n", ":1: not a td replay"},
       {"hello", ":1: not a td replay"},
       {"td-rep", ":1: cut short: the file ends inside line 1"},
-      {"td-replay 9\n", ":1: replay version 9, this td reads versions 2 and 3"},
+      {"td-replay 9\n", ":1: replay version 9, this td reads versions 2 to 4"},
       {"td-replay 1\nmap m.lua 12\nmod d 12\nend 10 won 3 ff\n", ":1: a version 1 replay: this td reads version 3, which proves the end and the commands; re-record it"},
       {HDR "cmd 5 plant 9 arrow\n", ":4: unknown command 'plant'"},
       {HDR "cmd 5 place 9\n", ":4: expected 'cmd TICK place BASE TOWER'"},

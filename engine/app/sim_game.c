@@ -24,6 +24,7 @@ static const char usage[] =
   "usage: td sim --map FILE (--auto | --idle | --replay FILE | --load SAVE)\n"
   "              [--mod DIR]... [--seed N] [--difficulty D] [--endless] [--ticks N] [--every N]\n"
   "              [--record FILE] [--save-at TICK --save FILE] [--json] [--quiet] [--strict]\n"
+  "              [--set PARAM=VALUE]... [--scale PARAM=FACTOR]... [--tag TEXT]\n"
   "\n"
   "Plays a whole game headless at 60 ticks per second: the map, the mod's\n"
   "waves, enemies, towers and Lua handlers, and a player. Prints the world's\n"
@@ -57,6 +58,12 @@ static const char usage[] =
   "  --json          one JSON object instead of the text report\n"
   "  --quiet         only the result line (text) and the mod's errors\n"
   "  --strict        exit 1 when a handler of the mod failed (a modder's CI)\n"
+  "  --set PARAM=VALUE, --scale PARAM=FACTOR\n"
+  "                  change a number of the rules after the mods built them:\n"
+  "                  tower.NAME.FIELD (every level), level.NAME.FIELD,\n"
+  "                  enemy.NAME.FIELD, soldier.NAME.FIELD, rules.FIELD\n"
+  "                  (docs/cli.md#rule-overrides); in order; a replay records them\n"
+  "  --tag TEXT      echoed as \"tag\" in --json (td sweep keys its results by it)\n"
   "\n"
   "The mod's print lines and its handlers' errors (file:line, message,\n"
   "traceback) go to stderr as they happen (with --quiet or --json the errors\n"
@@ -76,6 +83,9 @@ typedef struct opts {
   bool seed_set, endless, json, quiet, strict, save_at_set, difficulty_set, ticks_set;
   td_difficulty difficulty;
   player who;
+  td_override overrides[TD_OVERRIDE_MAX]; /* --set, --scale, in order */
+  size_t noverrides;
+  const char *tag;
 } opts;
 
 typedef struct wave_line {
@@ -125,7 +135,7 @@ static int parse(int argc, char **argv, opts *o) {
     if (!strcmp(a, "--strict")) { o->strict = true; continue; }
     static const char *const valued[] = {"--map",   "--mod",   "--replay", "--load",   "--record",
                                          "--save",  "--seed",  "--ticks",  "--every",  "--save-at",
-                                         "--difficulty"};
+                                         "--difficulty", "--set", "--scale", "--tag"};
     size_t k = 0, nv = sizeof valued / sizeof valued[0];
     while (k < nv && strcmp(a, valued[k]) != 0) k++;
     if (k == nv) return td_app_fail("sim: unknown argument '%s' (see td sim --help)", a);
@@ -159,6 +169,16 @@ static int parse(int argc, char **argv, opts *o) {
       if (parse_u64(a, v, 0, &o->save_at)) return 2;
       o->save_at_set = true;
       break;
+    case 11: case 12: {
+      td_err e;
+      if (o->noverrides == TD_OVERRIDE_MAX)
+        return td_app_fail("sim: more than %d --set and --scale", TD_OVERRIDE_MAX);
+      if (td_override_parse(k == 11 ? TD_OVERRIDE_SET : TD_OVERRIDE_SCALE, v,
+                            &o->overrides[o->noverrides++], &e) != 0)
+        return td_app_fail("sim: %s", e.msg);
+      break;
+    }
+    case 13: o->tag = v; break;
     default:
       if (td_difficulty_parse(v, &o->difficulty) != 0)
         return td_app_fail("sim: --difficulty: expected normal, easy or hard, got '%s'", v);
@@ -269,6 +289,20 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
       td_modout_json_str(stdout, td_game_mod_dir_at(g, i));
     }
     putchar(']');
+    if (o->tag) {
+      printf(",\"tag\":");
+      td_modout_json_str(stdout, o->tag);
+    }
+    size_t nov;
+    const td_override *ov = td_game_overrides(g, &nov);
+    printf(",\"overrides\":[");
+    for (size_t i = 0; i < nov; i++) {
+      char num[32];
+      td_override_number(ov[i].value, num, sizeof num);
+      printf("%s{\"op\":\"%s\",\"param\":\"%s\",\"value\":%s}", i ? "," : "",
+             td_override_op_name(ov[i].op), ov[i].param, num);
+    }
+    putchar(']');
     printf(",\"seed\":%" PRIu64 ",\"difficulty\":\"%s\",\"player\":\"%s\",\"endless\":%s,"
            "\"result\":\"%s\","
            "\"ticks\":%" PRIu64 ",\"wave\":%d,\"waves\":%d,\"lives\":%d,\"start_lives\":%d,"
@@ -330,7 +364,8 @@ static td_game *open_game(const opts *o, const td_replay *rp, td_err *err) {
   const char *mod = o->nmods ? o->mods[0] : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf);
   td_game_options go = {.map_path = o->map, .mod_dir = mod, .seed = o->seed_set ? o->seed : 1,
                         .endless = o->endless, .difficulty = o->difficulty,
-                        .mod_dirs = o->mods, .mod_count = o->nmods};
+                        .mod_dirs = o->mods, .mod_count = o->nmods,
+                        .overrides = o->overrides, .override_count = o->noverrides};
   const char *rmods[TD_MOD_MAX_MODS];
   if (rp) {
     /* what the replay fixes: the options may only agree with it */
@@ -342,6 +377,10 @@ static td_game *open_game(const opts *o, const td_replay *rp, td_err *err) {
     }
     go.seed = rp->seed;
     go.endless = rp->endless;
+    if (!o->noverrides) { /* the replay's (given ones must agree: td_replay_check_game) */
+      go.overrides = rp->overrides;
+      go.override_count = rp->noverrides;
+    }
     if (o->difficulty_set && o->difficulty != rp->difficulty) {
       td_err_set(err, "%s: played on %s, not %s", rp->path, td_difficulty_name(rp->difficulty),
                  td_difficulty_name(o->difficulty));
@@ -405,8 +444,8 @@ int td_sim_game(int argc, char **argv) {
     goto out;
   }
   g = open_game(&o, o.replay ? &play : NULL, &err);
-  if (!g) {
-    td_app_fail("%s", err.msg);
+  if (!g) { /* an override's message names its flag: "sim: --scale tower.x.cost: ..." */
+    td_app_fail("%s%s", !strncmp(err.msg, "--s", 3) ? "sim: " : "", err.msg);
     goto out;
   }
   if (o.replay) {
