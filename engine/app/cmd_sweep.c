@@ -6,7 +6,7 @@
 ** The progress line and the games/s figure read the clock: they are
 ** reporting only, nothing in the results depends on them.
 */
-#define _DEFAULT_SOURCE /* realpath, truncate, strdup, clock_gettime, readlink */
+#define _GNU_SOURCE /* realpath, truncate, strdup, clock_gettime, readlink */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -27,7 +27,7 @@
 static const char usage[] =
   "usage: td sweep plan SPEC [--shard I/N]\n"
   "       td sweep run SPEC --out DIR [--jobs N] [--shard I/N]\n"
-  "       td sweep report DIR [--spec SPEC] [--check]\n"
+  "       td sweep report DIR [--spec SPEC] [--md FILE] [--check]\n"
   "\n"
   "A balance sweep (docs/sweep.md): every combination of the spec's maps,\n"
   "difficulties, players, strategies, rule overrides and seeds, one\n"
@@ -39,7 +39,8 @@ static const char usage[] =
   "          game's line to DIR/results.jsonl; a rerun skips the games it has\n"
   "          (an interrupted run resumes); progress on stderr\n"
   "  report  DIR/results.jsonl (or any *.jsonl there) into DIR/sweep.csv and\n"
-  "          DIR/report.md with gnuplot charts; --check exits 1 unless every\n"
+  "          DIR/report.md (or --md FILE) with gnuplot charts in DIR/charts;\n"
+  "          --spec keeps only the spec's record columns; --check exits 1 unless every\n"
   "          game of the default auto player on normal is won and every idle\n"
   "          game is lost\n"
   "\n"
@@ -203,7 +204,7 @@ static int read_done(const char *path, tagset *t) {
     cJSON_Delete(j);
   }
   free(b);
-  qsort(t->tags, t->n, sizeof *t->tags, tag_cmp);
+  if (t->n) qsort(t->tags, t->n, sizeof *t->tags, tag_cmp);
   return 0;
 }
 
@@ -259,7 +260,7 @@ static int collect(const sweep_spec *s, slot *sl, int wstatus, int results_fd, c
 
 static int run(int argc, char **argv) {
   sweep_opts o;
-  if (parse_opts(argc, argv, true, &o) != 0) return 2;
+  if (parse_opts(argc, argv, true, &o) != 0 || !o.out) return 2;
   td_err err;
   sweep_spec *s = sweep_spec_load(o.spec, &err);
   if (!s) return td_app_fail("%s", err.msg);

@@ -7,8 +7,9 @@
 ** files written next to it (DIR/charts/). Without gnuplot the CSV and the
 ** Markdown are still written and the report says the charts were skipped.
 */
-#define _DEFAULT_SOURCE /* realpath, truncate, strdup, clock_gettime, readlink */
+#define _GNU_SOURCE /* realpath, truncate, strdup, clock_gettime, readlink */
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -239,7 +240,7 @@ static void order(table *t) {
     t->rows[keep++] = t->rows[i];
   }
   t->n = keep;
-  qsort(t->rows, t->n, sizeof *t->rows, cmp_row);
+  if (t->n) qsort(t->rows, t->n, sizeof *t->rows, cmp_row);
 }
 
 static void csv_word(FILE *f, const char *s) {
@@ -307,6 +308,7 @@ typedef struct charts {
   const char *term;       /* "pngcairo", "png" or "svg" */
   const char *ext;        /* "png" or "svg" */
   FILE *md;
+  const char *prefix;     /* DIR as the Markdown file links to it: "" or "balance/" */
   int drawn, failed;
 } charts;
 
@@ -347,7 +349,8 @@ static void term_line(const charts *c, FILE *gp, const char *name, int w, int h)
 }
 
 static void image(charts *c, const char *name, const char *alt) {
-  if (c->term && draw(c, name) == 0) fprintf(c->md, "![%s](charts/%s.%s)\n\n", alt, name, c->ext);
+  if (c->term && draw(c, name) == 0)
+    fprintf(c->md, "![%s](%scharts/%s.%s)\n\n", alt, c->prefix, name, c->ext);
 }
 
 /* Win rate of the auto player (all strategies) per map x difficulty. */
@@ -416,7 +419,8 @@ static void chart_param(charts *c, const table *t, size_t p, char maps[][64], si
       size_t n = 0;
       for (size_t i = 0; i < t->n; i++) {
         const row *r = &t->rows[i];
-        if (strcmp(r->map, maps[m]) || strcmp(r->player, "auto") || r->ov[p] != vals[k]) continue;
+        if (strcmp(r->map, maps[m]) != 0 || strcmp(r->player, "auto") != 0 || r->ov[p] != vals[k])
+          continue;
         wave += r->waves ? (double)r->wave / (double)r->waves : 0;
         lives += r->start_lives ? (double)r->lives / (double)r->start_lives : 0;
         n++;
@@ -458,8 +462,8 @@ static void chart_curves(charts *c, const table *t, const char *map, int d) {
   bool have_first = false;
   for (size_t i = 0; i < t->n; i++) {
     const row *r = &t->rows[i];
-    if (strcmp(r->map, map) || r->difficulty != d || strcmp(r->player, "auto") ||
-        strcmp(r->strategy, "default"))
+    if (strcmp(r->map, map) != 0 || r->difficulty != d || strcmp(r->player, "auto") != 0 ||
+        strcmp(r->strategy, "default") != 0)
       continue;
     if (!have_first) memcpy(first, r->ov, sizeof first), have_first = true;
     bool same = true;
@@ -498,7 +502,8 @@ static void chart_curves(charts *c, const table *t, const char *map, int d) {
           a[y] = a[y - 1], a[y - 1] = tmp;
         }
       outs[k][0] = a[0], outs[k][2] = a[n - 1];
-      outs[k][1] = n % 2 ? a[n / 2] : (a[n / 2 - 1] + a[n / 2]) / 2.0;
+      size_t h = n / 2;
+      outs[k][1] = n % 2 ? a[h] : ((double)a[h - 1] + (double)a[h]) / 2.0;
     }
     fprintf(dat, "%d %zu %.1f %.1f %.1f %.1f %.1f %.1f\n", w + 1, n, l[0], l[1], l[2], g[0], g[1],
             g[2]);
@@ -547,6 +552,24 @@ static const char *pick_term(const char *gnuplot) {
 
 /* ---- the report ------------------------------------------------------------ */
 
+/* DIR as seen from the directory of the Markdown file md: "sub/dir/" when
+** DIR is below it, "" when it is that directory, else DIR's absolute path. */
+static void link_prefix(const char *dir, const char *md, char *out, size_t cap) {
+  char d[PATH_MAX], m[PATH_MAX], mdir[SWEEP_PATH_MAX];
+  snprintf(mdir, sizeof mdir, "%s", md);
+  char *slash = strrchr(mdir, '/');
+  if (slash) *slash = '\0';
+  else snprintf(mdir, sizeof mdir, ".");
+  if (!realpath(dir, d) || !realpath(mdir, m)) {
+    snprintf(out, cap, "%s/", dir);
+    return;
+  }
+  size_t n = strlen(m);
+  if (!strcmp(d, m)) out[0] = '\0';
+  else if (!strncmp(d, m, n) && d[n] == '/') snprintf(out, cap, "%s/", d + n + 1);
+  else snprintf(out, cap, "%.*s/", (int)(cap > 2 ? cap - 2 : 0), d);
+}
+
 static void md_summary(FILE *md, const table *t, char maps[][64], size_t nmaps) {
   /* players: auto x strategies present, then idle */
   char who[16][40];
@@ -579,7 +602,8 @@ static void md_summary(FILE *md, const table *t, char maps[][64], size_t nmaps) 
           char w[40];
           snprintf(w, sizeof w, "%s%s%s", r->player, strcmp(r->player, "auto") ? "" : " ",
                    strcmp(r->player, "auto") ? "" : r->strategy);
-          if (strcmp(r->map, maps[m]) || r->difficulty != d || strcmp(w, who[k])) continue;
+          if (strcmp(r->map, maps[m]) != 0 || r->difficulty != d || strcmp(w, who[k]) != 0)
+            continue;
           n++, won += !strcmp(r->result, "won");
           lives += r->lives, start += r->start_lives, wave += r->wave, waves += r->waves;
         }
@@ -615,10 +639,11 @@ static int check_balance(const table *t) {
 }
 
 int sweep_report(int argc, char **argv) {
-  const char *dir = NULL, *spec_path = NULL;
+  const char *dir = NULL, *spec_path = NULL, *md_path = NULL;
   bool check = false;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "--check")) check = true;
+    else if (!strcmp(argv[i], "--md") && i + 1 < argc) md_path = argv[++i];
     else if (!strcmp(argv[i], "--spec") && i + 1 < argc) spec_path = argv[++i];
     else if (argv[i][0] == '-') return td_app_fail("sweep: report: unknown argument '%s'", argv[i]);
     else if (dir) return td_app_fail("sweep: report: one DIR (got '%s' too)", argv[i]);
@@ -661,16 +686,19 @@ int sweep_report(int argc, char **argv) {
   char maps[SWEEP_MAX_MAPS][64];
   size_t nmaps = 0;
   for (size_t i = 0; i < t.n; i++)
-    if (!nmaps || strcmp(maps[nmaps - 1], t.rows[i].map))
+    if (!nmaps || strcmp(maps[nmaps - 1], t.rows[i].map) != 0)
       if (nmaps < SWEEP_MAX_MAPS) snprintf(maps[nmaps++], sizeof maps[0], "%s", t.rows[i].map);
-  snprintf(path, sizeof path, "%s/report.md", dir);
+  char prefix[SWEEP_PATH_MAX] = "";
+  if (md_path) link_prefix(dir, md_path, prefix, sizeof prefix);
+  if (md_path) snprintf(path, sizeof path, "%s", md_path);
+  else snprintf(path, sizeof path, "%s/report.md", dir);
   FILE *md = fopen(path, "w");
   if (!md) {
     status = td_app_fail("%s: %s", path, strerror(errno));
     goto out;
   }
   const char *gp = getenv("TD_GNUPLOT");
-  charts c = {.dir = dir, .gnuplot = gp && *gp ? gp : "gnuplot", .md = md};
+  charts c = {.dir = dir, .gnuplot = gp && *gp ? gp : "gnuplot", .md = md, .prefix = prefix};
   c.term = pick_term(c.gnuplot);
   c.ext = c.term && !strcmp(c.term, "svg") ? "svg" : "png";
   snprintf(path, sizeof path, "%s/charts", dir);
@@ -682,9 +710,10 @@ int sweep_report(int argc, char **argv) {
     for (size_t k = 0; k < seeds && !seen; k++) seen = seed_seen[k] == t.rows[i].seed;
     if (!seen && seeds < 4096) seed_seen[seeds++] = t.rows[i].seed;
   }
-  fprintf(md, "# Sweep report\n\n%zu games on %zu map%s, %zu seed%s (`td sweep report`; the "
-              "rows are in [sweep.csv](sweep.csv)).\n\n", t.n, nmaps, nmaps == 1 ? "" : "s",
-          seeds, seeds == 1 ? "" : "s");
+  fprintf(md, "<!-- Generated by `td sweep report` (docs/sweep.md): do not edit. -->\n\n"
+              "# Sweep report\n\n%zu games on %zu map%s, %zu seed%s; one row a game in "
+              "[sweep.csv](%ssweep.csv).\n\n", t.n, nmaps, nmaps == 1 ? "" : "s",
+          seeds, seeds == 1 ? "" : "s", prefix);
   if (t.nparams) {
     fprintf(md, "Rule overrides swept:");
     for (size_t p = 0; p < t.nparams; p++) fprintf(md, "%s `%s`", p ? "," : "", t.params[p]);

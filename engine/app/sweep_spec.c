@@ -3,7 +3,7 @@
 ** the sandbox with two functions, sweep{...} and range(a, b [, step]),
 ** checked into a sweep_spec; and the td sim command line of each job.
 */
-#define _DEFAULT_SOURCE /* realpath, truncate, strdup, clock_gettime, readlink */
+#define _GNU_SOURCE /* realpath, truncate, strdup, clock_gettime, readlink */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -63,19 +63,22 @@ static int line_of(const loader *ld, const char *needle) {
 }
 
 /* Raises "path:LINE: msg" (the line of needle, else of the call). */
-static int fail(lua_State *L, const loader *ld, const char *needle, const char *fmt, ...)
+static _Noreturn void fail(lua_State *L, const loader *ld, const char *needle, const char *fmt,
+                           ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
-static int fail(lua_State *L, const loader *ld, const char *needle, const char *fmt, ...) {
+static _Noreturn void fail(lua_State *L, const loader *ld, const char *needle, const char *fmt,
+                           ...) {
   char msg[600];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   lua_pushfstring(L, "%s:%d: %s", ld->s->path, needle ? line_of(ld, needle) : ld->call_line, msg);
-  return lua_error(L);
+  lua_error(L);
+  abort(); /* lua_error does not return */
 }
 
 /* "\"text\"" for searching a string value in the source. */
@@ -543,7 +546,7 @@ int sweep_job_argv(const sweep_spec *s, size_t i, char **argv, int max_args, cha
                    size_t cap, char *key) {
   size_t seed = i % s->nseeds;
   i /= s->nseeds;
-  size_t pick[SWEEP_MAX_PARAMS];
+  size_t pick[SWEEP_MAX_PARAMS] = {0};
   for (size_t p = s->nparams; p-- > 0;) {
     pick[p] = i % s->params[p].nvalues;
     i /= s->params[p].nvalues;

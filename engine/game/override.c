@@ -225,8 +225,11 @@ static void name_list(const void *first, size_t n, size_t size, char *out, size_
 }
 
 static int apply_one(const td_override *o, td_rules *r, td_err *err) {
-  parts p;
-  if (split(o, &p, err) != 0) return -1;
+  parts p = {0};
+  if (split(o, &p, err) != 0 || !p.f) return -1;
+  if ((r->level_count && !r->levels) || (r->tower_count && !r->towers) ||
+      (r->enemy_count && !r->enemies) || (r->soldier_type_count && !r->soldier_types))
+    return td_err_set(err, "rule overrides: the rules lack their arrays");
   const char *flag = td_override_op_name(o->op);
   char names[160];
   switch (p.k) {
