@@ -664,7 +664,7 @@ static void test_replay_refused(void **state) {
       {"hello", ":1: not a td replay"},
       {"td-rep", ":1: cut short: the file ends inside line 1"},
       {"td-replay 9\n", ":1: replay version 9, this td reads versions 2 to 4"},
-      {"td-replay 1\nmap m.lua 12\nmod d 12\nend 10 won 3 ff\n", ":1: a version 1 replay: this td reads version 3, which proves the end and the commands; re-record it"},
+      {"td-replay 1\nmap m.lua 12\nmod d 12\nend 10 won 3 ff\n", ":1: a version 1 replay: this td reads version 4, which proves the end and the commands; re-record it"},
       {HDR "cmd 5 plant 9 arrow\n", ":4: unknown command 'plant'"},
       {HDR "cmd 5 place 9\n", ":4: expected 'cmd TICK place BASE TOWER'"},
       {HDR "cmd x place 9 a\n", ":4: tick: expected a number, got 'x'"},
