@@ -368,8 +368,9 @@ static void chart_heatmap(charts *c, const table *t, char maps[][64], size_t nma
         if (!strcmp(t->rows[i].map, maps[m]) && t->rows[i].difficulty == d &&
             !strcmp(t->rows[i].player, "auto"))
           n++, won += !strcmp(t->rows[i].result, "won");
-      if (n) fprintf(dat, "%d %zu %.4f\n", d, m, (double)won / (double)n);
-      else fprintf(dat, "%d %zu NaN\n", d, m);
+      if (n) fprintf(dat, "%d %zu %.4f %.0f%%\n", d, m, (double)won / (double)n,
+                     100.0 * (double)won / (double)n);
+      else fprintf(dat, "%d %zu NaN -\n", d, m);
     }
     fputc('\n', dat);
   }
@@ -381,7 +382,7 @@ static void chart_heatmap(charts *c, const table *t, char maps[][64], size_t nma
   for (size_t m = 0; m < nmaps; m++) fprintf(gp, "%s'%s' %zu", m ? ", " : "", maps[m], m);
   fprintf(gp, ")\nset xrange [-0.5:2.5]\nset yrange [%zu.5:-0.5]\nunset key\n"
               "plot 'charts/winrate.dat' using 1:2:3 with image, "
-              "'' using 1:2:($3 == $3 ? sprintf('%%.0f%%%%', $3*100) : 'no games') with labels\n", nmaps - 1);
+              "'' using 1:2:4 with labels\n", nmaps - 1);
   fclose(gp);
   image(c, "winrate", "win rate per map and difficulty");
 }
