@@ -365,10 +365,12 @@ out:
 }
 
 int td_cmd_sweep(int argc, char **argv) {
-  if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-    fputs(usage, argc < 2 ? stderr : stdout);
-    return argc < 2 ? 2 : 0;
-  }
+  if (argc < 2) return td_app_fail("sweep: plan, run or report? (see td sweep --help)");
+  for (int i = 1; i < argc; i++)
+    if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+      fputs(usage, stdout);
+      return 0;
+    }
   if (!strcmp(argv[1], "plan")) return plan(argc - 1, argv + 1);
   if (!strcmp(argv[1], "run")) return run(argc - 1, argv + 1);
   if (!strcmp(argv[1], "report")) return sweep_report(argc - 1, argv + 1);
