@@ -353,8 +353,18 @@ static void image(charts *c, const char *name, const char *alt) {
     fprintf(c->md, "![%s](%scharts/%s.%s)\n\n", alt, c->prefix, name, c->ext);
 }
 
-/* Win rate of the auto player (all strategies) per map x difficulty. */
+/* Win rate of the auto player per map x difficulty, a column per
+** difficulty and strategy (strategies in name order). */
 static void chart_heatmap(charts *c, const table *t, char maps[][64], size_t nmaps) {
+  char strat[8][32];
+  size_t ns = 0;
+  for (size_t i = 0; i < t->n; i++) {
+    if (strcmp(t->rows[i].player, "auto") != 0) continue;
+    bool seen = false;
+    for (size_t k = 0; k < ns && !seen; k++) seen = !strcmp(strat[k], t->rows[i].strategy);
+    if (!seen && ns < 8) snprintf(strat[ns++], sizeof strat[0], "%s", t->rows[i].strategy);
+  }
+  if (!ns) return;
   FILE *dat = open_in(c, "winrate", "dat"), *gp = open_in(c, "winrate", "gp");
   if (!dat || !gp) {
     if (dat) fclose(dat);
@@ -362,27 +372,39 @@ static void chart_heatmap(charts *c, const table *t, char maps[][64], size_t nma
     return;
   }
   for (size_t m = 0; m < nmaps; m++) {
-    for (int d = 0; d < 3; d++) {
-      size_t n = 0, won = 0;
-      for (size_t i = 0; i < t->n; i++)
-        if (!strcmp(t->rows[i].map, maps[m]) && t->rows[i].difficulty == d &&
-            !strcmp(t->rows[i].player, "auto"))
-          n++, won += !strcmp(t->rows[i].result, "won");
-      if (n) fprintf(dat, "%d %zu %.4f %.0f%%\n", d, m, (double)won / (double)n,
-                     100.0 * (double)won / (double)n);
-      else fprintf(dat, "%d %zu NaN -\n", d, m);
-    }
+    for (int d = 0; d < 3; d++)
+      for (size_t k = 0; k < ns; k++) {
+        size_t n = 0, won = 0;
+        for (size_t i = 0; i < t->n; i++) {
+          const row *r = &t->rows[i];
+          if (!strcmp(r->map, maps[m]) && r->difficulty == d && !strcmp(r->player, "auto") &&
+              !strcmp(r->strategy, strat[k]))
+            n++, won += !strcmp(r->result, "won");
+        }
+        size_t x = (size_t)d * ns + k;
+        if (n) fprintf(dat, "%zu %zu %.4f %.0f%%\n", x, m, (double)won / (double)n,
+                       100.0 * (double)won / (double)n);
+        else fprintf(dat, "%zu %zu NaN -\n", x, m);
+      }
     fputc('\n', dat);
   }
   fclose(dat);
-  term_line(c, gp, "winrate", 640, 120 + 48 * (int)nmaps);
+  term_line(c, gp, "winrate", ns > 1 ? 260 + 110 * 3 * (int)ns : 640,
+            (ns > 1 ? 170 : 140) + 48 * (int)nmaps);
+  if (ns > 1) fprintf(gp, "set bmargin 4\n");
   fprintf(gp, "set title 'Win rate of the built-in player (td sim --auto)'\n"
               "set cbrange [0:1]\nset palette defined (0 '#b2182b', 0.5 '#f7f7f7', 1 '#2166ac')\n"
-              "set xtics ('easy' 0, 'normal' 1, 'hard' 2)\nset ytics (");
+              "set xtics (");
+  for (int d = 0; d < 3; d++)
+    for (size_t k = 0; k < ns; k++)
+      if (ns > 1) fprintf(gp, "%s\"%s\\n%s\" %zu", d || k ? ", " : "", diff_names[d], strat[k],
+                          (size_t)d * ns + k);
+      else fprintf(gp, "%s'%s' %d", d ? ", " : "", diff_names[d], d);
+  fprintf(gp, ")\nset ytics (");
   for (size_t m = 0; m < nmaps; m++) fprintf(gp, "%s'%s' %zu", m ? ", " : "", maps[m], m);
-  fprintf(gp, ")\nset xrange [-0.5:2.5]\nset yrange [%zu.5:-0.5]\nunset key\n"
+  fprintf(gp, ")\nset xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\nunset key\n"
               "plot 'charts/winrate.dat' using 1:2:3 with image, "
-              "'' using 1:2:4 with labels\n", nmaps - 1);
+              "'' using 1:2:4 with labels\n", 3 * ns - 1, nmaps - 1);
   fclose(gp);
   image(c, "winrate", "win rate per map and difficulty");
 }
