@@ -289,20 +289,6 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
       td_modout_json_str(stdout, td_game_mod_dir_at(g, i));
     }
     putchar(']');
-    if (o->tag) {
-      printf(",\"tag\":");
-      td_modout_json_str(stdout, o->tag);
-    }
-    size_t nov;
-    const td_override *ov = td_game_overrides(g, &nov);
-    printf(",\"overrides\":[");
-    for (size_t i = 0; i < nov; i++) {
-      char num[32];
-      td_override_number(ov[i].value, num, sizeof num);
-      printf("%s{\"op\":\"%s\",\"param\":\"%s\",\"value\":%s}", i ? "," : "",
-             td_override_op_name(ov[i].op), ov[i].param, num);
-    }
-    putchar(']');
     printf(",\"seed\":%" PRIu64 ",\"difficulty\":\"%s\",\"player\":\"%s\",\"endless\":%s,"
            "\"result\":\"%s\","
            "\"ticks\":%" PRIu64 ",\"wave\":%d,\"waves\":%d,\"lives\":%d,\"start_lives\":%d,"
@@ -335,6 +321,20 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
     arrows_json(w);
     putchar(',');
     td_modout_json(td_game_mod(g), stdout);
+    if (o->tag) {
+      printf(",\"tag\":");
+      td_modout_json_str(stdout, o->tag);
+    }
+    size_t nov;
+    const td_override *ov = td_game_overrides(g, &nov);
+    printf(",\"overrides\":[");
+    for (size_t i = 0; i < nov; i++) {
+      char num[32];
+      td_override_number(ov[i].value, num, sizeof num);
+      printf("%s{\"op\":\"%s\",\"param\":\"%s\",\"value\":%s}", i ? "," : "",
+             td_override_op_name(ov[i].op), ov[i].param, num);
+    }
+    putchar(']');
     printf(",\"checksum\":\"%016" PRIx64 "\"}\n", td_world_checksum(w));
     return;
   }
