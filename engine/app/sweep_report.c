@@ -618,7 +618,7 @@ static void md_summary(FILE *md, const table *t, char maps[][64], size_t nmaps) 
       if (!any) continue;
       fprintf(md, "| %s | %s |", maps[m], diff_names[d]);
       for (size_t k = 0; k < nwho; k++) {
-        size_t n = 0, won = 0;
+        size_t n = 0, won = 0, playing = 0;
         long long lives = 0, start = 0, wave = 0, waves = 0;
         for (size_t i = 0; i < t->n; i++) {
           const row *r = &t->rows[i];
@@ -627,10 +627,14 @@ static void md_summary(FILE *md, const table *t, char maps[][64], size_t nmaps) 
                    strcmp(r->player, "auto") ? "" : r->strategy);
           if (strcmp(r->map, maps[m]) != 0 || r->difficulty != d || strcmp(w, who[k]) != 0)
             continue;
-          n++, won += !strcmp(r->result, "won");
+          n++, won += !strcmp(r->result, "won"), playing += !strcmp(r->result, "playing");
           lives += r->lives, start += r->start_lives, wave += r->wave, waves += r->waves;
         }
         if (!n) fprintf(md, " | | |");
+        else if (playing)
+          fprintf(md, " %zu of %zu (%zu out of ticks) | %.0f%% | %.1f of %.0f |", won, n, playing,
+                  start ? 100.0 * (double)lives / (double)start : 0.0, (double)wave / (double)n,
+                  (double)waves / (double)n);
         else
           fprintf(md, " %zu of %zu | %.0f%% | %.1f of %.0f |", won, n,
                   start ? 100.0 * (double)lives / (double)start : 0.0, (double)wave / (double)n,
@@ -742,8 +746,9 @@ int sweep_report(int argc, char **argv) {
     for (size_t p = 0; p < t.nparams; p++) fprintf(md, "%s `%s`", p ? "," : "", t.params[p]);
     fprintf(md, " (`*`: scaled by, `=`: set to).\n\n");
   }
-  fprintf(md, "## Results by map and difficulty\n\nGames won, lives left (share of the "
-              "lives at the start, over all games) and the mean wave reached.\n\n");
+  fprintf(md, "## Results by map and difficulty\n\nGames won (and how many were still "
+              "on when their tick limit ran out), lives left (share of the lives at the "
+              "start, over all games) and the mean wave reached.\n\n");
   md_summary(md, &t, maps, nmaps);
   if (!c.term) {
     fprintf(md, "Charts skipped: gnuplot (`%s`) did not run.\n", c.gnuplot);
