@@ -46,8 +46,15 @@ head -1 "$tmp/serial/sweep.csv" | grep -q "^map,difficulty,player,strategy,tower
 cmp -s "$tmp/serial/sweep.csv" "$tmp/two/sweep.csv"; check $? "--jobs 2 gives another CSV"
 if command -v gnuplot >/dev/null; then
   ls "$tmp/two/charts/winrate."* >/dev/null 2>&1; check $? "no win-rate chart"
-  grep -q "charts/param1\." "$tmp/two/report.md"; check $? "report.md lacks the override chart"
+  grep -q "](charts/param1\." "$tmp/two/report.md"; check $? "report.md lacks the override chart"
+  "$td" sweep report "$tmp/two" --md "$tmp/elsewhere.md" 2>/dev/null; check $? "report --md"
+  grep -q "](two/charts/winrate\." "$tmp/elsewhere.md"; check $? "--md: links not relative to the file"
+  cmp -s "$tmp/serial/sweep.csv" "$tmp/two/sweep.csv"; check $? "charts changed the CSV"
 fi
+# --spec keeps the spec's record columns only
+sed 's/ticks = 20000,/ticks = 20000, record = {"result", "wave_lives"},/' "$s" >"$tmp/rec.lua"
+TD_GNUPLOT=/nonexistent "$td" sweep report "$tmp/two" --spec "$tmp/rec.lua" 2>/dev/null; check $? "report --spec"
+head -1 "$tmp/two/sweep.csv" | grep -q ",upgrades,wave_lives$"; check $? "--spec record: $(head -1 "$tmp/two/sweep.csv")"
 
 # GNU parallel
 if command -v parallel >/dev/null; then
