@@ -107,6 +107,19 @@ TD_GNUPLOT=/nonexistent "$td" sweep report "$tmp/chk" --check 2>"$tmp/err"
 [ $? -eq 1 ]; check $? "--check passed a lost auto game"
 grep -q "x: --auto lost at wave 3 of 9" "$tmp/err"; check $? "--check message: $(cat "$tmp/err")"
 
+# the fields td sim --json gains with strategies: in the CSV when present
+mkdir "$tmp/opt"
+echo '{"tag":"c","map":"x.lua","player":"auto","strategy":"maze","difficulty":"hard","seed":2,"result":"won","gold_curve":[5,7],"kills_by_tower":{"tesla":2,"arrow":9}}' >"$tmp/opt/r.jsonl"
+TD_GNUPLOT=/nonexistent "$td" sweep report "$tmp/opt" 2>/dev/null; check $? "report with curves"
+head -1 "$tmp/opt/sweep.csv" | grep -q ",upgrades,gold_curve,kills_by_tower$"; check $? "optional columns: $(head -1 "$tmp/opt/sweep.csv")"
+grep -q "^x,hard,auto,maze,2,won,.*,5 7,arrow:9 tesla:2$" "$tmp/opt/sweep.csv"; check $? "optional values: $(tail -1 "$tmp/opt/sweep.csv")"
+
+# mods relative to the spec, in every job
+mkdir -p "$tmp/m/sub"
+printf 'sweep { maps = {"01-crossroads"}, mods = {"%s/scripts/base"}, players = {"idle"} }\n' "$src" >"$tmp/m/sub/s.lua"
+expect "mods" 0 "" -- "$td" sweep plan "$tmp/m/sub/s.lua"
+grep -q -- "--idle --mod /.*scripts/base --difficulty normal --seed 1 --json" "$tmp/out"; check $? "mods: $(cat "$tmp/out")"
+
 # bad specs: one line naming file:line
 bad() { # NAME LINE MESSAGE SPEC-TEXT
   printf '%s\n' "$4" >"$tmp/bad.lua"
