@@ -6,7 +6,7 @@
 ** The progress line and the games/s figure read the clock: they are
 ** reporting only, nothing in the results depends on them.
 */
-#define _GNU_SOURCE /* realpath, truncate, strdup, clock_gettime, readlink */
+#define _GNU_SOURCE /* truncate, strdup, clock_gettime, fork */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>

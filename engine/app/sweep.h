@@ -11,7 +11,8 @@
 **   cmd_sweep.c     td sweep plan (the command lines) and run (children
 **                   N at a time, progress, results.jsonl, resume)
 **   sweep_report.c  td sweep report: the JSON lines into sweep.csv and
-**                   report.md with gnuplot charts
+**                   report.md (sweep_report.h)
+**   sweep_chart.c   report.md's charts, drawn by gnuplot
 **
 ** Jobs. The spec's lists multiply in a fixed order: map, difficulty,
 ** player (auto with each strategy, then idle), override values (the first

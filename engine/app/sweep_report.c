@@ -3,11 +3,11 @@
 ** line in DIR (parsed with cJSON; a line cut short is skipped), one row a
 ** game keyed by its tag (the first line of a tag wins), into DIR/sweep.csv
 ** sorted by the games' inputs (so the file is the same however the games
-** were run), and DIR/report.md with charts drawn by gnuplot from data
-** files written next to it (DIR/charts/). Without gnuplot the CSV and the
-** Markdown are still written and the report says the charts were skipped.
+** were run), and DIR/report.md with the charts of sweep_chart.c. Without
+** gnuplot the CSV and the Markdown are still written and the report says
+** the charts were skipped.
 */
-#define _GNU_SOURCE /* realpath, truncate, strdup, clock_gettime, readlink */
+#define _GNU_SOURCE /* realpath */
 #include <dirent.h>
 #include <limits.h>
 #include <errno.h>
@@ -23,35 +23,12 @@
 #include <cjson/cJSON.h>
 
 #include "app/cmds.h"
-#include "app/sweep.h"
-#include "game/auto.h"
-
-#define MAX_WAVES 256
-#define CURVE_MAX 4096
-
-typedef struct row {
-  char tag[SWEEP_KEY_MAX];
-  char map[64], strategy[32], player[8], result[12];
-  int difficulty;        /* td_difficulty order: easy, normal, hard for sorting */
-  unsigned long long seed;
-  double ov[SWEEP_MAX_PARAMS]; /* by the report's params; NAN: not set */
-  long long wave, waves, lives, start_lives, gold, kills, leaks, ticks, towers, built, upgrades;
-  char *opt[6];          /* optional columns, by SWEEP_REC_* bit; NULL: absent */
-  int wave_lives[MAX_WAVES], wave_gold[MAX_WAVES], nw;
-} row;
-
-typedef struct table {
-  row *rows;
-  size_t n, cap;
-  char params[SWEEP_MAX_PARAMS][TD_OVERRIDE_PARAM_MAX + 2]; /* "tower.cannon.cost*" */
-  size_t nparams;
-  unsigned present;      /* optional columns some row has */
-} table;
+#include "app/sweep_report.h"
 
 static int diff_rank(const char *d) { /* easy, normal, hard */
   return !strcmp(d, "easy") ? 0 : !strcmp(d, "normal") ? 1 : 2;
 }
-static const char *const diff_names[3] = {"easy", "normal", "hard"};
+const char *const sweep_diff_names[3] = {"easy", "normal", "hard"};
 
 static long long num(const cJSON *j, const char *k) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, k);
@@ -67,15 +44,15 @@ static const char *str(const cJSON *j, const char *k, const char *dflt) {
 ** sorted) as text; NULL when the field is absent. */
 static char *field_text(const cJSON *v) {
   if (!v) return NULL;
-  char *out = malloc(CURVE_MAX);
+  char *out = malloc(SWEEP_CURVE_MAX);
   if (!out) return NULL;
   size_t used = 0;
   out[0] = '\0';
   if (cJSON_IsArray(v)) {
     const cJSON *e;
     cJSON_ArrayForEach(e, v) {
-      if (used + 24 >= CURVE_MAX) break;
-      used += (size_t)snprintf(out + used, CURVE_MAX - used, "%s%lld", used ? " " : "",
+      if (used + 24 >= SWEEP_CURVE_MAX) break;
+      used += (size_t)snprintf(out + used, SWEEP_CURVE_MAX - used, "%s%lld", used ? " " : "",
                                (long long)e->valuedouble);
     }
   } else if (cJSON_IsObject(v)) {
@@ -91,8 +68,8 @@ static char *field_text(const cJSON *v) {
       }
       names[k] = e->string, counts[k] = (long long)e->valuedouble;
     }
-    for (size_t k = 0; k < n && used + 80 < CURVE_MAX; k++)
-      used += (size_t)snprintf(out + used, CURVE_MAX - used, "%s%.40s:%lld", k ? " " : "",
+    for (size_t k = 0; k < n && used + 80 < SWEEP_CURVE_MAX; k++)
+      used += (size_t)snprintf(out + used, SWEEP_CURVE_MAX - used, "%s%.40s:%lld", k ? " " : "",
                                names[k], counts[k]);
   }
   return out;
@@ -154,7 +131,7 @@ static int add_line(table *t, const char *line) {
   }
   const cJSON *ws = cJSON_GetObjectItemCaseSensitive(j, "wave_starts");
   cJSON_ArrayForEach(e, ws) {
-    if (r->nw == MAX_WAVES) break;
+    if (r->nw == SWEEP_MAX_WAVES) break;
     r->wave_gold[r->nw] = (int)num(e, "gold");
     r->wave_lives[r->nw++] = (int)num(e, "lives");
   }
@@ -193,7 +170,7 @@ static int read_file(table *t, const char *path) {
   return rc == 0 ? 0 : td_app_fail("%s: out of memory", path);
 }
 
-static int cmp_double(double a, double b) {
+int sweep_cmp_double(double a, double b) {
   if (isnan(a) || isnan(b)) return isnan(a) - isnan(b);
   return (a > b) - (a < b);
 }
@@ -204,7 +181,7 @@ static int cmp_row(const void *pa, const void *pb) {
   if (!c) c = a->difficulty - b->difficulty;
   if (!c) c = strcmp(a->player, b->player);
   if (!c) c = strcmp(a->strategy, b->strategy);
-  for (size_t i = 0; !c && i < SWEEP_MAX_PARAMS; i++) c = cmp_double(a->ov[i], b->ov[i]);
+  for (size_t i = 0; !c && i < SWEEP_MAX_PARAMS; i++) c = sweep_cmp_double(a->ov[i], b->ov[i]);
   if (!c) c = (a->seed > b->seed) - (a->seed < b->seed);
   if (!c) c = strcmp(a->tag, b->tag);
   return c;
@@ -277,7 +254,7 @@ static int write_csv(const table *t, unsigned record, const char *path) {
   for (size_t i = 0; i < t->n; i++) {
     const row *r = &t->rows[i];
     csv_word(f, r->map);
-    fprintf(f, ",%s,%s,", diff_names[r->difficulty], r->player);
+    fprintf(f, ",%s,%s,", sweep_diff_names[r->difficulty], r->player);
     csv_word(f, r->strategy);
     for (size_t p = 0; p < t->nparams; p++) {
       char v[32] = "";
@@ -298,279 +275,6 @@ static int write_csv(const table *t, unsigned record, const char *path) {
   }
   if (fclose(f) != 0) return td_app_fail("%s: write failed", path);
   return 0;
-}
-
-/* ---- charts ---------------------------------------------------------------- */
-
-typedef struct charts {
-  const char *dir;        /* DIR */
-  const char *gnuplot;    /* the program */
-  const char *term;       /* "pngcairo", "png" or "svg" */
-  const char *ext;        /* "png" or "svg" */
-  FILE *md;
-  const char *prefix;     /* DIR as the Markdown file links to it: "" or "balance/" */
-  int drawn, failed;
-} charts;
-
-/* Runs gnuplot on DIR/charts/NAME.gp; 0 when it drew DIR/charts/NAME.EXT. */
-static int draw(charts *c, const char *name) {
-  pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    char script[SWEEP_PATH_MAX];
-    snprintf(script, sizeof script, "charts/%s.gp", name);
-    if (chdir(c->dir) != 0) _exit(127);
-    int nul = open("/dev/null", O_WRONLY);
-    if (nul >= 0) dup2(nul, 1);
-    execlp(c->gnuplot, c->gnuplot, script, (char *)NULL);
-    _exit(127);
-  }
-  int ws;
-  if (waitpid(pid, &ws, 0) < 0 || !WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
-    c->failed++;
-    return -1;
-  }
-  c->drawn++;
-  return 0;
-}
-
-static FILE *open_in(const charts *c, const char *name, const char *ext) {
-  char path[SWEEP_PATH_MAX + 64];
-  snprintf(path, sizeof path, "%s/charts/%s.%s", c->dir, name, ext);
-  return fopen(path, "w");
-}
-
-static void term_line(const charts *c, FILE *gp, const char *name, int w, int h) {
-  if (!strcmp(c->term, "svg"))
-    fprintf(gp, "set terminal svg size %d,%d font 'sans,11' background '#ffffff'\n", w, h);
-  else
-    fprintf(gp, "set terminal %s size %d,%d font 'sans,10' background '#ffffff'\n", c->term, w, h);
-  fprintf(gp, "set output 'charts/%s.%s'\n", name, c->ext);
-}
-
-static void image(charts *c, const char *name, const char *alt) {
-  if (c->term && draw(c, name) == 0)
-    fprintf(c->md, "![%s](%scharts/%s.%s)\n\n", alt, c->prefix, name, c->ext);
-}
-
-/* Win rate of the auto player per map x difficulty, a column per
-** difficulty and strategy (strategies in name order). */
-static void chart_heatmap(charts *c, const table *t, char maps[][64], size_t nmaps) {
-  char strat[8][32];
-  size_t ns = 0;
-  for (size_t i = 0; i < t->n; i++) {
-    if (strcmp(t->rows[i].player, "auto") != 0) continue;
-    bool seen = false;
-    for (size_t k = 0; k < ns && !seen; k++) seen = !strcmp(strat[k], t->rows[i].strategy);
-    if (!seen && ns < 8) snprintf(strat[ns++], sizeof strat[0], "%s", t->rows[i].strategy);
-  }
-  if (!ns) return;
-  FILE *dat = open_in(c, "winrate", "dat"), *gp = open_in(c, "winrate", "gp");
-  if (!dat || !gp) {
-    if (dat) fclose(dat);
-    if (gp) fclose(gp);
-    return;
-  }
-  for (size_t m = 0; m < nmaps; m++) {
-    for (int d = 0; d < 3; d++)
-      for (size_t k = 0; k < ns; k++) {
-        size_t n = 0, won = 0;
-        for (size_t i = 0; i < t->n; i++) {
-          const row *r = &t->rows[i];
-          if (!strcmp(r->map, maps[m]) && r->difficulty == d && !strcmp(r->player, "auto") &&
-              !strcmp(r->strategy, strat[k]))
-            n++, won += !strcmp(r->result, "won");
-        }
-        size_t x = (size_t)d * ns + k;
-        if (n) fprintf(dat, "%zu %zu %.4f %.0f%%\n", x, m, (double)won / (double)n,
-                       100.0 * (double)won / (double)n);
-        else fprintf(dat, "%zu %zu NaN -\n", x, m);
-      }
-    fputc('\n', dat);
-  }
-  fclose(dat);
-  term_line(c, gp, "winrate", ns > 1 ? 260 + 110 * 3 * (int)ns : 640,
-            (ns > 1 ? 170 : 140) + 48 * (int)nmaps);
-  if (ns > 1) fprintf(gp, "set bmargin 4\n");
-  fprintf(gp, "set title 'Win rate of the built-in player (td sim --auto)'\n"
-              "set cbrange [0:1]\nset palette defined (0 '#b2182b', 0.5 '#f7f7f7', 1 '#2166ac')\n"
-              "set xtics (");
-  for (int d = 0; d < 3; d++)
-    for (size_t k = 0; k < ns; k++)
-      if (ns > 1) fprintf(gp, "%s\"%s\\n%s\" %zu", d || k ? ", " : "", diff_names[d], strat[k],
-                          (size_t)d * ns + k);
-      else fprintf(gp, "%s'%s' %d", d ? ", " : "", diff_names[d], d);
-  fprintf(gp, ")\nset ytics (");
-  for (size_t m = 0; m < nmaps; m++) fprintf(gp, "%s'%s' %zu", m ? ", " : "", maps[m], m);
-  fprintf(gp, ")\nset xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\nunset key\n"
-              "plot 'charts/winrate.dat' using 1:2:3 with image, "
-              "'' using 1:2:4 with labels\n", 3 * ns - 1, nmaps - 1);
-  fclose(gp);
-  image(c, "winrate", "win rate per map and difficulty");
-}
-
-static int cmp_dbl(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-/* Wave reached and lives left by the value of override parameter p, one
-** line per map (auto games, all difficulties and strategies pooled). */
-static void chart_param(charts *c, const table *t, size_t p, char maps[][64], size_t nmaps) {
-  char name[32];
-  snprintf(name, sizeof name, "param%zu", p + 1);
-  double vals[SWEEP_MAX_VALUES * 4];
-  size_t nv = 0;
-  for (size_t i = 0; i < t->n; i++) {
-    double v = t->rows[i].ov[p];
-    bool seen = isnan(v);
-    for (size_t k = 0; k < nv && !seen; k++) seen = vals[k] == v;
-    if (!seen && nv < sizeof vals / sizeof vals[0]) vals[nv++] = v;
-  }
-  if (!nv) return;
-  qsort(vals, nv, sizeof *vals, cmp_dbl);
-  FILE *dat = open_in(c, name, "dat"), *gp = open_in(c, name, "gp");
-  if (!dat || !gp) {
-    if (dat) fclose(dat);
-    if (gp) fclose(gp);
-    return;
-  }
-  for (size_t m = 0; m < nmaps; m++) {
-    fprintf(dat, "# %s\n", maps[m]);
-    for (size_t k = 0; k < nv; k++) {
-      double wave = 0, lives = 0;
-      size_t n = 0;
-      for (size_t i = 0; i < t->n; i++) {
-        const row *r = &t->rows[i];
-        if (strcmp(r->map, maps[m]) != 0 || strcmp(r->player, "auto") != 0 || r->ov[p] != vals[k])
-          continue;
-        wave += r->waves ? (double)r->wave / (double)r->waves : 0;
-        lives += r->start_lives ? (double)r->lives / (double)r->start_lives : 0;
-        n++;
-      }
-      if (n) fprintf(dat, "%.9g %.4f %.4f\n", vals[k], wave / (double)n, lives / (double)n);
-    }
-    fprintf(dat, "\n\n");
-  }
-  fclose(dat);
-  term_line(c, gp, name, 900, 380);
-  fprintf(gp, "set multiplot layout 1,2 title '%s (auto player; mean over seeds, difficulties, "
-              "strategies)'\nset key outside bottom center horizontal\nset grid\n"
-              "set xlabel '%s'\nset yrange [0:1.05]\n", t->params[p], t->params[p]);
-  for (int panel = 0; panel < 2; panel++) {
-    fprintf(gp, "set title '%s'\nplot ", panel ? "lives left (share of start)"
-                                               : "wave reached (share of the waves)");
-    for (size_t m = 0; m < nmaps; m++)
-      fprintf(gp, "%s'charts/%s.dat' index %zu using 1:%d with linespoints title '%s'",
-              m ? ", " : "", name, m, panel + 2, maps[m]);
-    fputc('\n', gp);
-  }
-  fprintf(gp, "unset multiplot\n");
-  fclose(gp);
-  char alt[128];
-  snprintf(alt, sizeof alt, "wave and lives by %s", t->params[p]);
-  image(c, name, alt);
-}
-
-/* Lives and gold at each wave's start on map m: median and min..max over
-** the seeds, for the default auto player on difficulty d, no override or
-** all at their first value. */
-static void chart_curves(charts *c, const table *t, const char *map, int d) {
-  char name[96];
-  snprintf(name, sizeof name, "curves-%s-%s", map, diff_names[d]);
-  int *lives[MAX_WAVES] = {0}, *gold[MAX_WAVES] = {0};
-  size_t cnt[MAX_WAVES] = {0}, nrows = 0;
-  int maxw = 0;
-  double first[SWEEP_MAX_PARAMS];
-  bool have_first = false;
-  for (size_t i = 0; i < t->n; i++) {
-    const row *r = &t->rows[i];
-    if (strcmp(r->map, map) != 0 || r->difficulty != d || strcmp(r->player, "auto") != 0 ||
-        strcmp(r->strategy, "default") != 0)
-      continue;
-    if (!have_first) memcpy(first, r->ov, sizeof first), have_first = true;
-    bool same = true;
-    for (size_t p = 0; p < t->nparams && same; p++)
-      same = cmp_double(r->ov[p], first[p]) == 0;
-    if (!same) continue;
-    nrows++;
-    for (int w = 0; w < r->nw; w++) {
-      if (!lives[w]) {
-        lives[w] = calloc(t->n, sizeof *lives[w]);
-        gold[w] = calloc(t->n, sizeof *gold[w]);
-        if (!lives[w] || !gold[w]) goto done;
-      }
-      lives[w][cnt[w]] = r->wave_lives[w];
-      gold[w][cnt[w]++] = r->wave_gold[w];
-      if (w + 1 > maxw) maxw = w + 1;
-    }
-  }
-  if (!nrows || !maxw) goto done;
-  FILE *dat = open_in(c, name, "dat"), *gp = open_in(c, name, "gp");
-  if (!dat || !gp) {
-    if (dat) fclose(dat);
-    if (gp) fclose(gp);
-    goto done;
-  }
-  for (int w = 0; w < maxw; w++) {
-    size_t n = cnt[w];
-    double l[3], g[3];
-    int *arrs[2] = {lives[w], gold[w]};
-    double *outs[2] = {l, g};
-    for (int k = 0; k < 2; k++) {
-      int *a = arrs[k];
-      for (size_t x = 1; x < n; x++) /* insertion sort: n is the seeds */
-        for (size_t y = x; y > 0 && a[y - 1] > a[y]; y--) {
-          int tmp = a[y];
-          a[y] = a[y - 1], a[y - 1] = tmp;
-        }
-      outs[k][0] = a[0], outs[k][2] = a[n - 1];
-      size_t h = n / 2;
-      outs[k][1] = n % 2 ? a[h] : ((double)a[h - 1] + (double)a[h]) / 2.0;
-    }
-    fprintf(dat, "%d %zu %.1f %.1f %.1f %.1f %.1f %.1f\n", w + 1, n, l[0], l[1], l[2], g[0], g[1],
-            g[2]);
-  }
-  fclose(dat);
-  term_line(c, gp, name, 900, 340);
-  fprintf(gp, "set multiplot layout 1,2 title '%s, %s: the default auto player at the start of "
-              "each wave (median, min..max over %zu seed%s)'\nset grid\nset xlabel 'wave'\n"
-              "unset key\nset style fill transparent solid 0.25 noborder\n", map, diff_names[d],
-          nrows, nrows == 1 ? "" : "s");
-  fprintf(gp, "set title 'lives'\nset yrange [0:*]\nplot 'charts/%s.dat' using 1:3:5 with "
-              "filledcurves lc rgb '#2166ac', '' using 1:4 with lines lw 2 lc rgb '#2166ac'\n",
-          name);
-  fprintf(gp, "set title 'gold'\nplot 'charts/%s.dat' using 1:6:8 with filledcurves lc rgb "
-              "'#b8860b', '' using 1:7 with lines lw 2 lc rgb '#b8860b'\nunset multiplot\n", name);
-  fclose(gp);
-  char alt[160];
-  snprintf(alt, sizeof alt, "lives and gold of %s on %s", map, diff_names[d]);
-  image(c, name, alt);
-done:
-  for (int w = 0; w < MAX_WAVES; w++) free(lives[w]), free(gold[w]);
-}
-
-/* Which terminal this gnuplot has: pngcairo, else png (libgd), else svg;
-** NULL when gnuplot does not run. */
-static const char *pick_term(const char *gnuplot) {
-  static const char *const terms[] = {"pngcairo", "png", "svg"};
-  for (size_t k = 0; k < 3; k++) {
-    pid_t pid = fork();
-    if (pid < 0) return NULL;
-    if (pid == 0) {
-      int nul = open("/dev/null", O_WRONLY);
-      if (nul >= 0) dup2(nul, 1), dup2(nul, 2);
-      char cmd[64];
-      snprintf(cmd, sizeof cmd, "set terminal %s", terms[k]);
-      execlp(gnuplot, gnuplot, "-e", cmd, (char *)NULL);
-      _exit(127);
-    }
-    int ws;
-    if (waitpid(pid, &ws, 0) < 0 || !WIFEXITED(ws)) return NULL;
-    if (WEXITSTATUS(ws) == 127) return NULL; /* no gnuplot */
-    if (WEXITSTATUS(ws) == 0) return terms[k];
-  }
-  return NULL;
 }
 
 /* ---- the report ------------------------------------------------------------ */
@@ -616,7 +320,7 @@ static void md_summary(FILE *md, const table *t, char maps[][64], size_t nmaps) 
       for (size_t i = 0; i < t->n && !any; i++)
         any = !strcmp(t->rows[i].map, maps[m]) && t->rows[i].difficulty == d;
       if (!any) continue;
-      fprintf(md, "| %s | %s |", maps[m], diff_names[d]);
+      fprintf(md, "| %s | %s |", maps[m], sweep_diff_names[d]);
       for (size_t k = 0; k < nwho; k++) {
         size_t n = 0, won = 0, playing = 0;
         long long lives = 0, start = 0, wave = 0, waves = 0;
@@ -726,7 +430,7 @@ int sweep_report(int argc, char **argv) {
   }
   const char *gp = getenv("TD_GNUPLOT");
   charts c = {.dir = dir, .gnuplot = gp && *gp ? gp : "gnuplot", .md = md, .prefix = prefix};
-  c.term = pick_term(c.gnuplot);
+  c.term = sweep_chart_term(c.gnuplot);
   c.ext = c.term && !strcmp(c.term, "svg") ? "svg" : "png";
   snprintf(path, sizeof path, "%s/charts", dir);
   if (c.term && mkdir(path, 0777) != 0 && errno != EEXIST) c.term = NULL;
@@ -754,12 +458,12 @@ int sweep_report(int argc, char **argv) {
     fprintf(md, "Charts skipped: gnuplot (`%s`) did not run.\n", c.gnuplot);
   } else {
     fprintf(md, "## Win rate\n\n");
-    chart_heatmap(&c, &t, maps, nmaps);
+    sweep_chart_heatmap(&c, &t, maps, nmaps);
     if (t.nparams) fprintf(md, "## By rule value\n\n");
-    for (size_t p = 0; p < t.nparams; p++) chart_param(&c, &t, p, maps, nmaps);
+    for (size_t p = 0; p < t.nparams; p++) sweep_chart_param(&c, &t, p, maps, nmaps);
     fprintf(md, "## Lives and gold through the game\n\n");
     for (size_t m = 0; m < nmaps; m++)
-      for (int dd = 0; dd < 3; dd++) chart_curves(&c, &t, maps[m], dd);
+      for (int dd = 0; dd < 3; dd++) sweep_chart_curves(&c, &t, maps[m], dd);
     if (c.failed) fprintf(md, "(%d chart%s failed to draw.)\n", c.failed, c.failed == 1 ? "" : "s");
   }
   if (fclose(md) != 0) status = td_app_fail("%s/report.md: write failed", dir);

@@ -3,7 +3,7 @@
 ** the sandbox with two functions, sweep{...} and range(a, b [, step]),
 ** checked into a sweep_spec; and the td sim command line of each job.
 */
-#define _GNU_SOURCE /* realpath, truncate, strdup, clock_gettime, readlink */
+#define _GNU_SOURCE /* realpath, readlink */
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
