@@ -21,6 +21,7 @@ int td_cmd_play(int argc, char **argv);
 int td_cmd_shot(int argc, char **argv);
 int td_cmd_check(int argc, char **argv);
 int td_cmd_soak(int argc, char **argv);
+int td_cmd_sweep(int argc, char **argv);
 
 /* A decimal number without sign or blanks into *out: 0, or -1. */
 int td_app_parse_u64(const char *s, uint64_t *out);

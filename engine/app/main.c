@@ -26,6 +26,7 @@ static const command commands[] = {
   {"api", td_cmd_api, "print the Lua API reference (--markdown) or LuaLS stubs (--stubs)"},
   {"play", td_cmd_play, "play the game in a window (main menu, or --map to start at once)"},
   {"shot", td_cmd_shot, "render one frame of the game to a PNG, without a window"},
+  {"sweep", td_cmd_sweep, "plan, run and report a balance sweep (maps x difficulties x seeds x ...)"},
   {"soak", td_cmd_soak, "play a long endless game under random commands, checking invariants"},
 };
 

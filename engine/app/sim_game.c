@@ -26,6 +26,7 @@ static const char usage[] =
   "              [--strategy S] [--mod DIR]... [--seed N] [--difficulty D] [--endless]\n"
   "              [--ticks N] [--every N] [--record FILE] [--save-at TICK --save FILE]\n"
   "              [--json] [--quiet] [--strict]\n"
+  "              [--set PARAM=VALUE]... [--scale PARAM=FACTOR]... [--tag TEXT]\n"
   "\n"
   "Plays a whole game headless at 60 ticks per second: the map, the mod's\n"
   "waves, enemies, towers and Lua handlers, and a player. Prints the world's\n"
@@ -64,6 +65,12 @@ static const char usage[] =
   "  --json          one JSON object instead of the text report\n"
   "  --quiet         only the result line (text) and the mod's errors\n"
   "  --strict        exit 1 when a handler of the mod failed (a modder's CI)\n"
+  "  --set PARAM=VALUE, --scale PARAM=FACTOR\n"
+  "                  change a number of the rules after the mods built them:\n"
+  "                  tower.NAME.FIELD (every level), level.NAME.FIELD,\n"
+  "                  enemy.NAME.FIELD, soldier.NAME.FIELD, rules.FIELD\n"
+  "                  (docs/cli.md#rule-overrides); in order; a replay records them\n"
+  "  --tag TEXT      echoed as \"tag\" in --json (td sweep keys its results by it)\n"
   "\n"
   "The mod's print lines and its handlers' errors (file:line, message,\n"
   "traceback) go to stderr as they happen (with --quiet or --json the errors\n"
@@ -84,6 +91,9 @@ typedef struct opts {
   td_difficulty difficulty;
   player who;
   int strategy;               /* --strategy: TD_AUTO_DEFAULT .. */
+  td_override overrides[TD_OVERRIDE_MAX]; /* --set, --scale, in order */
+  size_t noverrides;
+  const char *tag;
 } opts;
 
 typedef struct wave_line {
@@ -134,7 +144,7 @@ static int parse(int argc, char **argv, opts *o) {
     if (!strcmp(a, "--strict")) { o->strict = true; continue; }
     static const char *const valued[] = {"--map",   "--mod",   "--replay", "--load",   "--record",
                                          "--save",  "--seed",  "--ticks",  "--every",  "--save-at",
-                                         "--difficulty", "--strategy"};
+                                         "--difficulty", "--strategy", "--set", "--scale", "--tag"};
     size_t k = 0, nv = sizeof valued / sizeof valued[0];
     while (k < nv && strcmp(a, valued[k]) != 0) k++;
     if (k == nv) return td_app_fail("sim: unknown argument '%s' (see td sim --help)", a);
@@ -183,6 +193,16 @@ static int parse(int argc, char **argv, opts *o) {
       o->strategy = s;
       break;
     }
+    case 12: case 13: {
+      td_err e;
+      if (o->noverrides == TD_OVERRIDE_MAX)
+        return td_app_fail("sim: more than %d --set and --scale", TD_OVERRIDE_MAX);
+      if (td_override_parse(k == 12 ? TD_OVERRIDE_SET : TD_OVERRIDE_SCALE, v,
+                            &o->overrides[o->noverrides++], &e) != 0)
+        return td_app_fail("sim: %s", e.msg);
+      break;
+    }
+    case 14: o->tag = v; break;
     default:
       if (td_difficulty_parse(v, &o->difficulty) != 0)
         return td_app_fail("sim: --difficulty: expected normal, easy or hard, got '%s'", v);
@@ -328,6 +348,20 @@ static void report(const opts *o, td_game *g, const stats *st, const td_replay *
     arrows_json(w);
     putchar(',');
     td_modout_json(td_game_mod(g), stdout);
+    if (o->tag) {
+      printf(",\"tag\":");
+      td_modout_json_str(stdout, o->tag);
+    }
+    size_t nov;
+    const td_override *ov = td_game_overrides(g, &nov);
+    printf(",\"overrides\":[");
+    for (size_t i = 0; i < nov; i++) {
+      char num[32];
+      td_override_number(ov[i].value, num, sizeof num);
+      printf("%s{\"op\":\"%s\",\"param\":\"%s\",\"value\":%s}", i ? "," : "",
+             td_override_op_name(ov[i].op), ov[i].param, num);
+    }
+    putchar(']');
     printf(",\"checksum\":\"%016" PRIx64 "\"}\n", td_world_checksum(w));
     return;
   }
@@ -363,7 +397,8 @@ static td_game *open_game(const opts *o, const td_replay *rp, td_err *err) {
   td_game_options go = {.map_path = o->map ? td_app_path(o->map, map_buf, sizeof map_buf) : NULL,
                         .mod_dir = mod, .seed = o->seed_set ? o->seed : 1,
                         .endless = o->endless, .difficulty = o->difficulty,
-                        .mod_dirs = mods, .mod_count = o->nmods};
+                        .mod_dirs = mods, .mod_count = o->nmods,
+                        .overrides = o->overrides, .override_count = o->noverrides};
   if (rp) {
     /* what the replay fixes: the options may only agree with it */
     if (!o->map) go.map_path = td_app_path(rp->map_path, map_buf, sizeof map_buf);
@@ -374,6 +409,10 @@ static td_game *open_game(const opts *o, const td_replay *rp, td_err *err) {
     }
     go.seed = rp->seed;
     go.endless = rp->endless;
+    if (!o->noverrides) { /* the replay's (given ones must agree: td_replay_check_game) */
+      go.overrides = rp->overrides;
+      go.override_count = rp->noverrides;
+    }
     if (o->difficulty_set && o->difficulty != rp->difficulty) {
       td_err_set(err, "%s: played on %s, not %s", rp->path, td_difficulty_name(rp->difficulty),
                  td_difficulty_name(o->difficulty));
@@ -437,8 +476,8 @@ int td_sim_game(int argc, char **argv) {
     goto out;
   }
   g = open_game(&o, o.replay ? &play : NULL, &err);
-  if (!g) {
-    td_app_fail("%s", err.msg);
+  if (!g) { /* an override's message names its flag: "sim: --scale tower.x.cost: ..." */
+    td_app_fail("%s%s", !strncmp(err.msg, "--s", 3) ? "sim: " : "", err.msg);
     goto out;
   }
   if (o.replay) {

@@ -184,6 +184,17 @@ td_game *game_open(const td_game_options *o, td_err *err) {
   for (size_t i = 0; i < ndirs; i++) list[i] = g->mod_dirs[i];
   g->mod = td_mod_load_list(list, ndirs, &mo, err);
   if (!g->mod) goto fail;
+  if (o->override_count) {
+    if (o->override_count > TD_OVERRIDE_MAX) {
+      td_err_set(err, "game: %zu rule overrides, at most %d", o->override_count, TD_OVERRIDE_MAX);
+      goto fail;
+    }
+    memcpy(g->overrides, o->overrides, o->override_count * sizeof *o->overrides);
+    g->noverrides = o->override_count;
+    if (td_override_apply(g->overrides, g->noverrides, td_mod_rules(g->mod), &g->rules, err) != 0)
+      goto fail;
+    g->overridden = true;
+  }
   return g;
 fail:
   td_game_destroy(g);
@@ -193,7 +204,7 @@ fail:
 td_game *td_game_create(const td_game_options *o, td_err *err) {
   td_game *g = game_open(o, err);
   if (!g) return NULL;
-  g->world = td_world_create(&g->map, td_mod_rules(g->mod), g->seed, err);
+  g->world = td_world_create(&g->map, game_rules(g), g->seed, err);
   if (!g->world) {
     char msg[sizeof err->msg];
     memcpy(msg, err->msg, sizeof msg);
@@ -211,6 +222,7 @@ td_game *td_game_create(const td_game_options *o, td_err *err) {
 void td_game_destroy(td_game *g) {
   if (!g) return;
   td_world_destroy(g->world);
+  if (g->overridden) td_rules_free(&g->rules);
   td_mod_destroy(g->mod);
   if (g->map_loaded) td_map_free(&g->map);
   td_mem_free(g->cmds, g->cmd_cap * sizeof *g->cmds);
@@ -282,6 +294,8 @@ const void *td_game_player_state(const td_game *g, size_t *len) {
 }
 
 int td_game_reload(td_game *g, td_err *err) {
+  if (g->overridden) /* the overrides would be lost, or need applying again mid-game */
+    return td_err_set(err, "%s: a game with rule overrides is not reloaded", g->mod_dir);
   if (td_mod_reload(g->mod, err) != 0) return -1;
   td_err cerr;
   if (td_world_check_rules(g->world, td_mod_pending_rules(g->mod), &cerr) != 0) {
@@ -305,6 +319,15 @@ void td_game_set_hook_clock(td_game *g, uint64_t (*clock_ns)(void)) { g->hook_cl
 uint64_t td_game_hook_ns(const td_game *g) { return g->hook_ns; }
 
 /* ---- read access --------------------------------------------------------- */
+
+const td_rules *game_rules(const td_game *g) {
+  return g->overridden ? &g->rules : td_mod_rules(g->mod);
+}
+
+const td_override *td_game_overrides(const td_game *g, size_t *n) {
+  *n = g->noverrides;
+  return g->overrides;
+}
 
 td_world *td_game_world(const td_game *g) { return g->world; }
 td_mod *td_game_mod(const td_game *g) { return g->mod; }

@@ -60,6 +60,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "game/override.h"
 #include "script/mod.h"
 #include "sim/world.h"
 
@@ -99,6 +100,11 @@ typedef struct td_game_options {
   size_t mod_memory;          /* bytes; 0: TD_MOD_DEFAULT_MEMORY */
   uint64_t load_instructions; /* the whole data stage; 0: TD_MOD_DEFAULT_LOAD_INSTRUCTIONS */
   uint64_t call_instructions; /* one handler call; 0: TD_MOD_DEFAULT_CALL_INSTRUCTIONS */
+  /* Rule overrides (game/override.h), applied in order to the mods' rules
+  ** before the world starts; at most TD_OVERRIDE_MAX. A game with
+  ** overrides refuses hot reload (td_game_reload). */
+  const td_override *overrides;
+  size_t override_count;
 } td_game_options;
 
 /* Loads the map and the mod and starts a world at tick 0. NULL with err
@@ -131,6 +137,9 @@ const char *td_game_mod_dir_at(const td_game *g, size_t i);
 ** fit out[cap]. */
 const char *td_game_map_name(const td_game *g);
 void td_game_map_name_of(const char *map_path, char *out, size_t cap);
+
+/* The rule overrides the game was made with (game/override.h). */
+const td_override *td_game_overrides(const td_game *g, size_t *n);
 
 /* Content hashes (FNV-1a 64): of the map file and its name (a mod may read
 ** the name, td.map_name, so a copy of a map under another name may play

@@ -21,6 +21,10 @@ struct td_game {
   bool map_loaded;
   td_mod *mod;
   td_world *world;
+  td_rules rules;         /* the mod's with the overrides applied (when overridden) */
+  bool overridden;
+  td_override overrides[TD_OVERRIDE_MAX];
+  size_t noverrides;
   uint64_t seed;
   uint64_t pre_rng;       /* math.random before the world exists */
   bool endless;
@@ -46,6 +50,8 @@ void game_copy_str(char *dst, size_t cap, const char *src);
 ** the mod's scripted waves). NULL / -1 with err set. */
 td_game *game_open(const td_game_options *o, td_err *err);
 int game_bind_world(td_game *g, td_err *err);
+/* game.c: the rules the world runs on: the mod's, or their overridden copy. */
+const td_rules *game_rules(const td_game *g);
 
 /* bind.c: adds the td.* world functions to o (their host pointer: g). */
 int game_register_api(td_mod_options *o, td_game *g, td_err *err);

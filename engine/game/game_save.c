@@ -222,7 +222,7 @@ td_game *td_game_load(const td_game_options *o, const char *path, td_err *err) {
   }
   td_blob_reader wr = td_blob_read((const uint8_t *)buf + r.pos, (size_t)wlen);
   td_err werr;
-  g->world = td_world_load(&g->map, td_mod_rules(g->mod), &wr, &werr);
+  g->world = td_world_load(&g->map, game_rules(g), &wr, &werr);
   if (!g->world) {
     td_err_set(err, "%s: %s", path, werr.msg);
     goto fail;

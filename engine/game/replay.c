@@ -42,6 +42,8 @@ void td_replay_init(td_replay *r, const td_game *g, uint32_t every) {
   r->endless = td_world_endless(td_game_world(g));
   r->difficulty = td_game_difficulty(g);
   r->every = every ? every : TD_REPLAY_DEFAULT_EVERY;
+  const td_override *ov = td_game_overrides(g, &r->noverrides);
+  if (r->noverrides) memcpy(r->overrides, ov, r->noverrides * sizeof *ov);
 }
 
 void td_replay_free(td_replay *r) {
@@ -236,7 +238,7 @@ int td_replay_write(const td_replay *r, const char *path, td_err *err) {
     return td_err_set(err, "%s: the end (%d, lives %d) cannot be written", path, (int)r->result,
                       (int)r->lives);
   textbuf o = {0};
-  put(&o, "td-replay %d\n", TD_REPLAY_VERSION);
+  put(&o, "td-replay %d\n", r->noverrides ? TD_REPLAY_VERSION : 3);
   put(&o, "map");
   put_word(&o, r->map_path);
   put(&o, " %016" PRIx64 "\n", r->map_hash);
@@ -249,6 +251,12 @@ int td_replay_write(const td_replay *r, const char *path, td_err *err) {
   put(&o, "endless %d\n", r->endless ? 1 : 0);
   put(&o, "difficulty %s\n", td_difficulty_name(r->difficulty));
   put(&o, "every %u\n", (unsigned)r->every);
+  for (size_t i = 0; i < r->noverrides; i++) {
+    char num[32];
+    td_override_number(r->overrides[i].value, num, sizeof num);
+    put(&o, "override %s %s %s\n", td_override_op_name(r->overrides[i].op),
+        r->overrides[i].param, num);
+  }
   size_t k = 0; /* checks interleaved with commands by tick, for reading */
   for (size_t i = 0; i <= r->ncmd; i++) {
     uint64_t until = i < r->ncmd ? r->cmds[i].tick : UINT64_MAX;
@@ -445,6 +453,23 @@ static int parse_line(reader *rd, td_replay *r, unsigned *seen) {
       return bad(rd, "difficulty must be normal, easy or hard, got '%s'", rd->tok[1]);
     return 0;
   }
+  if (!strcmp(w, "override")) {
+    if (rd->version < 4) return bad(rd, "'override' in a version %d replay (4 has them)",
+                                    (int)rd->version);
+    if (r->ncmd || r->ncheck) return bad(rd, "'override' after the commands");
+    if (need(rd, 4, "override set|scale PARAM VALUE") != 0) return -1;
+    if (r->noverrides == TD_OVERRIDE_MAX) return bad(rd, "more than %d overrides", TD_OVERRIDE_MAX);
+    int op = !strcmp(rd->tok[1], "set") ? TD_OVERRIDE_SET
+             : !strcmp(rd->tok[1], "scale") ? TD_OVERRIDE_SCALE : -1;
+    if (op < 0) return bad(rd, "override: expected set or scale, got '%s'", rd->tok[1]);
+    char arg[TD_OVERRIDE_PARAM_MAX + 40];
+    snprintf(arg, sizeof arg, "%s=%s", rd->tok[2], rd->tok[3]);
+    td_err oerr;
+    if (td_override_parse((td_override_op)op, arg, &r->overrides[r->noverrides], &oerr) != 0)
+      return bad(rd, "%s", oerr.msg);
+    r->noverrides++;
+    return 0;
+  }
   if ((*seen & 3u) != 3u) return bad(rd, "'%s' before the map and mod lines", w);
   if (!strcmp(w, "cmd")) return parse_cmd(rd, r);
   if (!strcmp(w, "check")) {
@@ -484,7 +509,8 @@ static int parse_line(reader *rd, td_replay *r, unsigned *seen) {
     r->ended = true;
     return 0;
   }
-  return bad(rd, "unknown record '%s' (map, mod, seed, endless, difficulty, every, cmd, check, end)", w);
+  return bad(rd, "unknown record '%s' (map, mod, seed, endless, difficulty, every, override, "
+             "cmd, check, end)", w);
 }
 
 /* Splits the line at p into rd's words: blanks separate them, '#' outside
@@ -573,8 +599,8 @@ int td_replay_read(const char *path, td_replay *r, td_err *err) {
       else if (v == 1)
         rc = bad(&rd, "a version 1 replay: this td reads version %d, which proves the end and "
                  "the commands; re-record it", TD_REPLAY_VERSION);
-      else if (v != TD_REPLAY_VERSION && v != 2)
-        rc = bad(&rd, "replay version %" PRId64 ", this td reads versions 2 and %d", v,
+      else if (v < 2 || v > TD_REPLAY_VERSION)
+        rc = bad(&rd, "replay version %" PRId64 ", this td reads versions 2 to %d", v,
                  TD_REPLAY_VERSION);
       rd.version = v;
       first = false;
@@ -680,5 +706,15 @@ int td_replay_check_game(const td_replay *r, const td_game *g, td_err *err) {
                         ", now %016" PRIx64 ")", file, td_game_mod_dir_at(g, i),
                         r->mod_hashes[i], td_game_mod_hash_at(g, i));
   }
+  size_t nov;
+  const td_override *ov = td_game_overrides(g, &nov);
+  bool same = nov == r->noverrides;
+  for (size_t i = 0; same && i < nov; i++)
+    same = ov[i].op == r->overrides[i].op && ov[i].value == r->overrides[i].value &&
+           !strcmp(ov[i].param, r->overrides[i].param);
+  if (!same)
+    return td_err_set(err, "%s: made with %zu rule override%s, this game has %zu other%s (a "
+                      "replay plays with its own: leave --set and --scale out)", file,
+                      r->noverrides, r->noverrides == 1 ? "" : "s", nov, nov == 1 ? "" : "s");
   return 0;
 }

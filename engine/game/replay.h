@@ -13,6 +13,8 @@
 **   endless 0
 **   difficulty normal            normal|easy|hard (absent: normal)
 **   every 600
+**   override scale tower.cannon.cost 1.1   a rule override (game/override.h),
+**                                one line each, in the order applied (version 4)
 **   cmd 120 place 9 arrow        tick, then: place BASE TOWER_TYPE
 **   cmd 300 upgrade 9 1          upgrade BASE CHILD (1-based child of its level)
 **   cmd 400 target 9 strongest   target BASE first|last|strongest|closest|script
@@ -66,8 +68,10 @@
 
 #include "game/game.h"
 
-#define TD_REPLAY_VERSION 3 /* 2: the end required, with gold and a records hash;
-                              3: several mod lines (2, with its one, is read too) */
+#define TD_REPLAY_VERSION 4 /* 2: the end required, with gold and a records hash;
+                              3: several mod lines (2, with its one, is read too);
+                              4: override lines (a game without overrides is still
+                              written as version 3) */
 #define TD_REPLAY_DEFAULT_EVERY 600   /* ticks between checksums: 10 s */
 
 typedef struct td_replay_cmd {
@@ -97,6 +101,8 @@ typedef struct td_replay {
   bool endless;
   td_difficulty difficulty;
   uint32_t every;
+  td_override overrides[TD_OVERRIDE_MAX]; /* rule overrides, in the order applied */
+  size_t noverrides;
   td_replay_cmd *cmds;
   size_t ncmd, cmd_cap;
   td_replay_check *checks;
@@ -124,7 +130,9 @@ void td_replay_end(td_replay *r, const td_game *g);
 /* The hash of r's commands and checks, as the end record holds it. */
 uint64_t td_replay_records_hash(const td_replay *r);
 
-/* Reads a file. 0, or -1 with err "FILE:LINE: ..." and r zeroed. */
+/* Reads a file. 0, or -1 with err "FILE:LINE: ..." and r zeroed. A game
+** played from it must be made with its overrides (td_replay_check_game
+** compares them). */
 int td_replay_read(const char *path, td_replay *r, td_err *err);
 /* Whether r's words (paths, tower types) can be written: no control
 ** characters, paths that fit. 0, or -1 with err naming path and the word;

@@ -67,7 +67,7 @@ sed -E 's/^end 1946 /end 1947 /' "$tmp/a.replay" >"$tmp/tick.replay"
 expect "end tick edited" 1 "the replay says won at tick 1947" -- "$td" sim --replay "$tmp/tick.replay" --quiet
 printf 'td-replay 1\nmap %s 7c70d88be6001861\nmod %s 45b32e7f76f5224d\nend 1946 won 8 ee75e78cddd72235\n' \
   $map $mod >"$tmp/v1.replay"
-expect "version 1" 2 "v1.replay:1: a version 1 replay: this td reads version 3" -- "$td" sim --replay "$tmp/v1.replay"
+expect "version 1" 2 "v1.replay:1: a version 1 replay: this td reads version 4" -- "$td" sim --replay "$tmp/v1.replay"
 
 # the map's name: the bundled mod reads it (td.map_name), so a copy under
 # another name plays another game, and is refused as another map

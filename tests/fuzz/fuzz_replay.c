@@ -41,6 +41,12 @@ static void same_replay(const td_replay *a, const td_replay *b) {
       a->endless != b->endless || a->every != b->every || a->ncmd != b->ncmd ||
       a->ncheck != b->ncheck || a->ended != b->ended)
     td_fuzz_fail("a replay written and read back has another header or size");
+  if (a->noverrides != b->noverrides)
+    td_fuzz_fail("a replay written and read back has other rule overrides");
+  for (size_t i = 0; i < a->noverrides; i++)
+    if (a->overrides[i].op != b->overrides[i].op || a->overrides[i].value != b->overrides[i].value ||
+        strcmp(a->overrides[i].param, b->overrides[i].param))
+      td_fuzz_fail("override %zu differs after writing and reading back", i);
   for (size_t i = 0; i < a->ncmd; i++) {
     const td_replay_cmd *x = &a->cmds[i], *y = &b->cmds[i];
     if (x->tick != y->tick || x->kind != y->kind || x->object != y->object ||
