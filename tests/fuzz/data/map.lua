@@ -1,4 +1,4 @@
--- A frozen copy of the Lua export of maps/01-crossroads.tmx for the fuzz harnesses (docs/hardening.md):
+-- A frozen copy of maps/01-crossroads.lua for the fuzz harnesses (docs/hardening.md):
 -- the save corpus is bound to its content hash, so it does not follow the bundled map.
 return {
   version = "1.8",
