@@ -2,22 +2,27 @@
 ** jps.c: Jump Point Search over word-packed open cells.
 **
 ** Design note.
-** The mirror. rows holds (height + 2) lines of rs words, columns (width +
-** 2) lines of cs words: bit x + 1 of row line y + 1 and bit y + 1 of column
-** line x + 1 say cell (x, y) is open. The border lines and bits are 0
-** (blocked), so no scan needs a bounds test: every scan stops at the border
-** at the latest. A column line is a row line of the transposed grid, so one
-** pair of scan functions (forward, backward) serves the four straight
-** directions.
+** The mirror. rows holds (height + 2) lines of width + 2 bits, cols
+** (width + 2) lines of height + 2 bits: bit x + 1 of row line y + 1 and
+** bit y + 1 of column line x + 1 say cell (x, y) is open. The border lines
+** and bits are 0 (blocked), so no scan needs a bounds test: every scan
+** stops at the border at the latest. A column line is a row line of the
+** transposed grid, so one lineset type and one pair of scans (forward,
+** backward) serve the four straight directions.
 **
 ** A straight scan along line L (neighbour lines A and B, on either side)
 ** from position p stops at the first q past p that is blocked in L, or has
 ** a forced neighbour: open in A (or B) while the cell of A (or B) one step
 ** back (q - 1 going forward) is blocked. A word of those stops is
 ** (~L | (A & ~(A << 1)) | (B & ~(B << 1))) going forward, the shifts
-** carrying a bit over from the previous word. A stop that is open in L is
-** a jump point; a blocked one ends the scan with none. The goal on the line
-** before the stop is a jump point too.
+** carrying a bit over from the previous word; each line keeps its stop
+** words for both directions (fwd, bwd) and a summary bit per word that is
+** not 0, so a scan is a count of trailing (leading) zeros in its word and,
+** past it, in the summary: O(1) however far the stop. A cell that changes
+** rewrites the stop words of the bits next to it in its own line and the
+** two beside (ls_changed). A stop that is open in L is a jump point; a
+** blocked one ends the scan with none. The goal on the line before the
+** stop is a jump point too.
 **
 ** Diagonal jump points. A diagonal scan stops at the first cell c whose
 ** straight scans find a jump point. When no search step has reached c
