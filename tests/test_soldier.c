@@ -849,7 +849,7 @@ static void path_budget(bool astar, int width, int corridors) {
 static void test_path_budget(void **state) {
   (void)state;
   path_budget(true, 90, 8);
-  path_budget(false, 180, 16);
+  path_budget(false, 150, 16);
 }
 
 /* Two worlds with the same commands: a runs on, b is saved and loaded
@@ -954,7 +954,7 @@ static void test_saves_mid_fight(void **state) {
   td_test_fixture_free(&f);
 
   serpent_saves(true, 40, 6);   /* A*: a cost rule weighs the grid */
-  serpent_saves(false, 180, 16); /* JPS: more soldiers to fill its budget */
+  serpent_saves(false, 150, 16); /* JPS: more soldiers to fill its budget */
 }
 
 /* A save whose soldier was tampered with is refused, naming the soldier. */
