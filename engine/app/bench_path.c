@@ -306,7 +306,8 @@ static int run_case(const bench_case *c, const bench_opts *o, bool *ran) {
   qs = malloc(2 * nq * sizeof *qs);
   costs = malloc(nq * sizeof *costs);
   if (!comp || !qs || !costs || g->node_count < 2) {
-    td_app_fail("bench path: %s: %s", c->name, g->node_count < 2 ? "no open cells" : "out of memory");
+    td_app_fail("bench path: %s: %s", c->name,
+                g->node_count < 2 ? "no open cells" : "out of memory");
     goto done;
   }
   for (size_t i = 0; i < nq; i++) {
@@ -405,7 +406,8 @@ int td_bench_path(const bench_opts *o) {
     if (rc != 0) return rc;
     ran += did;
   }
-  if (o->only && ran == 0) return td_app_fail("bench path: no case '%s' (or its file is missing)", o->only);
+  if (o->only && ran == 0)
+    return td_app_fail("bench path: no case '%.40s' (or its file is missing)", o->only);
   if (!o->json)
     printf("\npublished (other machines, other A*s; see docs/routing.md): Harabor and Grastien\n"
            "report JPS speeding A* up by an order of magnitude and more on game maps (2011), and\n"

@@ -20,9 +20,12 @@
 ** behind is blocked, with the diagonal between; a diagonal arrival: on,
 ** and its two straight parts; the start: all eight) up to the next jump
 ** point: the goal, a cell with a forced neighbour (a straight scan), or a
-** cell whose straight scans find one (a diagonal scan). A jump point
-** reached again at a strictly smaller cost is updated (reopened if it was
-** expanded); an equal cost keeps the first parent.
+** cell whose straight scans find one (a diagonal scan). A diagonal jump
+** point no step has reached yet is expanded on the spot, within the
+** expansion that found it (its scans, then on along the diagonal), not
+** through the heap. A jump point reached again at a strictly smaller cost
+** is updated (reopened if it was expanded); an equal cost keeps the first
+** parent.
 **
 ** Tie rule: the path returned joins consecutive jump points by straight or
 ** diagonal runs, so its cell sequence may differ from A*'s among the paths
@@ -31,14 +34,18 @@
 ** address), so a game that uses it stays deterministic.
 **
 ** Budget: one expansion is one jump point taken off the heap, the goal
-** included; its scans are part of it (a scan visits each cell of its line
-** at most once, 64 cells a word). A search stepped with budgets b1, b2, ...
+** included; its scans (and the diagonal jump points expanded on the spot)
+** are part of it: a straight scan reads a word or two (the stop words
+** below; one more per 4,096 cells of its line at worst), a diagonal one a
+** step per cell it crosses. A search stepped with budgets b1, b2, ...
 ** expands exactly what one unbudgeted step would, so a saved search is
 ** resumed by beginning it again and stepping the expansions it had spent.
 **
 ** The open cells are mirrored in word-packed rows and columns (a bit per
-** cell, a blocked border around), scanned 64 cells at a time with count
-** trailing/leading zeros. td_jps_bind builds them once (O(cells));
+** cell, a blocked border around) with, per line, the words of the cells
+** where a straight scan stops (blocked, or a forced neighbour) and a
+** summary bit per word that has one: a scan is a count of trailing or
+** leading zeros. td_jps_bind builds them once (O(cells));
 ** td_jps_sync brings them up to date with the graph's node flags by
 ** comparing them with a copy 8 bytes at a time and updating only the cells
 ** that changed (O(1) bit updates each); td_jps_cell_changed does one cell
