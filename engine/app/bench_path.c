@@ -389,6 +389,11 @@ done:
 }
 
 int td_bench_path(const bench_opts *o) {
+  size_t ncases = sizeof cases / sizeof cases[0], known = 0;
+  for (size_t i = 0; o->only && i < ncases; i++) known += !strcmp(o->only, cases[i].name);
+  if (o->only && !known)
+    return td_app_fail("bench path: no case '%.40s' (see td bench --help; cases: open, "
+                       "random-20, rooms-8, maze-32, path8, 02-grid, ...)", o->only);
   if (!o->json) {
     printf("td bench path: %s, seed %llu; the same random reachable queries for both;\n"
            "lengths asserted equal (A* = nav/astar.h, JPS = nav/jps.h)\n\n",
@@ -398,7 +403,7 @@ int td_bench_path(const bench_opts *o) {
            "JPS exp/q", "A* ms/q", "JPS ms/q", "speedup");
   }
   size_t ran = 0;
-  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+  for (size_t i = 0; i < ncases; i++) {
     const bench_case *c = &cases[i];
     if (o->only ? strcmp(o->only, c->name) != 0 : (o->quick && !c->quick)) continue;
     bool did;
@@ -407,7 +412,7 @@ int td_bench_path(const bench_opts *o) {
     ran += did;
   }
   if (o->only && ran == 0)
-    return td_app_fail("bench path: no case '%.40s' (or its file is missing)", o->only);
+    return td_app_fail("bench path: case '%.40s': its file is missing", o->only);
   if (!o->json)
     printf("\npublished (other machines, other A*s; see docs/routing.md): Harabor and Grastien\n"
            "report JPS speeding A* up by an order of magnitude and more on game maps (2011), and\n"

@@ -37,10 +37,12 @@ grep -q "published" "$tmp/out"; check $? "the published figures follow the table
 
 TD_SOURCE_DIR=$tmp/none "$td" bench path --case path8 >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ]; check $? "a missing map file: exit 2"
+grep -q "bench path: case .path8.: its file is missing" "$tmp/err"; check $? "missing file message: $(cat "$tmp/err")"
 grep -q "path8 *skipped: tests/data/path8.map not found" "$tmp/out"; check $? "skipped note: $(cat "$tmp/out")"
 
 "$td" bench path --case nope >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 2 ]; check $? "unknown case: exit 2"
+[ ! -s "$tmp/out" ]; check $? "unknown case: nothing on stdout"
 grep -q "bench path: no case 'nope'" "$tmp/err"; check $? "unknown case message: $(cat "$tmp/err")"
 
 finish
