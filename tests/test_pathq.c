@@ -9,7 +9,9 @@
 
 #include "nav/astar.h"
 #include "nav/grid.h"
+#include "nav/jps.h"
 #include "nav/pathq.h"
+#include "nav/route.h"
 
 /* ---- fixtures ------------------------------------------------------------ */
 
@@ -381,21 +383,26 @@ static void test_stale_path_restarts(void **state) {
 ** into another queue on the same graph, answers the same requests with the
 ** same paths on the same ticks, and counts the same; a second save is the
 ** same bytes. Bad states are refused with a reason, the queue unchanged. */
-static void test_save_and_load(void **state) {
-  (void)state;
+static void save_and_load(bool jps) {
   world a, b;
   world_init(&a);
   world_init(&b);
   td_pathq_set_simplify(a.q, a.grid);
   td_pathq_set_simplify(b.q, b.grid);
+  td_err uerr;
+  if (jps) {
+    assert_int_equal(td_pathq_use_grid(a.q, a.grid, &uerr), 0);
+    assert_int_equal(td_pathq_use_grid(b.q, b.grid, &uerr), 0);
+  }
+  const uint64_t budget = jps ? 1 : 40; /* JPS expands far fewer */
   int32_t ends[5][2] = {{at(&a, 0, 0), at(&a, 0, 19)}, {at(&a, 29, 0), at(&a, 3, 18)},
                         {at(&a, 5, 1), at(&a, 5, 1)},  {at(&a, 1, 18), at(&a, 28, 1)},
                         {at(&a, 10, 5), at(&a, 3, 1)}};
   uint32_t ids[5];
   for (int i = 0; i < 5; i++) ids[i] = request(&a, ends[i][0], ends[i][1]);
   assert_true(td_pathq_cancel(a.q, ids[2]));
-  tick(&a, 40);
-  tick(&a, 40); /* the first search is half done */
+  tick(&a, budget);
+  tick(&a, budget); /* the first search is half done */
   assert_int_equal(a.log.n, 0);
   td_blob blob = {0};
   td_pathq_save(a.q, &blob);
@@ -417,8 +424,8 @@ static void test_save_and_load(void **state) {
   assert_int_equal(td_pathq_checksum(a.q, 1), td_pathq_checksum(b.q, 1));
   b.log.tick = a.log.tick;
   for (int t = 0; t < 200 && a.log.n < 4; t++) {
-    tick(&a, 40);
-    tick(&b, 40);
+    tick(&a, budget);
+    tick(&b, budget);
     assert_int_equal(td_pathq_get_stats(a.q)->last_expansions,
                      td_pathq_get_stats(b.q)->last_expansions);
   }
@@ -465,6 +472,100 @@ static void test_save_and_load(void **state) {
   td_blob_free(&blob);
   world_free(&a);
   world_free(&b);
+}
+
+static void test_save_and_load(void **state) {
+  (void)state;
+  save_and_load(false);
+  save_and_load(true);
+}
+
+/* ---- Jump Point Search ---------------------------------------------------- */
+
+/* With the grid, the queue's searches are JPS's: the same costs as A*,
+** JPS's expansions, the same answers whatever the budget; a cost factor
+** off 1 makes them A*'s again; an edge blocked that no cell explains makes
+** the request fall back to A* instead of restarting for ever. */
+static void test_jps_queue(void **state) {
+  (void)state;
+  world w, small;
+  world_init(&w);
+  world_init(&small);
+  td_err err;
+  assert_int_equal(td_pathq_use_grid(w.q, w.grid, &err), 0);
+  assert_int_equal(td_pathq_use_grid(small.q, small.grid, &err), 0);
+  td_jps *j = td_jps_create(&err);
+  assert_int_equal(td_jps_bind(j, w.grid, w.g, &err), 0);
+  int32_t ends[4][2] = {{at(&w, 0, 0), at(&w, 0, 19)}, {at(&w, 29, 0), at(&w, 3, 18)},
+                        {at(&w, 1, 18), at(&w, 28, 1)}, {at(&w, 10, 5), at(&w, 3, 1)}};
+  uint64_t want = 0;
+  for (int i = 0; i < 4; i++) {
+    request(&w, ends[i][0], ends[i][1]);
+    request(&small, ends[i][0], ends[i][1]);
+    assert_int_equal(td_jps_find(j, ends[i][0], ends[i][1], &err), TD_ASTAR_FOUND);
+    want += td_jps_expanded(j);
+  }
+  assert_int_equal(tick(&w, 1000000), 4);
+  assert_int_equal(td_pathq_get_stats(w.q)->expansions, want);
+  for (int t = 0; t < 10000 && small.log.n < 4; t++) tick(&small, 1);
+  assert_int_equal(small.log.n, 4);
+  for (int i = 0; i < 4; i++) {
+    td_cost c;
+    size_t n;
+    uint64_t astar = one_shot(&w, ends[i][0], ends[i][1], &c, &n);
+    assert_true(w.log.a[i].cost == c);
+    assert_true(astar > 0);
+    assert_int_equal(small.log.a[i].len, w.log.a[i].len);
+    assert_memory_equal(small.log.a[i].path, w.log.a[i].path, w.log.a[i].len * sizeof(int32_t));
+  }
+  assert_true(want < td_pathq_get_stats(w.q)->expansions + 1);
+
+  /* mud on one edge: A* again, its expansions */
+  int32_t goal = at(&w, 0, 0);
+  td_route *r = td_route_create(w.g, &goal, 1, &err);
+  assert_non_null(r);
+  td_graph_change mud = {.kind = TD_CHANGE_SET_FACTOR, .id = 0, .factor = 3.0};
+  assert_int_equal(td_route_apply(r, &mud, 1, &err), 0);
+  td_cost c;
+  size_t n;
+  uint64_t astar = one_shot(&w, ends[0][0], ends[0][1], &c, &n);
+  uint64_t before = td_pathq_get_stats(w.q)->expansions;
+  request(&w, ends[0][0], ends[0][1]);
+  assert_int_equal(tick(&w, 1000000), 1);
+  assert_int_equal(td_pathq_get_stats(w.q)->expansions - before, astar);
+  assert_true(w.log.a[4].cost == c);
+  mud.factor = 1.0;
+  assert_int_equal(td_route_apply(r, &mud, 1, &err), 0);
+
+  /* an edge blocked by itself (no cell is): JPS's straight path along the
+  ** top row crosses it and is stale; the request falls back to A*, which
+  ** steps round it, and restarts once */
+  int32_t from = at(&w, 1, 0), to = at(&w, 28, 0);
+  uint64_t straight_exp = one_shot(&w, from, to, &c, &n);
+  (void)straight_exp;
+  td_graph_change cut = {.kind = TD_CHANGE_BLOCK_EDGE,
+                         .id = td_graph_find_edge(w.g, at(&w, 5, 0), at(&w, 6, 0))};
+  assert_int_equal(td_route_apply(r, &cut, 1, &err), 0);
+  uint64_t restarts = td_pathq_get_stats(w.q)->restarts;
+  request(&w, from, to);
+  assert_int_equal(tick(&w, 1000000), 1);
+  answer *ans = &w.log.a[5];
+  assert_int_equal(ans->status, TD_ASTAR_FOUND);
+  assert_true(ans->cost > c);
+  for (size_t k = 0; k + 1 < ans->len; k++) {
+    int32_t e = td_graph_find_edge(w.g, ans->path[k], ans->path[k + 1]);
+    assert_true(e != TD_NONE && td_graph_edge_open(w.g, e));
+  }
+  assert_true(td_pathq_get_stats(w.q)->restarts == restarts + 1);
+  /* the next request begins with JPS again (and falls back again) */
+  request(&w, from, to);
+  assert_int_equal(tick(&w, 1000000), 1);
+  assert_true(w.log.a[6].cost == ans->cost);
+  assert_true(td_pathq_get_stats(w.q)->restarts == restarts + 2);
+  td_route_destroy(r);
+  td_jps_destroy(j);
+  world_free(&w);
+  world_free(&small);
 }
 
 static void test_allocation_failures(void **state) {
@@ -514,6 +615,7 @@ int main(void) {
     cmocka_unit_test(test_simplified_paths_keep_sight),
     cmocka_unit_test(test_stale_path_restarts),
     cmocka_unit_test(test_save_and_load),
+    cmocka_unit_test(test_jps_queue),
     cmocka_unit_test(test_allocation_failures),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "worlds.h"
@@ -778,12 +779,20 @@ static void test_grid_never_through_walls(void **state) {
 /* Many soldiers on a serpentine, their posts moved across walls: the path
 ** queue never spends more than its budget in a tick, and it does spend
 ** all of it (requests wait for later ticks). */
-static void test_path_budget(void **state) {
-  (void)state;
+/* A cost rule on one cell: the grid is no longer uniform, and the path
+** queue searches with A* instead of JPS (nav/pathq.h). */
+static void weigh_grid(td_world *w) {
+  td_err err;
+  int32_t node = 0;
+  if (td_world_set_cost(w, TD_COST_NODE, &node, 1, 1.5, &err) != 0) fail_msg("%s", err.msg);
+}
+
+static void path_budget(bool astar, int width, int corridors) {
   fixture f;
-  serpent_map(&f.map, 90, 8);
+  serpent_map(&f.map, width, corridors);
   rules_make(&f.rules, E_GRUNT, 10);
   td_world *w = world_new(&f, 12);
+  if (astar) weigh_grid(w);
   size_t nb = f.map.base_count;
   for (size_t b = 0; b < nb; b++) place(w, (int32_t)b, T_BARRACKS);
   td_test_step(w);
@@ -825,11 +834,22 @@ static void test_path_budget(void **state) {
     spent += st->last_expansions;
     if (td_world_pathq_pending(w) > most_pending) most_pending = td_world_pathq_pending(w);
   }
+  if (getenv("TD_TEST_VERBOSE"))
+    print_message("path budget (%s, %dx%d): %llu full ticks, %zu pending at most\n",
+                  astar ? "A*" : "JPS", width, corridors, (unsigned long long)full, most_pending);
   assert_true(full >= 3);
   assert_true(most_pending >= 50);
   assert_int_equal(spent, td_world_pathq_stats(w)->expansions);
   world_done(w);
   td_test_fixture_free(&f);
+}
+
+/* With A* (a cost rule weighs the grid) and with JPS, which expands far
+** fewer nodes: a longer serpentine and more barracks fill its budget. */
+static void test_path_budget(void **state) {
+  (void)state;
+  path_budget(true, 90, 8);
+  path_budget(false, 150, 16);
 }
 
 /* Two worlds with the same commands: a runs on, b is saved and loaded
@@ -886,6 +906,34 @@ static void road_commands(td_world *w, int t) {
   if (t == 2300) rally(w, 0, 170, 50);
 }
 
+/* Barracks on a serpentine whose posts move across the walls, saved and
+** loaded often: with searches in progress, A*'s (astar) or JPS's. */
+static void serpent_saves(bool astar, int width, int corridors) {
+  fixture f;
+  serpent_map(&f.map, width, corridors);
+  rules_make(&f.rules, E_GRUNT, 10);
+  td_world *a = world_new(&f, 22), *b = world_new(&f, 22);
+  if (astar) {
+    weigh_grid(a);
+    weigh_grid(b);
+  }
+  for (size_t k = 0; k < f.map.base_count; k++) {
+    place(a, (int32_t)k, T_BARRACKS);
+    place(b, (int32_t)k, T_BARRACKS);
+  }
+  int busy;
+  int pending = save_often(&f, a, &b, 60 * 60, 23, serpent_rallies, &busy);
+  if (getenv("TD_TEST_VERBOSE"))
+    print_message("serpent saves (%s): %d loads with requests pending, %d mid-search\n",
+                  astar ? "A*" : "JPS", pending, busy);
+  assert_true(pending >= 4);
+  assert_true(busy >= 2); /* loaded with a search half done */
+  assert_true(td_world_arrows(a, TD_UNIT_SOLDIER, TD_SOLDIER_ENGAGE, TD_SOLDIER_ATTACK) > 0);
+  world_done(a);
+  td_world_destroy(b);
+  td_test_fixture_free(&f);
+}
+
 /* Saves in the middle of fights, of walks, of searches: a loaded world
 ** goes on exactly as the one that was saved (waypoint map and grid). */
 static void test_saves_mid_fight(void **state) {
@@ -905,21 +953,8 @@ static void test_saves_mid_fight(void **state) {
   td_world_destroy(b);
   td_test_fixture_free(&f);
 
-  serpent_map(&f.map, 40, 6);
-  rules_make(&f.rules, E_GRUNT, 10);
-  a = world_new(&f, 22);
-  b = world_new(&f, 22);
-  for (size_t k = 0; k < f.map.base_count; k++) {
-    place(a, (int32_t)k, T_BARRACKS);
-    place(b, (int32_t)k, T_BARRACKS);
-  }
-  pending = save_often(&f, a, &b, 60 * 60, 23, serpent_rallies, &busy);
-  assert_true(pending >= 4);
-  assert_true(busy >= 2); /* loaded with a search half done */
-  assert_true(td_world_arrows(a, TD_UNIT_SOLDIER, TD_SOLDIER_ENGAGE, TD_SOLDIER_ATTACK) > 0);
-  world_done(a);
-  td_world_destroy(b);
-  td_test_fixture_free(&f);
+  serpent_saves(true, 40, 6);   /* A*: a cost rule weighs the grid */
+  serpent_saves(false, 150, 16); /* JPS: more soldiers to fill its budget */
 }
 
 /* A save whose soldier was tampered with is refused, naming the soldier. */

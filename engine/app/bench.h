@@ -27,6 +27,7 @@ double bench_quantile(const double *sorted, size_t n, double q);
 
 /* Each returns 0 ok, 1 a check inside the bench failed, 2 bad input. */
 int td_bench_route(const bench_opts *o);
+int td_bench_path(const bench_opts *o);
 int td_bench_crowd(const bench_opts *o);
 int td_bench_sim(const bench_opts *o);
 /* td bench sim's soldier case (bench_soldiers.c), its own table. */

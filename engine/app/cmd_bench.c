@@ -18,6 +18,8 @@ static const char usage[] =
   "areas:\n"
   "  route   full and incremental route updates on grids, mazes and random\n"
   "          geometric graphs, against a plain binary-heap Dijkstra\n"
+  "  path    single path queries on grid maps (open, random obstacles, rooms, mazes,\n"
+  "          the project's own): Jump Point Search against A*, lengths asserted equal\n"
   "  crowd   1k to 1M agents in lanes on a winding route, separation on and off,\n"
   "          against the floor (every agent just seeks its next waypoint)\n"
   "  render  the game's renderer: 5k enemies, 200 towers and their shots, offscreen\n"
@@ -30,8 +32,9 @@ static const char usage[] =
   "options:\n"
   "  --json            one JSON object per line: {\"bench\",\"case\",\"metric\",\"value\"}\n"
   "  --quick           only the small cases (a smoke run)\n"
-  "  --case NAME       only this case (e.g. grid8-1000, 100k-sep)\n"
-  "  --seed N          route: graph and placement seed; crowd: wave speeds (default 1)\n"
+  "  --case NAME       only this case (e.g. grid8-1000, 100k-sep, maze-32)\n"
+  "  --seed N          route: graph and placement seed; path: maps and queries;\n"
+  "                    crowd: wave speeds (default 1)\n"
   "  --placements N    route: random tower placements per case (default 1000)\n";
 
 static bool takes_value(const char *a) {
@@ -68,10 +71,11 @@ int td_cmd_bench(int argc, char **argv) {
       return td_app_fail("bench: unexpected argument '%s' (see td bench --help)", a);
     }
   }
-  if (!area) return td_app_fail("bench: no area given: route, crowd, render or sim (see td bench --help)");
+  if (!area) return td_app_fail("bench: no area given: route, path, crowd, render or sim (see td bench --help)");
   if (!strcmp(area, "route")) return td_bench_route(&o);
+  if (!strcmp(area, "path")) return td_bench_path(&o);
   if (!strcmp(area, "crowd")) return td_bench_crowd(&o);
   if (!strcmp(area, "render")) return td_bench_render(&o);
   if (!strcmp(area, "sim")) return td_bench_sim(&o);
-  return td_app_fail("bench: unknown area '%s': route, crowd, render or sim (see td bench --help)", area);
+  return td_app_fail("bench: unknown area '%s': route, path, crowd, render or sim (see td bench --help)", area);
 }

@@ -1,5 +1,6 @@
 /*
-** cmd_path.c: td path, A* on MovingAI benchmark scenarios.
+** cmd_path.c: td path, Jump Point Search (or A*) on MovingAI benchmark
+** scenarios.
 **
 ** Solves every query of a scenario file on its map and compares the length
 ** of the path found with the optimal length the file gives. The length is
@@ -15,14 +16,15 @@
 #include "app/cmds.h"
 #include "nav/astar.h"
 #include "nav/grid.h"
+#include "nav/jps.h"
 #include "nav/movingai.h"
 
 #define TOLERANCE 1e-4
 
 static void usage(FILE *out) {
-  fputs("usage: td path --movingai MAP --scen SCEN [--json]\n"
+  fputs("usage: td path --movingai MAP --scen SCEN [--algo jps|astar] [--json]\n"
         "\n"
-        "Solves every query of a MovingAI scenario file with A* on its octile map\n"
+        "Solves every query of a MovingAI scenario file on its octile map\n"
         "(8-connected, no corner cutting) and prints the optimal length from the\n"
         "file next to the length of the path found, then\n"
         "'scenarios: N, mismatches: M'. A mismatch is a length off by more than\n"
@@ -31,6 +33,8 @@ static void usage(FILE *out) {
         "options:\n"
         "  --movingai MAP  the map (.map: type octile, height, width, map, rows)\n"
         "  --scen SCEN     the scenarios (.scen: version 1, then one query a line)\n"
+        "  --algo ALGO     jps: Jump Point Search (the default); astar: plain A*\n"
+        "                  (the same lengths; the expansions differ)\n"
         "  --json          one JSON object per query, then one with the totals\n"
         "  --help          this text\n"
         "\n"
@@ -49,6 +53,7 @@ static double path_length(const td_graph *g, const int32_t *path, size_t n) {
 typedef struct options {
   const char *map, *scen;
   bool json;
+  bool astar;  /* --algo astar */
 } options;
 
 /* -1: exit with *status. */
@@ -62,6 +67,17 @@ static int parse_args(int argc, char **argv, options *o, int *status) {
     }
     if (!strcmp(a, "--json")) {
       o->json = true;
+    } else if (!strcmp(a, "--algo")) {
+      if (i + 1 >= argc) {
+        *status = td_app_fail("path: --algo needs jps or astar (see td path --help)");
+        return -1;
+      }
+      const char *v = argv[++i];
+      if (strcmp(v, "jps") != 0 && strcmp(v, "astar") != 0) {
+        *status = td_app_fail("path: --algo '%.40s': jps or astar (see td path --help)", v);
+        return -1;
+      }
+      o->astar = !strcmp(v, "astar");
     } else if (!strcmp(a, "--movingai") || !strcmp(a, "--scen")) {
       if (i + 1 >= argc) {
         *status = td_app_fail("path: %s needs a file name (see td path --help)", a);
@@ -99,8 +115,9 @@ typedef struct result {
   uint64_t expanded;
 } result;
 
-/* Solves one query. 0 ok, 2 after reporting an error. */
-static int solve(td_astar *s, const td_grid *grid, const td_graph *g,
+/* Solves one query with A* (s) or JPS (j, when not NULL). 0 ok, 2 after
+** reporting an error. */
+static int solve(td_astar *s, td_jps *j, const td_grid *grid, const td_graph *g,
                  const td_movingai_query *q, int32_t **buf, size_t *cap, result *r) {
   td_err err = {{0}};
   r->found = false;
@@ -109,15 +126,16 @@ static int solve(td_astar *s, const td_grid *grid, const td_graph *g,
   int32_t a = td_grid_node_at(grid, q->start_x, q->start_y);
   int32_t b = td_grid_node_at(grid, q->goal_x, q->goal_y);
   if (a == TD_NONE || b == TD_NONE) return 0; /* an end on a wall: no path */
-  td_astar_status st = td_astar_find(s, g, a, b, &err);
+  td_astar_status st = j ? td_jps_find(j, a, b, &err) : td_astar_find(s, g, a, b, &err);
   if (st == TD_ASTAR_ERROR) return td_app_fail("path: %s", err.msg);
-  r->expanded = td_astar_expanded(s);
+  r->expanded = j ? td_jps_expanded(j) : td_astar_expanded(s);
   if (st != TD_ASTAR_FOUND) return 0;
-  size_t n = td_astar_path(s, NULL, 0, NULL);
+  size_t n = j ? td_jps_path(j, NULL, 0, NULL) : td_astar_path(s, NULL, 0, NULL);
   int32_t *p = td_mem_grow(*buf, cap, n, sizeof *p);
   if (!p) return td_app_fail("path: out of memory");
   *buf = p;
-  td_astar_path(s, p, n, NULL);
+  if (j) td_jps_path(j, p, n, NULL);
+  else td_astar_path(s, p, n, NULL);
   r->found = true;
   r->length = path_length(g, p, n);
   return 0;
@@ -150,6 +168,7 @@ int td_cmd_path(int argc, char **argv) {
   td_grid *grid = NULL;
   td_graph *g = NULL;
   td_astar *s = NULL;
+  td_jps *j = NULL;
   td_movingai_scen sc = {0};
   int32_t *buf = NULL;
   size_t cap = 0, mismatches = 0;
@@ -167,14 +186,21 @@ int td_cmd_path(int argc, char **argv) {
   if (check_sizes(&o, grid, &sc)) goto done;
   g = td_grid_build_graph(grid, &err);
   s = g ? td_astar_create(&err) : NULL;
-  if (!s) {
+  if (s && !o.astar) {
+    j = td_jps_create(&err);
+    if (j && td_jps_bind(j, grid, g, &err) != 0) {
+      td_jps_destroy(j);
+      j = NULL;
+    }
+  }
+  if (!s || (!o.astar && !j)) {
     td_app_fail("%s: %s", o.map, err.msg);
     goto done;
   }
   for (size_t i = 0; i < sc.count; i++) {
     const td_movingai_query *q = &sc.queries[i];
     result r;
-    if (solve(s, grid, g, q, &buf, &cap, &r)) goto done;
+    if (solve(s, j, grid, g, q, &buf, &cap, &r)) goto done;
     bool mismatch = !r.found || !(fabs(r.length - q->optimal) <= TOLERANCE);
     mismatches += mismatch;
     print_result(&o, q, &r, mismatch);
@@ -184,6 +210,7 @@ int td_cmd_path(int argc, char **argv) {
   status = mismatches > 0 ? 1 : 0;
 done:
   td_mem_free(buf, cap * sizeof *buf);
+  td_jps_destroy(j);
   td_astar_destroy(s);
   td_graph_destroy(g);
   td_movingai_scen_free(&sc);

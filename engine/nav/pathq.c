@@ -13,6 +13,17 @@
 ** A loaded queue (td_pathq_load) whose head search had begun keeps active
 ** true with `resume` set: the search is begun again, and stepped the
 ** expansions it had spent, at the next tick, on the graph as it is then.
+**
+** Two searches. With a grid (td_pathq_use_grid) a search that begins while
+** the graph is uniform (td_jps_uniform) is a JPS search (its mirror synced
+** with the node flags first), else an A* one; head_jps says which the
+** head's is, and the calls below go to it. The choice is a function of the
+** graph when the search begins, so a loaded queue, which begins it again
+** on the same graph, makes the same one. A JPS path found stale is looked
+** at once more: if the node flags are still those it searched (the sync
+** changes nothing), an edge is blocked that no blocked cell explains (not
+** a graph td_grid_changes maintains), and the request falls back to A*
+** (head_astar) rather than restarting for ever.
 */
 #include "nav/pathq.h"
 
@@ -29,6 +40,9 @@ struct td_pathq {
   const td_graph *graph;
   const td_grid *simplify;
   td_astar *search;
+  td_jps *jps;             /* NULL: A* only */
+  bool head_jps;           /* the head's search is JPS's */
+  bool head_astar;         /* the head fell back to A* (see the design note) */
   request *items;
   size_t head, tail, cap;
   size_t pending;          /* items in [head, tail) not cancelled */
@@ -65,6 +79,7 @@ td_pathq *td_pathq_create(const td_graph *g, td_err *err) {
 
 void td_pathq_destroy(td_pathq *q) {
   if (!q) return;
+  td_jps_destroy(q->jps);
   td_astar_destroy(q->search);
   td_mem_free(q->items, q->cap * sizeof *q->items);
   td_mem_free(q->path, q->path_cap * sizeof *q->path);
@@ -72,6 +87,56 @@ void td_pathq_destroy(td_pathq *q) {
 }
 
 void td_pathq_set_simplify(td_pathq *q, const td_grid *grid) { q->simplify = grid; }
+
+int td_pathq_use_grid(td_pathq *q, const td_grid *grid, td_err *err) {
+  if (q->active) return td_err_set(err, "pathq: a search is in progress");
+  if (!grid) {
+    td_jps_destroy(q->jps);
+    q->jps = NULL;
+    return 0;
+  }
+  td_jps *j = q->jps ? q->jps : td_jps_create(err);
+  if (!j) return -1;
+  if (td_jps_bind(j, grid, q->graph, err) != 0) {
+    td_jps_destroy(j);
+    q->jps = NULL;
+    return -1;
+  }
+  q->jps = j;
+  return 0;
+}
+
+/* The head's search: begun (JPS when it may), stepped, read. */
+static td_astar_status search_begin(td_pathq *q, const request *r) {
+  q->head_jps = q->jps && !q->head_astar && td_jps_uniform(q->jps);
+  if (!q->head_jps) return td_astar_begin(q->search, q->graph, r->start, r->goal, NULL);
+  td_jps_sync(q->jps);
+  return td_jps_begin(q->jps, r->start, r->goal, NULL);
+}
+
+static td_astar_status search_step(td_pathq *q, uint64_t budget) {
+  return q->head_jps ? td_jps_step(q->jps, budget) : td_astar_step(q->search, budget);
+}
+
+static td_astar_status search_status(const td_pathq *q) {
+  return q->head_jps ? td_jps_status_get(q->jps) : td_astar_status_get(q->search);
+}
+
+static uint64_t search_expanded(const td_pathq *q) {
+  return q->head_jps ? td_jps_expanded(q->jps) : td_astar_expanded(q->search);
+}
+
+static size_t search_path(const td_pathq *q, int32_t *out, size_t cap, td_cost *cost) {
+  return q->head_jps ? td_jps_path(q->jps, out, cap, cost)
+                     : td_astar_path(q->search, out, cap, cost);
+}
+
+/* The head request is gone (answered or cancelled): the next one starts
+** with JPS again. */
+static void head_done(td_pathq *q) {
+  q->active = q->resume = false;
+  q->head_astar = false;
+}
 
 uint32_t td_pathq_request(td_pathq *q, int32_t start, int32_t goal, td_pathq_fn fn,
                           void *user, td_err *err) {
@@ -115,7 +180,7 @@ bool td_pathq_cancel(td_pathq *q, uint32_t id) {
     r->fn = NULL;
     q->pending--;
     q->stats.cancelled++;
-    if (i == q->head) q->active = q->resume = false; /* its search is abandoned */
+    if (i == q->head) head_done(q); /* its search is abandoned */
     return true;
   }
   return false;
@@ -146,11 +211,11 @@ static bool path_open(const td_graph *g, const int32_t *path, size_t n) {
 
 /* Copies the found path into q->path. Returns its length, or 0 on OOM. */
 static size_t take_path(td_pathq *q, td_cost *cost) {
-  size_t n = td_astar_path(q->search, NULL, 0, cost);
+  size_t n = search_path(q, NULL, 0, cost);
   int32_t *p = td_mem_grow(q->path, &q->path_cap, n, sizeof *p);
   if (!p) return 0;
   q->path = p;
-  return td_astar_path(q->search, q->path, n, cost);
+  return search_path(q, q->path, n, cost);
 }
 
 size_t td_pathq_tick(td_pathq *q, uint64_t budget) {
@@ -167,20 +232,19 @@ size_t td_pathq_tick(td_pathq *q, uint64_t budget) {
     request r = q->items[q->head];
     td_astar_status st;
     if (!q->active) {
-      st = td_astar_begin(q->search, q->graph, r.start, r.goal, NULL);
+      st = search_begin(q, &r);
       q->active = true;
     } else if (q->resume) { /* a loaded queue: where the saved search was */
-      st = td_astar_begin(q->search, q->graph, r.start, r.goal, NULL);
-      if (st == TD_ASTAR_RUNNING && q->resume_spent > 0)
-        st = td_astar_step(q->search, q->resume_spent);
+      st = search_begin(q, &r);
+      if (st == TD_ASTAR_RUNNING && q->resume_spent > 0) st = search_step(q, q->resume_spent);
       q->resume = false;
     } else {
-      st = td_astar_status_get(q->search);
+      st = search_status(q);
     }
     if (st == TD_ASTAR_RUNNING) {
-      uint64_t before = td_astar_expanded(q->search);
-      st = td_astar_step(q->search, budget - used);
-      used += td_astar_expanded(q->search) - before;
+      uint64_t before = search_expanded(q);
+      st = search_step(q, budget - used);
+      used += search_expanded(q) - before;
     }
     if (st == TD_ASTAR_RUNNING) break; /* budget spent */
     size_t len = 0;
@@ -191,7 +255,9 @@ size_t td_pathq_tick(td_pathq *q, uint64_t budget) {
         st = TD_ASTAR_ERROR;
         cost = TD_COST_INF;
       } else if (!path_open(q->graph, q->path, len)) {
-        q->active = false; /* stale: the flags changed under the search */
+        /* stale: the flags changed under the search (or see head_astar) */
+        if (q->head_jps && td_jps_sync(q->jps) == 0) q->head_astar = true;
+        q->active = false;
         q->stats.restarts++;
         continue;
       } else if (q->simplify) {
@@ -199,7 +265,7 @@ size_t td_pathq_tick(td_pathq *q, uint64_t budget) {
       }
     }
     q->head++;
-    q->active = false;
+    head_done(q);
     q->pending--;
     q->stats.delivered++;
     delivered++;
@@ -228,7 +294,7 @@ size_t td_pathq_ids(const td_pathq *q, uint32_t *ids, size_t cap) {
 /* Expansions the head's search has spent since it began (0: none begun). */
 static uint64_t head_spent(const td_pathq *q) {
   if (!q->active) return 0;
-  return q->resume ? q->resume_spent : td_astar_expanded(q->search);
+  return q->resume ? q->resume_spent : search_expanded(q);
 }
 
 static uint64_t fnv_u64(uint64_t h, uint64_t v) {
@@ -334,6 +400,7 @@ int td_pathq_load(td_pathq *q, td_blob_reader *r, td_pathq_fn fn, void *user, td
   q->head = 0;
   q->tail = q->pending = (size_t)n;
   q->active = q->resume = active != 0;
+  q->head_jps = q->head_astar = false;
   q->resume_spent = spent;
   q->next_id = next_id;
   q->stats = s;

@@ -1,6 +1,16 @@
 /*
-** pathq.h: a queue of path requests answered by A* under a per-tick budget
-** of node expansions (seed 002's path manager, without coroutines).
+** pathq.h: a queue of path requests answered by A* (astar.h), or on a grid
+** by Jump Point Search (jps.h), under a per-tick budget of node expansions
+** (seed 002's path manager, without coroutines).
+**
+** Searches. Without a grid every search is A*'s. With one
+** (td_pathq_use_grid: the grid g was built from), a search that begins
+** while the graph is uniform (td_jps_uniform: no cost factor changed from
+** 1) is JPS's, else A*'s; the choice is made when a search begins, from
+** the graph as it is then. Both find least-cost paths, the same costs;
+** JPS's path may be another of the equally short ones (jps.h, tie rule),
+** and its expansions are jump points, far fewer. The budget counts the
+** expansions of whichever search runs.
 **
 ** Requests (start node, goal node, callback, user pointer) are answered in
 ** the order they were made. td_pathq_tick spends at most its budget of
@@ -13,7 +23,7 @@
 ** Each answer is one callback, made from inside td_pathq_tick:
 **   fn(user, id, status, path, len, cost)
 ** status is TD_ASTAR_FOUND (path: len node ids, start to goal; cost: the
-** A* cost of the grid path, before any simplification), TD_ASTAR_NO_PATH
+** cost of the grid path, before any simplification), TD_ASTAR_NO_PATH
 ** or TD_ASTAR_ERROR (out of memory; path NULL, len 0, cost TD_COST_INF).
 ** With simplification on (td_pathq_set_simplify), a found path is passed
 ** through td_grid_simplify first. A callback may make and cancel requests;
@@ -30,14 +40,15 @@
 ** expansions it has spent since it began. A loaded queue begins that
 ** search again at its first tick and steps it that many expansions before
 ** it spends its budget (they are not counted again: they were counted
-** before the save); astar.h's budgets add up, so it answers on the same
-** tick with the same path as the saved queue would have. The graph's
+** before the save); astar.h's and jps.h's budgets add up, and the graph
+** decides which search begins, so it answers on the same tick with the
+** same path as the saved queue would have. The graph's
 ** flags and weights must by then be what they were at the save (a change
 ** in between restarts the search anyway, as td_pathq_restart says).
 **
-** Memory: the queue borrows the graph (and the grid, when simplifying),
-** which must outlive it, and owns its request array, A* search and path
-** buffer. The path passed to a callback belongs to the queue and is valid
+** Memory: the queue borrows the graph (and the grid, when simplifying or
+** searching with JPS), which must outlive it, and owns its request array,
+** its searches and path buffer. The path passed to a callback belongs to the queue and is valid
 ** only during the call.
 ** Determinism: answers, their order and the tick they arrive on depend
 ** only on the graph, its flags, the requests, the cancellations and the
@@ -54,6 +65,7 @@
 #include "nav/blob.h"
 #include "nav/graph.h"
 #include "nav/grid.h"
+#include "nav/jps.h"
 
 typedef struct td_pathq td_pathq;
 
@@ -74,6 +86,11 @@ void td_pathq_destroy(td_pathq *q);
 
 /* Simplify found paths on this grid (the one g was built from); NULL: off. */
 void td_pathq_set_simplify(td_pathq *q, const td_grid *grid);
+
+/* Search with JPS on this grid (the one g was built from) whenever the
+** graph is uniform; NULL: A* only. Not while a search is in progress. 0,
+** or -1 with err set (out of memory, not g's grid, a search in progress). */
+int td_pathq_use_grid(td_pathq *q, const td_grid *grid, td_err *err);
 
 /* Queues a request. Returns its id, or 0 with err set (unknown node, no
 ** callback, out of memory). */

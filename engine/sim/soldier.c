@@ -296,7 +296,12 @@ int soldiers_init(td_world *w) {
   w->s_rects = td_mem_alloc((nb ? nb : 1) * 4 * sizeof *w->s_rects);
   w->pathq = td_pathq_create(w->graph, NULL);
   if (!w->s_rects || !w->pathq) return -1;
-  if (w->map->grid) td_pathq_set_simplify(w->pathq, w->map->grid);
+  if (w->map->grid) {
+    td_pathq_set_simplify(w->pathq, w->map->grid);
+    /* soldiers' walks on a grid: Jump Point Search while no cost rule
+    ** weighs the grid (nav/pathq.h) */
+    if (td_pathq_use_grid(w->pathq, w->map->grid, NULL) != 0) return -1;
+  }
   return 0;
 }
 

@@ -127,8 +127,9 @@
 ** (MOVE); upgraded to another type: the same share of health; to fewer:
 ** the last posts' soldiers go; sold or destroyed: all go (FREE), letting
 ** go of their enemies.
-**   Walking. On grid maps every walk (to a post, to an enemy) is an A*
-** path from the soldier's cell to the target's cell from the path queue
+**   Walking. On grid maps every walk (to a post, to an enemy) is a least-
+** cost path (Jump Point Search, or A* while a cost rule weighs the grid)
+** from the soldier's cell to the target's cell from the path queue
 ** (nav/pathq.h, TD_WORLD_PATH_BUDGET expansions per tick, in request
 ** order; the soldier stands while it waits), simplified by line of sight,
 ** then straight to the target; no tick's move ends in a closed cell or in

@@ -52,7 +52,7 @@ expect_fail() { # status message args...
   check $rc "$* says '$msg' (got: $(cat "$tmp/err"))"
 }
 expect_fail 2 "td: bench crowd: no case named '2k-sep'" bench crowd --case 2k-sep
-expect_fail 2 ": route, crowd, render or sim (see td bench --help)" bench nope
+expect_fail 2 ": route, path, crowd, render or sim (see td bench --help)" bench nope
 expect_fail 2 "bench: --seed: 'x' is not a whole number (0 .. 18446744073709551615)" bench crowd --seed x
 expect_fail 2 "bench: --case needs a value" bench crowd --case
 "$td" bench --help | grep -q "crowd   1k to 1M agents"; check $? "help lists crowd"

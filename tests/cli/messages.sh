@@ -12,7 +12,7 @@ mod=tests/data/mods/game_api
 
 # ---- usage errors: one line, with the way to the help ----------------------
 expect "no command" 2 "td: no command given (see td --help)" -- "$td"
-expect "bench without area" 2 "bench: no area given: route, crowd, render or sim (see td bench --help)" -- "$td" bench
+expect "bench without area" 2 "bench: no area given: route, path, crowd, render or sim (see td bench --help)" -- "$td" bench
 expect "shot without OUT" 2 "shot: OUT.png is required (see td shot --help)" -- "$td" shot --map $map
 expect "shot without map" 2 "shot: --map FILE is required (see td shot --help)" -- "$td" shot "$tmp/x.png"
 expect "shot: two outputs" 2 "shot: unexpected argument 'b.png' (see td shot --help)" -- "$td" shot --map $map a.png b.png

@@ -30,6 +30,23 @@ has out "scenarios: 5, mismatches: 0"
 run 0 path --movingai "$data/path32.map" --scen "$data/path32.scen"
 has out "scenarios: 24, mismatches: 0"
 
+# JPS (the default) and A* print the same lengths; their expansions differ
+for m in path8 path32; do
+  run 0 path --movingai "$data/$m.map" --scen "$data/$m.scen" --algo astar
+  cp "$tmp/out" "$tmp/astar.txt"
+  run 0 path --movingai "$data/$m.map" --scen "$data/$m.scen" --algo jps
+  cmp -s "$tmp/out" "$tmp/astar.txt" || fail "$m: jps and astar print different lengths"
+  run 0 path --movingai "$data/$m.map" --scen "$data/$m.scen" --algo astar --json
+  sed 's/"expansions":[0-9]*,//' "$tmp/out" >"$tmp/astar.json"
+  grep -o '"expansions":[0-9]*' "$tmp/out" | cut -d: -f2 >"$tmp/astar.exp"
+  run 0 path --movingai "$data/$m.map" --scen "$data/$m.scen" --json
+  sed 's/"expansions":[0-9]*,//' "$tmp/out" >"$tmp/jps.json"
+  grep -o '"expansions":[0-9]*' "$tmp/out" | cut -d: -f2 >"$tmp/jps.exp"
+  cmp -s "$tmp/jps.json" "$tmp/astar.json" || fail "$m: jps and astar JSON differ beyond expansions"
+  paste "$tmp/jps.exp" "$tmp/astar.exp" | awk '$1 > $2 { bad = 1 } END { exit bad }' ||
+    fail "$m: jps expanded more than A* on a query"
+done
+
 # JSON: one object per query and one with the totals
 run 0 path --json --movingai "$data/path8.map" --scen "$data/path8.scen"
 [ "$(grep -c '^{"line":' "$tmp/out")" = 5 ] || fail "expected 5 query objects"
@@ -66,8 +83,10 @@ bad "path8_size.scen:2: query is for a 9x8 map, but $data/path8.map is 8x8" \
 bad "td: path: unknown option '--fast'" path --fast
 bad "td: path: --movingai MAP and --scen SCEN are both required" path --movingai "$data/path8.map"
 bad "td: path: --scen needs a file name" path --movingai "$data/path8.map" --scen
+bad "td: path: --algo 'dijkstra': jps or astar" path --movingai "$data/path8.map" --scen "$data/path8.scen" --algo dijkstra
+bad "td: path: --algo needs jps or astar" path --movingai "$data/path8.map" --scen "$data/path8.scen" --algo
 
 # help: usage on stdout, exit 0
 run 0 path --help
-has out "usage: td path --movingai MAP --scen SCEN [--json]"
+has out "usage: td path --movingai MAP --scen SCEN [--algo jps|astar] [--json]"
 echo "cli path: ok"
