@@ -9,7 +9,7 @@
 ** one door of 1 to room/4 cells in each wall between two rooms, at a random
 ** place), and mazes of corridors 1, 2, 4, 8, 16 and 32 cells wide (one-cell
 ** walls, a depth-first maze over the corridor lattice). Then the project's
-** own: the MovingAI maps of tests/data and the bundled grid maps (maps/NN-name.lua
+** own: the MovingAI maps of tests/data and the bundled grid maps (maps/NN-name.tmx
 ** with a walkable layer), read from the source tree ($TD_SOURCE_DIR, or the
 ** current directory; a case whose file is missing is skipped with a note).
 **
@@ -77,9 +77,9 @@ static const bench_case cases[] = {
     {"maze-32", K_MAZE, 32, NULL, true},
     {"path8", K_MOVINGAI, 0, "tests/data/path8.map", true},
     {"path32", K_MOVINGAI, 0, "tests/data/path32.map", true},
-    {"02-grid", K_MAPFILE, 0, "maps/02-grid.lua", true},
-    {"04-foundry", K_MAPFILE, 0, "maps/04-foundry.lua", true},
-    {"06-expanse", K_MAPFILE, 0, "maps/06-expanse.lua", false},
+    {"02-grid", K_MAPFILE, 0, "maps/02-grid.tmx", true},
+    {"04-foundry", K_MAPFILE, 0, "maps/04-foundry.tmx", true},
+    {"06-expanse", K_MAPFILE, 0, "maps/06-expanse.tmx", false},
 };
 
 static void fill(td_grid *grid, bool walkable) {
