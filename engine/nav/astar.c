@@ -8,7 +8,7 @@
 ** search starts in O(1). gen wraps after 2^32 - 1 searches; the stamps are
 ** then cleared once.
 **
-** The heap holds (f, h, node) so comparisons touch only the heap array.
+** The heap (nav/fheap.h) holds (f, h, node) so comparisons touch only its array.
 ** A node is in it at most once (an improvement is a decrease-key), so it
 ** never holds more than node_count entries. A 4-ary heap halves the depth
 ** of a binary one; pops do four comparisons a level, which stay in one or
@@ -22,22 +22,16 @@
 #include <math.h>
 #include <string.h>
 
-#define CLOSED (-1)
-#define ARITY 4
+#include "nav/fheap.h"
 
-typedef struct heap_item {
-  td_cost f, h;
-  int32_t node;
-} heap_item;
+#define CLOSED TD_FHEAP_CLOSED
 
 struct td_astar {
   size_t cap;            /* nodes the arrays hold */
   td_cost *g;
   int32_t *parent;
-  int32_t *pos;
   uint32_t *stamp;
-  heap_item *heap;
-  size_t heap_len;
+  td_fheap open;         /* item, pos (per node), len */
   uint32_t gen;
 
   const td_graph *graph;
@@ -82,60 +76,6 @@ static td_cost heuristic(const td_astar *s, int32_t n) {
   return sat_add(sat_mul((td_cost)lo, s->w2), sat_mul((td_cost)(hi - lo), s->w1));
 }
 
-/* ------------------------------------------------------------------ */
-/* indexed 4-ary min-heap on (f, h, node) */
-
-static bool item_less(const heap_item *a, const heap_item *b) {
-  if (a->f != b->f) return a->f < b->f;
-  if (a->h != b->h) return a->h < b->h;
-  return a->node < b->node;
-}
-
-static void sift_up(td_astar *s, size_t i) {
-  heap_item it = s->heap[i];
-  while (i > 0) {
-    size_t p = (i - 1) / ARITY;
-    if (!item_less(&it, &s->heap[p])) break;
-    s->heap[i] = s->heap[p];
-    s->pos[s->heap[i].node] = (int32_t)i;
-    i = p;
-  }
-  s->heap[i] = it;
-  s->pos[it.node] = (int32_t)i;
-}
-
-static void sift_down(td_astar *s, size_t i) {
-  heap_item it = s->heap[i];
-  for (;;) {
-    size_t first = i * ARITY + 1;
-    if (first >= s->heap_len) break;
-    size_t last = first + ARITY < s->heap_len ? first + ARITY : s->heap_len;
-    size_t best = first;
-    for (size_t c = first + 1; c < last; c++)
-      if (item_less(&s->heap[c], &s->heap[best])) best = c;
-    if (!item_less(&s->heap[best], &it)) break;
-    s->heap[i] = s->heap[best];
-    s->pos[s->heap[i].node] = (int32_t)i;
-    i = best;
-  }
-  s->heap[i] = it;
-  s->pos[it.node] = (int32_t)i;
-}
-
-static void heap_push(td_astar *s, int32_t node, td_cost f, td_cost h) {
-  s->heap[s->heap_len] = (heap_item){.f = f, .h = h, .node = node};
-  sift_up(s, s->heap_len++);
-}
-
-static int32_t heap_pop(td_astar *s) {
-  int32_t top = s->heap[0].node;
-  s->pos[top] = CLOSED;
-  if (--s->heap_len > 0) {
-    s->heap[0] = s->heap[s->heap_len];
-    sift_down(s, 0);
-  }
-  return top;
-}
 
 /* ------------------------------------------------------------------ */
 
@@ -151,7 +91,7 @@ td_astar *td_astar_create(td_err *err) {
 }
 
 static void free_arrays(size_t cap, td_cost *g, int32_t *parent, int32_t *pos,
-                        uint32_t *stamp, heap_item *heap) {
+                        uint32_t *stamp, td_fheap_item *heap) {
   td_mem_free(g, cap * sizeof *g);
   td_mem_free(parent, cap * sizeof *parent);
   td_mem_free(pos, cap * sizeof *pos);
@@ -161,7 +101,7 @@ static void free_arrays(size_t cap, td_cost *g, int32_t *parent, int32_t *pos,
 
 void td_astar_destroy(td_astar *s) {
   if (!s) return;
-  free_arrays(s->cap, s->g, s->parent, s->pos, s->stamp, s->heap);
+  free_arrays(s->cap, s->g, s->parent, s->open.pos, s->stamp, s->open.item);
   td_mem_free(s, sizeof *s);
 }
 
@@ -174,19 +114,19 @@ int td_astar_reserve(td_astar *s, int32_t node_count, td_err *err) {
   int32_t *parent = td_mem_alloc(cap * sizeof *parent);
   int32_t *pos = td_mem_alloc(cap * sizeof *pos);
   uint32_t *stamp = td_mem_calloc(cap, sizeof *stamp);
-  heap_item *heap = td_mem_alloc(cap * sizeof *heap);
+  td_fheap_item *heap = td_mem_alloc(cap * sizeof *heap);
   if (!g || !parent || !pos || !stamp || !heap) {
     free_arrays(cap, g, parent, pos, stamp, heap);
     return td_err_set(err, "astar: out of memory for %d nodes", node_count);
   }
-  free_arrays(s->cap, s->g, s->parent, s->pos, s->stamp, s->heap);
+  free_arrays(s->cap, s->g, s->parent, s->open.pos, s->stamp, s->open.item);
   s->cap = cap;
   s->g = g;
   s->parent = parent;
-  s->pos = pos;
+  s->open.pos = pos;
   s->stamp = stamp;
-  s->heap = heap;
-  s->heap_len = 0;
+  s->open.item = heap;
+  s->open.len = 0;
   s->gen = 0; /* every stamp is 0: nothing reached */
   s->status = TD_ASTAR_ERROR;
   s->graph = NULL;
@@ -199,7 +139,7 @@ static void reach(td_astar *s, int32_t n, td_cost gn, int32_t p) {
   s->g[n] = gn;
   s->parent[n] = p;
   td_cost h = heuristic(s, n);
-  heap_push(s, n, sat_add(gn, h), h);
+  td_fheap_push(&s->open, n, sat_add(gn, h), h);
 }
 
 static void choose_heuristic(td_astar *s, const td_graph *g) {
@@ -224,7 +164,7 @@ td_astar_status td_astar_begin(td_astar *s, const td_graph *g, int32_t start,
   s->status = TD_ASTAR_ERROR;
   s->graph = NULL;
   s->expanded = 0;
-  s->heap_len = 0;
+  s->open.len = 0;
   s->path_len = 0;
   if (!g->finalized) {
     td_err_set(err, "astar: the graph is not finalized");
@@ -263,8 +203,8 @@ td_astar_status td_astar_begin(td_astar *s, const td_graph *g, int32_t start,
 td_astar_status td_astar_step(td_astar *s, uint64_t budget) {
   if (s->status != TD_ASTAR_RUNNING) return s->status;
   const td_graph *g = s->graph;
-  while (budget > 0 && s->heap_len > 0) {
-    int32_t u = heap_pop(s);
+  while (budget > 0 && s->open.len > 0) {
+    int32_t u = td_fheap_pop(&s->open);
     budget--;
     s->expanded++;
     if (u == s->goal) {
@@ -286,18 +226,16 @@ td_astar_status td_astar_step(td_astar *s, uint64_t budget) {
         /* a strictly better route; equal ones keep the first parent */
         s->g[v] = nd;
         s->parent[v] = u;
-        if (s->pos[v] == CLOSED) {
+        if (s->open.pos[v] == CLOSED) {
           td_cost h = heuristic(s, v); /* reopened: inconsistent heuristic */
-          heap_push(s, v, sat_add(nd, h), h);
+          td_fheap_push(&s->open, v, sat_add(nd, h), h);
         } else {
-          size_t at = (size_t)s->pos[v];
-          s->heap[at].f = sat_add(nd, s->heap[at].h);
-          sift_up(s, at);
+          td_fheap_lower(&s->open, v, sat_add(nd, td_fheap_h(&s->open, v)));
         }
       }
     }
   }
-  if (s->heap_len == 0) s->status = TD_ASTAR_NO_PATH;
+  if (s->open.len == 0) s->status = TD_ASTAR_NO_PATH;
   return s->status;
 }
 
@@ -306,11 +244,11 @@ td_astar_status td_astar_status_get(const td_astar *s) { return s->status; }
 uint64_t td_astar_expanded(const td_astar *s) { return s->expanded; }
 
 /* A node reached by this search (stamp == gen) always had pos written by
-** heap_push, except the start of a start == goal answer, which expanded
+** td_fheap_push, except the start of a start == goal answer, which expanded
 ** nothing: hence the expanded test before pos is read. */
 bool td_astar_closed(const td_astar *s, int32_t n) {
   if (!s->graph || s->expanded == 0 || n < 0 || n >= s->graph->node_count) return false;
-  return s->stamp[n] == s->gen && s->pos[n] == CLOSED;
+  return s->stamp[n] == s->gen && s->open.pos[n] == CLOSED;
 }
 
 size_t td_astar_path(const td_astar *s, int32_t *out, size_t cap, td_cost *cost) {

@@ -46,8 +46,9 @@
 
 #include <string.h>
 
-#define CLOSED (-1)
-#define ARITY 4
+#include "nav/fheap.h"
+
+#define CLOSED TD_FHEAP_CLOSED
 
 /* A cell's search state: reached by this search when stamp == gen. */
 typedef struct cell_rec {
@@ -55,11 +56,6 @@ typedef struct cell_rec {
   int32_t parent;          /* the jump point it was scanned from, or TD_NONE */
   uint32_t stamp;
 } cell_rec;
-
-typedef struct heap_item {
-  td_cost f, h;
-  int32_t cell;
-} heap_item;
 
 /* A set of parallel lines of cells (the rows, or the columns): words
 ** words of bits a line; see the design note. */
@@ -83,10 +79,8 @@ struct td_jps {
   td_cost uniform_sum;     /* the graph's weight_sum when every edge weighs its grid weight */
 
   cell_rec *node;          /* per cell: 16 bytes, four a cache line */
-  int32_t *pos;            /* per cell: index in the heap, or CLOSED (dense: the
-                           ** heap's moves write it) */
-  heap_item *heap;
-  size_t heap_len;
+  td_fheap open;           /* pos per cell: index in the heap, or CLOSED (dense:
+                           ** the heap's moves write it) */
   uint32_t gen;
 
   int32_t goal, gx, gy;    /* the goal cell */
@@ -283,12 +277,12 @@ static void free_all(td_jps *s) {
   ls_free(&s->cols);
   td_mem_free(s->seen, s->seen_n);
   td_mem_free(s->node, c * sizeof *s->node);
-  td_mem_free(s->pos, c * sizeof *s->pos);
-  td_mem_free(s->heap, c * sizeof *s->heap);
+  td_mem_free(s->open.pos, c * sizeof *s->open.pos);
+  td_mem_free(s->open.item, c * sizeof *s->open.item);
   s->seen = NULL;
   s->node = NULL;
-  s->pos = NULL;
-  s->heap = NULL;
+  s->open.pos = NULL;
+  s->open.item = NULL;
   s->cells = s->seen_n = 0;
   s->nodes = 0;
   s->graph = NULL;
@@ -313,11 +307,11 @@ int td_jps_bind(td_jps *s, const td_grid *grid, const td_graph *g, td_err *err) 
   if (rc == 0) rc = ls_alloc(&s->cols, grid->width + 2, grid->height + 2);
   s->seen = td_mem_alloc(nodes ? nodes : 1);
   s->node = td_mem_calloc(cells, sizeof *s->node);
-  s->pos = td_mem_alloc(cells * sizeof *s->pos);
-  s->heap = td_mem_alloc(cells * sizeof *s->heap);
+  s->open.pos = td_mem_alloc(cells * sizeof *s->open.pos);
+  s->open.item = td_mem_alloc(cells * sizeof *s->open.item);
   s->cells = cells;
   s->seen_n = nodes ? nodes : 1;
-  if (rc != 0 || !s->seen || !s->node || !s->pos || !s->heap) {
+  if (rc != 0 || !s->seen || !s->node || !s->open.pos || !s->open.item) {
     free_all(s);
     return td_err_set(err, "jps: out of memory for a %dx%d grid", grid->width, grid->height);
   }
@@ -327,7 +321,7 @@ int td_jps_bind(td_jps *s, const td_grid *grid, const td_graph *g, td_err *err) 
   s->w = grid->width;
   s->h = grid->height;
   s->gen = 0;
-  s->heap_len = 0;
+  s->open.len = 0;
   td_graph_grid_weights(grid->cell, &s->w1, &s->w2);
   s->uniform_sum = 0;
   for (int32_t e = 0; e < g->edge_count; e++) {
@@ -428,58 +422,6 @@ static td_cost octile(const td_jps *s, int32_t dx, int32_t dy) {
   return (td_cost)lo * s->w2 + (td_cost)(hi - lo) * s->w1;
 }
 
-static bool item_less(const heap_item *a, const heap_item *b) {
-  if (a->f != b->f) return a->f < b->f;
-  if (a->h != b->h) return a->h < b->h;
-  return a->cell < b->cell;
-}
-
-static void sift_up(td_jps *s, size_t i) {
-  heap_item it = s->heap[i];
-  while (i > 0) {
-    size_t p = (i - 1) / ARITY;
-    if (!item_less(&it, &s->heap[p])) break;
-    s->heap[i] = s->heap[p];
-    s->pos[s->heap[i].cell] = (int32_t)i;
-    i = p;
-  }
-  s->heap[i] = it;
-  s->pos[it.cell] = (int32_t)i;
-}
-
-static void sift_down(td_jps *s, size_t i) {
-  heap_item it = s->heap[i];
-  for (;;) {
-    size_t first = i * ARITY + 1;
-    if (first >= s->heap_len) break;
-    size_t last = first + ARITY < s->heap_len ? first + ARITY : s->heap_len;
-    size_t best = first;
-    for (size_t c = first + 1; c < last; c++)
-      if (item_less(&s->heap[c], &s->heap[best])) best = c;
-    if (!item_less(&s->heap[best], &it)) break;
-    s->heap[i] = s->heap[best];
-    s->pos[s->heap[i].cell] = (int32_t)i;
-    i = best;
-  }
-  s->heap[i] = it;
-  s->pos[it.cell] = (int32_t)i;
-}
-
-static void heap_push(td_jps *s, int32_t cell, td_cost f, td_cost h) {
-  s->heap[s->heap_len] = (heap_item){.f = f, .h = h, .cell = cell};
-  sift_up(s, s->heap_len++);
-}
-
-static int32_t heap_pop(td_jps *s) {
-  int32_t top = s->heap[0].cell;
-  s->pos[top] = CLOSED;
-  if (--s->heap_len > 0) {
-    s->heap[0] = s->heap[s->heap_len];
-    sift_down(s, 0);
-  }
-  return top;
-}
-
 static td_cost h_of(const td_jps *s, int32_t x, int32_t y) {
   return octile(s, x - s->gx, y - s->gy);
 }
@@ -491,17 +433,15 @@ static void relax(td_jps *s, int32_t v, int32_t vx, int32_t vy, td_cost nd, int3
     s->node[v].g = nd;
     s->node[v].parent = u;
     td_cost h = h_of(s, vx, vy);
-    heap_push(s, v, nd + h, h);
+    td_fheap_push(&s->open, v, nd + h, h);
   } else if (nd < s->node[v].g) {
     s->node[v].g = nd;
     s->node[v].parent = u;
-    if (s->pos[v] == CLOSED) {
+    if (s->open.pos[v] == CLOSED) {
       td_cost h = h_of(s, vx, vy);
-      heap_push(s, v, nd + h, h);
+      td_fheap_push(&s->open, v, nd + h, h);
     } else {
-      size_t at = (size_t)s->pos[v];
-      s->heap[at].f = nd + s->heap[at].h;
-      sift_up(s, at);
+      td_fheap_lower(&s->open, v, nd + td_fheap_h(&s->open, v));
     }
   }
 }
@@ -526,7 +466,7 @@ static void try_dir(td_jps *s, int32_t u, int32_t x, int32_t y, int dx, int dy) 
       return;
     }
     s->node[c] = (cell_rec){.g = gc, .parent = u, .stamp = s->gen};
-    s->pos[c] = CLOSED;
+    s->open.pos[c] = CLOSED;
     try_dir(s, c, jx, jy, dx, 0);
     try_dir(s, c, jx, jy, 0, dy);
     u = c;
@@ -569,7 +509,7 @@ static void expand(td_jps *s, int32_t u) {
 td_astar_status td_jps_begin(td_jps *s, int32_t start, int32_t goal, td_err *err) {
   s->status = TD_ASTAR_ERROR;
   s->expanded = 0;
-  s->heap_len = 0;
+  s->open.len = 0;
   s->path_len = 0;
   const td_graph *g = s->graph;
   if (!g) {
@@ -599,7 +539,7 @@ td_astar_status td_jps_begin(td_jps *s, int32_t start, int32_t goal, td_err *err
     s->status = TD_ASTAR_FOUND;
   } else {
     td_cost h = h_of(s, a % s->w, a / s->w);
-    heap_push(s, a, h, h);
+    td_fheap_push(&s->open, a, h, h);
     s->status = TD_ASTAR_RUNNING;
   }
   return s->status;
@@ -614,8 +554,8 @@ static size_t steps(const td_jps *s, int32_t a, int32_t b) {
 
 td_astar_status td_jps_step(td_jps *s, uint64_t budget) {
   if (s->status != TD_ASTAR_RUNNING) return s->status;
-  while (budget > 0 && s->heap_len > 0) {
-    int32_t u = heap_pop(s);
+  while (budget > 0 && s->open.len > 0) {
+    int32_t u = td_fheap_pop(&s->open);
     budget--;
     s->expanded++;
     if (u == s->goal) {
@@ -628,7 +568,7 @@ td_astar_status td_jps_step(td_jps *s, uint64_t budget) {
     }
     expand(s, u);
   }
-  if (s->heap_len == 0) s->status = TD_ASTAR_NO_PATH;
+  if (s->open.len == 0) s->status = TD_ASTAR_NO_PATH;
   return s->status;
 }
 
