@@ -952,8 +952,10 @@ int td_cmd_play(int argc, char **argv) {
     return rc;
   }
   /* a path given as is when it exists, else under the data directory; the
-  ** menu lists the bundled maps, then the player's (app_data.c) */
+  ** menu lists the bundled maps, then the player's, and the player's mods
+  ** as toggles (app_data.c) */
   char assets[1024], maps[1024], mod_buf[1024], data[1024], user_maps[1024], map_buf[1024];
+  char user_mods[1024];
   char mod_bufs[TD_MOD_MAX_MODS][1024];
   for (size_t k = 0; k < nmods; k++) mods[k] = td_app_mod_path(mods[k], mod_bufs[k], sizeof mod_bufs[k]);
   td_client_options o = {
@@ -961,6 +963,7 @@ int td_cmd_play(int argc, char **argv) {
     .maps_dir = td_app_find_dir("maps", maps, sizeof maps),
     .user_maps_dir = td_app_user_dir("maps", user_maps, sizeof user_maps) &&
                              !td_datadir_same(user_maps, maps) ? user_maps : NULL,
+    .user_mods_dir = td_app_user_dir("mods", user_mods, sizeof user_mods) ? user_mods : NULL,
     .data_dir = td_progress_dir(data, sizeof data) ? data : NULL,
     .map_path = map ? td_app_path(map, map_buf, sizeof map_buf) : NULL,
     .mod_dir = nmods ? mods[0] : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),

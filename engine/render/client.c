@@ -225,6 +225,7 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
   c->pad_dir = -1;
   c->screen = SCREEN_MENU;
   client_progress_init(c, o->data_dir); /* the maps in order, the player's progress */
+  client_mods_init(c, o->user_mods_dir);  /* the player's mods, all off */
   if (o->map_path) {
     if (td_client_start(c, o->map_path, err) != 0) {
       td_client_destroy(c);
@@ -258,9 +259,9 @@ void td_client_destroy(td_client *c) {
 int td_client_start(td_client *c, const char *map_path, td_err *err) {
   end_game(c);
   const char *mods[TD_MOD_MAX_MODS];
-  for (size_t i = 0; i < c->mod_count; i++) mods[i] = c->mod_dirs[i];
+  size_t nmods = client_mods_for_game(c, mods); /* the client's, then the player's enabled */
   td_game_options go = {.map_path = map_path, .mod_dir = mods[0], .mod_dirs = mods,
-                        .mod_count = c->mod_count, .seed = c->seed,
+                        .mod_count = nmods, .seed = c->seed,
                         .difficulty = c->set.difficulty, .endless = c->endless};
   td_game *g = td_game_create(&go, err);
   if (!g) {
@@ -688,6 +689,7 @@ static void do_action(td_client *c, const td_ui_button *b) {
     else if (c->map_path[0]) td_client_start(c, c->map_path, &err);
     break;
   case A_SETTINGS: c->screen = SCREEN_SETTINGS; break;
+  case A_USER_MOD: client_mods_toggle(c, b->arg); break;
   case A_QUIT:
     if (c->game && c->screen == SCREEN_GAME && td_world_state(client_world(c)) == TD_GAME_PLAYING)
       c->confirm = A_QUIT; /* a game on: ask first */

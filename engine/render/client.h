@@ -41,7 +41,11 @@
 ** td_client_settings; difficulty, for the next game; volume in steps of
 ** 10 % and mute, which the client applies to its audio; M mutes on every
 ** screen; the music's volume; the palette, standard or colour-blind safe:
-** palette.h; the UI scale: Auto, 1x, 1.5x, 2x), the game (Esc: the pause
+** palette.h; the UI scale: Auto, 1x, 1.5x, 2x), the player's own mods
+** (user_mods_dir's subdirectories holding a mod.lua, by name, at most 8:
+** a "Your mods" row of toggles under the chosen map's details; a game
+** started from the menu loads the enabled ones after the client's mods,
+** and one that fails to load shows its error in the menu), the game (Esc: the pause
 ** menu, a panel at the left, which can save the game; Restart, Main menu
 ** and Quit ask first in a dialog; H or ?: the controls screen, during
 ** which the game does not step; on the menu's first map, once, the
@@ -82,6 +86,7 @@ typedef struct td_client_options {
   const char *assets_dir;  /* holds atlas.png and atlas.txt */
   const char *maps_dir;    /* listed by the main menu (NULL: no list) */
   const char *user_maps_dir; /* the player's maps, listed after them (NULL: none) */
+  const char *user_mods_dir; /* the player's mods: the menu's toggles (NULL: none) */
   const char *data_dir;    /* the player's progress and saves (td_progress_dir;
                               NULL: none kept) */
   const char *map_path;    /* NULL: start in the main menu */

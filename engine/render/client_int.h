@@ -20,6 +20,7 @@
 
 #define MAX_MAPS 32
 #define MAX_BUTTONS 96
+#define CLIENT_USER_MODS 8 /* the player's mods the menu lists at most */
 #define TOP_H 48
 #define BOTTOM_H 68
 #define PANEL_W 270
@@ -34,7 +35,7 @@ enum action {
   A_BUILD, A_CALL, A_SPEED, A_PAUSE, A_MENU, A_RESUME, A_RESTART, A_MAINMENU, A_UPGRADE,
   A_SELL, A_TARGET, A_CLOSE_PANEL, A_ERR_CLOSE, A_ERR_COPY, A_RALLY, A_REPAIR,
   A_ENDLESS, A_CONTINUE, A_SAVE, A_NEXT_MAP, A_CONFIRM, A_CANCEL, A_UI_SCALE,
-  A_MUSIC, A_MUSIC_SET, A_PALETTE, A_TUTORIAL_NEXT, A_TUTORIAL_SKIP, A_HELP
+  A_MUSIC, A_MUSIC_SET, A_PALETTE, A_TUTORIAL_NEXT, A_TUTORIAL_SKIP, A_HELP, A_USER_MOD
 };
 
 typedef struct stats {
@@ -126,6 +127,13 @@ struct td_client {
   bool help;             /* the controls screen (H, ?) is open: the game does not step */
   SDL_Rect r_help;       /* its panel, last frame (UI units) */
   char t_tutorial[800];  /* the tutorial's words of the last frame ("": none) */
+  /* the player's own mods (client_mods.c) */
+  char umod_dir[CLIENT_USER_MODS][600]; /* USER/mods/NAME, by name */
+  char umod_name[CLIENT_USER_MODS][32]; /* NAME for display (printable ASCII) */
+  bool umod_on[CLIENT_USER_MODS];       /* toggled on: loaded after mod_dirs */
+  int numods;
+  int mods_x, mods_y;    /* the row's place, last layout (UI units) */
+  int menu_bottom;       /* the main menu's last row of buttons ends here (UI units) */
 };
 static const SDL_Color WHITE = {255, 255, 255, 255};
 
@@ -149,6 +157,16 @@ void client_save_game(td_client *c);                  /* the pause menu's Save g
 void client_continue(td_client *c);                   /* the menu's Continue */
 int client_next_map(const td_client *c);              /* the map after this one, or -1 */
 void client_progress_tutorial_done(td_client *c);     /* recorded and written */
+
+/* client_mods.c: the player's own mods in the main menu */
+void client_mods_init(td_client *c, const char *dir); /* lists dir's mods, all off */
+/* The mods a game started from the menu loads: mod_dirs, then the enabled
+** user mods (no duplicates, at most TD_MOD_MAX_MODS); returns the count. */
+size_t client_mods_for_game(const td_client *c, const char **mods);
+void client_mods_toggle(td_client *c, int i);
+int client_mods_height(const td_client *c);        /* of the toggles' row(s); 0: none */
+void client_mods_layout(td_client *c, int x, int y, int w); /* its buttons */
+void client_mods_draw(td_client *c);                /* its label */
 
 /* client_pad.c: the gamepad */
 void client_pad_event(td_client *c, const SDL_Event *e);  /* controller events */

@@ -145,9 +145,9 @@ void client_continue(td_client *c) {
   if (c->map_sel < 0 || c->map_sel >= c->nmaps || !save_path(c, c->maps[c->map_sel], sp, sizeof sp))
     return;
   const char *mods[TD_MOD_MAX_MODS];
-  for (size_t i = 0; i < c->mod_count; i++) mods[i] = c->mod_dirs[i];
+  size_t nmods = client_mods_for_game(c, mods); /* as a new game from the menu */
   td_game_options go = {.map_path = c->maps[c->map_sel], .mod_dir = mods[0], .mod_dirs = mods,
-                        .mod_count = c->mod_count};
+                        .mod_count = nmods};
   td_err err;
   td_game *g = td_game_load(&go, sp, &err);
   if (!g) { /* the save stays as it is: the player may want it back */

@@ -99,10 +99,16 @@ static void layout_menu(td_client *c) {
   td_ui_button *b = add_button(c, cx + 230, by, 200, 44, A_CONTINUE, 0, "Continue");
   if (b) b->enabled = client_has_save(c, c->map_sel);
   int y = top + (rows * (MENU_ROW + 4) > 334 ? rows * (MENU_ROW + 4) : 334) + 12;
+  int mh = client_mods_height(c); /* the player's mods under the details panel */
+  if (mh > 0) {
+    client_mods_layout(c, cx + 10, top + 338, 430);
+    if (y < top + 338 + mh + 8) y = top + 338 + mh + 8;
+  }
   b = add_button(c, cx - 430, y, 280, 40, A_ENDLESS, 0, c->endless ? "Mode: endless" : "Mode: campaign");
   if (b) b->active = c->endless;
   add_button(c, cx - 140, y, 280, 40, A_SETTINGS, 0, "Settings");
   add_button(c, cx + 150, y, 280, 40, A_QUIT, 0, "Quit");
+  c->menu_bottom = y + 40;
 }
 
 static void layout_settings(td_client *c) {
@@ -696,6 +702,7 @@ static void draw_menu(td_client *c) {
   draw_title(c, "a tower defense - choose a map");
   draw_menu_details(c);
   draw_buttons(c);
+  client_mods_draw(c);
   for (int i = 0; i < c->nbtn; i++) { /* the rows' thumbnails, descriptions and stars */
     const td_ui_button *bt = &c->btn[i];
     if (bt->action != A_MAP || bt->arg < 0 || (size_t)bt->arg >= c->maplist.count) continue;
@@ -713,10 +720,13 @@ static void draw_menu(td_client *c) {
   }
   if (c->nmaps == 0)
     text_center(&c->batch, (float)c->w / 2, (float)c->h / 2 - 60, 2, "no maps found", td_color(255, 120, 100, 255));
+  /* an error under the last row of buttons; the keys' hint under it when there is room */
+  int ey = c->h - 40 > c->menu_bottom + 4 ? c->h - 40 : c->menu_bottom + 4;
   if (c->menu_error[0])
-    text_center(&c->batch, (float)c->w / 2, (float)c->h - 40, 1, c->menu_error, td_color(255, 120, 100, 255));
-  text_center(&c->batch, (float)c->w / 2, (float)c->h - 20, 1,
-              "Up/Down pick a map, Enter starts, Esc quits", td_color(170, 170, 190, 255));
+    text_center(&c->batch, (float)c->w / 2, (float)ey, 1, c->menu_error, td_color(255, 120, 100, 255));
+  if (!c->menu_error[0] || ey + 20 <= c->h - 10)
+    text_center(&c->batch, (float)c->w / 2, c->menu_error[0] ? (float)ey + 20 : (float)c->h - 20, 1,
+                "Up/Down pick a map, Enter starts, Esc quits", td_color(170, 170, 190, 255));
 }
 
 static void draw_over(td_client *c) {

@@ -5,7 +5,8 @@
 # finds it by its path under the user directory; a bare --mod NAME is the
 # user's mod of that name, else the bundled scripts/NAME; and the bundled
 # files are found from any working directory (docs/cli.md, "Where td finds
-# its files").
+# its files"); the main menu lists the user's mods as toggles ("Your mods")
+# and loads the ones turned on when a map starts (docs/game.md).
 set -u
 source "$(dirname "$0")/harness.bash"
 # the bundled maps' files: Tiled's .tmx when the tree has them, else the Lua export
@@ -73,5 +74,56 @@ XDG_DATA_HOME="$tmp/xdg" "$td" play --software --script "$tmp/menu.txt" >"$tmp/o
 check $? "menu with a user map in XDG_DATA_HOME: $(cat "$tmp/err")"
 "$td" play --software --script "$tmp/menu.txt" >"$tmp/out" 2>"$tmp/err"
 [ $? -ne 0 ]; check $? "the map left ~/.local/share/td/maps: not listed any more"
+
+# the player's mods in the main menu: a "Your mods" row of toggles, all
+# off at start; an enabled one loads after the game's mods when a map
+# starts from the menu; a broken one shows its error there
+rm -rf "$tmp/xdg/td/maps"
+mkdir -p "$tmp/xdg/td/mods/tinymod" "$tmp/xdg/td/mods/broken" "$tmp/xdg/td/mods/notamod"
+printf 'api_version = 1\ntd.rules { start_gold = 777 }\n' >"$tmp/xdg/td/mods/tinymod/mod.lua"
+printf 'api_version = 1\ntd.rules { start_gold =\n' >"$tmp/xdg/td/mods/broken/mod.lua"
+echo 'no mod.lua here' >"$tmp/xdg/td/mods/notamod/readme.txt"
+cat >"$tmp/mods.txt" <<'SCRIPT'
+wait 2
+expect drawn Your mods
+expect drawn tinymod
+expect drawn broken
+expect not_drawn notamod
+expect layout
+click button tinymod
+wait 1
+expect layout
+click button Start
+wait 3
+expect state playing
+expect gold == 777
+SCRIPT
+XDG_DATA_HOME="$tmp/xdg" "$td" play --software --script "$tmp/mods.txt" >"$tmp/out" 2>"$tmp/err"
+check $? "a user mod toggled on in the menu: $(cat "$tmp/err") $(grep -v '^ok' "$tmp/out" | head -5)"
+printf 'wait 2\nclick button Start\nwait 3\nexpect state playing\nexpect gold != 777\n' >"$tmp/nomod.txt"
+XDG_DATA_HOME="$tmp/xdg" "$td" play --software --script "$tmp/nomod.txt" >"$tmp/out" 2>"$tmp/err"
+check $? "a user mod left off does not load: $(cat "$tmp/err")"
+for size in 960x600 1920x1080; do
+  XDG_DATA_HOME="$tmp/xdg" "$td" play --software --window "$size" --script "$tmp/mods.txt" >"$tmp/out" 2>"$tmp/err"
+  check $? "the mods' row at $size: $(cat "$tmp/err")"
+done
+cat >"$tmp/broken.txt" <<'SCRIPT'
+wait 2
+click button broken
+wait 1
+click button Start
+wait 2
+expect drawn broken/mod.lua:3
+expect drawn Your mods
+click button broken
+click button tinymod
+wait 1
+click button Start
+wait 3
+expect state playing
+expect gold == 777
+SCRIPT
+XDG_DATA_HOME="$tmp/xdg" "$td" play --software --script "$tmp/broken.txt" >"$tmp/out" 2>"$tmp/err"
+check $? "a broken user mod: its error in the menu, which stays usable: $(cat "$tmp/err") $(grep -v '^ok' "$tmp/out" | head -5)"
 
 finish
