@@ -71,7 +71,8 @@
 ** The status is 1 when an expectation failed, 2 for a bad script.
 **
 ** Settings: the settings screen's choices (window size, fullscreen, vsync,
-** volume, mute, difficulty) are kept in $XDG_CONFIG_HOME/td/settings.txt (else
+** volume, mute, difficulty; the menu's user mods turned on: mods NAME...)
+** are kept in $XDG_CONFIG_HOME/td/settings.txt (else
 ** ~/.config/td/settings.txt), read at start (the command line's options win
 ** over them, for the run only: what is written back is the file's settings
 ** with those the player changed, td_client_settings.changed) and written
@@ -162,7 +163,7 @@ static bool next_line(const char *text, size_t len, size_t *at, char *line, size
 static bool settings_read(const char *path, td_client_settings *st) {
   struct stat sb;
   if (stat(path, &sb) != 0) return false;
-  char *text, line[256];
+  char *text, line[300];
   size_t len, cap, at = 0;
   td_err err;
   if (td_mem_read_file(path, SETTINGS_MAX_BYTES, &text, &len, &cap, &err) != 0) {
@@ -187,6 +188,8 @@ static bool settings_read(const char *path, td_client_settings *st) {
       ok = sscanf(line, "%*s %15s %c", word, &extra) == 1 && (a = td_palette_parse(word)) >= 0;
     else if (ok && !strcmp(key, "ui_scale"))
       ok = sscanf(line, "%*s %d %c", &a, &extra) == 1 && (a == 0 || a == 100 || a == 150 || a == 200);
+    else if (ok && !strcmp(key, "mods")) /* the user mods turned on: names */
+      ok = strlen(line + strspn(line, " ") + 4) < sizeof st->mods;
     else if (ok && !strcmp(key, "difficulty"))
       ok = sscanf(line, "%*s %15s %c", word, &extra) == 1 && td_difficulty_parse(word, &d) == 0;
     else
@@ -195,7 +198,7 @@ static bool settings_read(const char *path, td_client_settings *st) {
       line[strcspn(line, "\r\n")] = '\0';
       td_app_fail("play: %s:%d: '%.60s' is not a setting (window WxH, fullscreen 0|1, "
                   "vsync 0|1, volume 0..100, music 0..100, muted 0|1, difficulty easy|normal|hard, "
-                  "ui_scale 0|100|150|200, palette standard|safe); skipped",
+                  "ui_scale 0|100|150|200, palette standard|safe, mods NAME...); skipped",
                   path, ln, line);
       continue;
     }
@@ -207,6 +210,11 @@ static bool settings_read(const char *path, td_client_settings *st) {
     else if (!strcmp(key, "ui_scale")) st->ui_scale = a;
     else if (!strcmp(key, "music")) st->music = a;
     else if (!strcmp(key, "palette")) st->palette = a;
+    else if (!strcmp(key, "mods")) {
+      const char *v = line + strspn(line, " ") + 4;
+      v += strspn(v, " \t");
+      snprintf(st->mods, sizeof st->mods, "%.*s", (int)strcspn(v, "\r"), v);
+    }
     else st->volume = a;
   }
   td_mem_free(text, cap);
@@ -218,7 +226,7 @@ static bool settings_read(const char *path, td_client_settings *st) {
 ** that is there and not a file (a FIFO would block the writer until someone
 ** reads it) is left alone, with a warning. */
 static void settings_write(const char *path, size_t dir_len, const td_client_settings *st) {
-  char dir[1024], text[512];
+  char dir[1024], text[1024];
   struct stat sb;
   if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
     td_app_say("play: %s: not a regular file; settings not saved", path);
@@ -237,10 +245,10 @@ static void settings_write(const char *path, size_t dir_len, const td_client_set
   int n = snprintf(text, sizeof text,
                    "# td play's settings (written by td play; docs/game.md)\n"
                    "window %dx%d\nfullscreen %d\nvsync %d\nvolume %d\nmuted %d\n"
-                   "difficulty %s\nui_scale %d\nmusic %d\npalette %s\n",
+                   "difficulty %s\nui_scale %d\nmusic %d\npalette %s\nmods%s%.255s\n",
                    st->window_w, st->window_h, st->fullscreen, st->vsync, st->volume, st->muted,
                    td_difficulty_name(st->difficulty), st->ui_scale, st->music,
-                   td_palette_name((td_palette_kind)st->palette));
+                   td_palette_name((td_palette_kind)st->palette), st->mods[0] ? " " : "", st->mods);
   td_err err;
   if (n < 0 || (size_t)n >= sizeof text)
     td_app_fail("play: cannot save the settings to %s: too long", path);
@@ -917,7 +925,7 @@ int td_cmd_play(int argc, char **argv) {
   /* kept: the file's settings (else the defaults); what the command line
   ** gives applies to this run only, and only what the player changes in
   ** the settings is written back over the file's */
-  td_client_settings kept = {1280, 720, false, false, 80, false, TD_DIFFICULTY_NORMAL, 0, 0, 60, 0};
+  td_client_settings kept = {1280, 720, false, false, 80, false, TD_DIFFICULTY_NORMAL, 0, 0, 60, 0, {0}};
   if (keep && settings_read(spath, &kept)) {
     if (!window_set) ww = kept.window_w, wh = kept.window_h;
     fullscreen |= kept.fullscreen;
@@ -964,6 +972,7 @@ int td_cmd_play(int argc, char **argv) {
     .user_maps_dir = td_app_user_dir("maps", user_maps, sizeof user_maps) &&
                              !td_datadir_same(user_maps, maps) ? user_maps : NULL,
     .user_mods_dir = td_app_user_dir("mods", user_mods, sizeof user_mods) ? user_mods : NULL,
+    .user_mods_on = kept.mods,
     .data_dir = td_progress_dir(data, sizeof data) ? data : NULL,
     .map_path = map ? td_app_path(map, map_buf, sizeof map_buf) : NULL,
     .mod_dir = nmods ? mods[0] : td_app_find_dir("scripts/base", mod_buf, sizeof mod_buf),
@@ -1016,6 +1025,7 @@ int td_cmd_play(int argc, char **argv) {
       if (now.changed & TD_SETTING_UI_SCALE) out.ui_scale = now.ui_scale;
       if (now.changed & TD_SETTING_MUSIC) out.music = now.music;
       if (now.changed & TD_SETTING_PALETTE) out.palette = now.palette;
+      if (now.changed & TD_SETTING_MODS) memcpy(out.mods, now.mods, sizeof out.mods);
       settings_write(spath, sdir, &out);
     }
     td_client_destroy(c);

@@ -218,14 +218,14 @@ td_client *td_client_create(SDL_Renderer *r, const td_client_options *o, td_err 
   c->ui = 1;
   c->build_type = c->selected = c->hover = c->p_base = -1;
   c->set = (td_client_settings){o->window_w ? o->window_w : 1280, o->window_h ? o->window_h : 720,
-                                o->fullscreen, o->vsync, 0, o->muted, o->difficulty, o->ui_scale, 0, 0, 0};
+                                o->fullscreen, o->vsync, 0, o->muted, o->difficulty, o->ui_scale, 0, 0, 0, {0}};
   c->set.volume = o->volume < 0 ? 0 : o->volume > 100 ? 100 : o->volume;
   c->set.music = o->music < 0 ? 0 : o->music > 100 ? 100 : o->music;
   c->set.palette = (unsigned)o->palette < TD_PALETTE_COUNT ? o->palette : TD_PALETTE_STANDARD;
   c->pad_dir = -1;
   c->screen = SCREEN_MENU;
   client_progress_init(c, o->data_dir); /* the maps in order, the player's progress */
-  client_mods_init(c, o->user_mods_dir);  /* the player's mods, all off */
+  client_mods_init(c, o->user_mods_dir, o->user_mods_on); /* the player's mods */
   if (o->map_path) {
     if (td_client_start(c, o->map_path, err) != 0) {
       td_client_destroy(c);

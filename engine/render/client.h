@@ -43,7 +43,8 @@
 ** screen; the music's volume; the palette, standard or colour-blind safe:
 ** palette.h; the UI scale: Auto, 1x, 1.5x, 2x), the player's own mods
 ** (user_mods_dir's subdirectories holding a mod.lua, by name, at most 8:
-** a "Your mods" row of toggles under the chosen map's details; a game
+** a "Your mods" row of toggles under the chosen map's details, those named
+** in user_mods_on turned on, td_client_settings.mods the ones on; a game
 ** started from the menu loads the enabled ones after the client's mods,
 ** and one that fails to load shows its error in the menu), the game (Esc: the pause
 ** menu, a panel at the left, which can save the game; Restart, Main menu
@@ -87,6 +88,7 @@ typedef struct td_client_options {
   const char *maps_dir;    /* listed by the main menu (NULL: no list) */
   const char *user_maps_dir; /* the player's maps, listed after them (NULL: none) */
   const char *user_mods_dir; /* the player's mods: the menu's toggles (NULL: none) */
+  const char *user_mods_on;  /* those turned on at start: names, space-separated (NULL: none) */
   const char *data_dir;    /* the player's progress and saves (td_progress_dir;
                               NULL: none kept) */
   const char *map_path;    /* NULL: start in the main menu */
@@ -113,7 +115,7 @@ typedef struct td_client_options {
 enum {
   TD_SETTING_WINDOW = 1, TD_SETTING_FULLSCREEN = 2, TD_SETTING_VSYNC = 4, TD_SETTING_VOLUME = 8,
   TD_SETTING_MUTED = 16, TD_SETTING_DIFFICULTY = 32, TD_SETTING_UI_SCALE = 64,
-  TD_SETTING_MUSIC = 128, TD_SETTING_PALETTE = 256
+  TD_SETTING_MUSIC = 128, TD_SETTING_PALETTE = 256, TD_SETTING_MODS = 512
 };
 
 typedef struct td_client_settings {
@@ -126,6 +128,8 @@ typedef struct td_client_settings {
   unsigned changed;        /* TD_SETTING_* bits: changed by the player since the start */
   int music;               /* the music's volume, 0..100 % */
   int palette;             /* td_palette_kind (palette.h) */
+  char mods[256];          /* the user mods turned on in the menu, space-separated
+                              (a name with a space or a non-ASCII byte is not kept) */
 } td_client_settings;
 
 /* NULL with err set (assets missing, the map or the mod failed to load). */

@@ -159,11 +159,12 @@ int client_next_map(const td_client *c);              /* the map after this one,
 void client_progress_tutorial_done(td_client *c);     /* recorded and written */
 
 /* client_mods.c: the player's own mods in the main menu */
-void client_mods_init(td_client *c, const char *dir); /* lists dir's mods, all off */
+/* Lists dir's mods, those named in on (space-separated; NULL: none) turned on. */
+void client_mods_init(td_client *c, const char *dir, const char *on);
 /* The mods a game started from the menu loads: mod_dirs, then the enabled
 ** user mods (no duplicates, at most TD_MOD_MAX_MODS); returns the count. */
 size_t client_mods_for_game(const td_client *c, const char **mods);
-void client_mods_toggle(td_client *c, int i);
+void client_mods_toggle(td_client *c, int i); /* and c->set.mods, TD_SETTING_MODS */
 int client_mods_height(const td_client *c);        /* of the toggles' row(s); 0: none */
 void client_mods_layout(td_client *c, int x, int y, int w); /* its buttons */
 void client_mods_draw(td_client *c);                /* its label */

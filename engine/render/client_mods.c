@@ -19,8 +19,36 @@ static int by_name(const void *a, const void *b) {
   return strcmp((const char *)a, (const char *)b);
 }
 
-void client_mods_init(td_client *c, const char *dir) {
+/* name is one of on's space-separated words */
+static bool named_in(const char *on, const char *name) {
+  size_t n = strlen(name);
+  for (const char *p = on; p && *p;) {
+    while (*p == ' ') p++;
+    size_t k = strcspn(p, " ");
+    if (k == n && n > 0 && !strncmp(p, name, n)) return true;
+    p += k;
+  }
+  return false;
+}
+
+/* c->set.mods: the names turned on that a settings line can hold. */
+static void mods_setting(td_client *c) {
+  size_t at = 0;
+  c->set.mods[0] = '\0';
+  for (int i = 0; i < c->numods; i++) {
+    const char *name = c->umod_dir[i] + strlen(c->umod_dir[i]) - strlen(c->umod_name[i]);
+    bool plain = c->umod_on[i] && strcmp(name, c->umod_name[i]) == 0 && !strchr(name, ' ');
+    size_t n = strlen(name);
+    if (!plain || at + n + 2 > sizeof c->set.mods) continue;
+    if (at) c->set.mods[at++] = ' ';
+    memcpy(c->set.mods + at, name, n + 1);
+    at += n;
+  }
+}
+
+void client_mods_init(td_client *c, const char *dir, const char *on) {
   c->numods = 0;
+  c->set.mods[0] = '\0';
   if (!dir || !*dir || strlen(dir) > 340) return; /* USER/mods/NAME fits umod_dir */
   DIR *d = opendir(dir);
   if (!d) return;
@@ -43,8 +71,10 @@ void client_mods_init(td_client *c, const char *dir) {
     snprintf(s, sizeof c->umod_name[0], "%.31s", names[i]);
     for (; *s; s++)
       if ((unsigned char)*s < 32 || (unsigned char)*s > 126) *s = '?';
-    c->umod_on[c->numods++] = false;
+    c->umod_on[c->numods] = named_in(on, names[i]);
+    c->numods++;
   }
+  mods_setting(c);
 }
 
 size_t client_mods_for_game(const td_client *c, const char **mods) {
@@ -60,7 +90,10 @@ size_t client_mods_for_game(const td_client *c, const char **mods) {
 }
 
 void client_mods_toggle(td_client *c, int i) {
-  if (i >= 0 && i < c->numods) c->umod_on[i] = !c->umod_on[i];
+  if (i < 0 || i >= c->numods) return;
+  c->umod_on[i] = !c->umod_on[i];
+  mods_setting(c);
+  c->set.changed |= TD_SETTING_MODS;
 }
 
 int client_mods_height(const td_client *c) {

@@ -98,12 +98,21 @@ wait 3
 expect state playing
 expect gold == 777
 SCRIPT
+rm -f "$XDG_CONFIG_HOME/td/settings.txt"
 XDG_DATA_HOME="$tmp/xdg" "$td" play --software --script "$tmp/mods.txt" >"$tmp/out" 2>"$tmp/err"
 check $? "a user mod toggled on in the menu: $(cat "$tmp/err") $(grep -v '^ok' "$tmp/out" | head -5)"
+# the toggles are kept in the settings: on at the next start
+grep -qx 'mods tinymod' "$XDG_CONFIG_HOME/td/settings.txt"; check $? "the settings keep the mod on: $(cat "$XDG_CONFIG_HOME/td/settings.txt")"
+printf 'wait 2\nclick button Start\nwait 3\nexpect gold == 777\nkey Escape\nkey Escape\nwait 1\nclick button Main menu\nwait 1\nclick button Main menu\nwait 1\nexpect drawn Your mods\nclick button tinymod\nwait 1\n' >"$tmp/kept.txt"
+XDG_DATA_HOME="$tmp/xdg" "$td" play --software --script "$tmp/kept.txt" >"$tmp/out" 2>"$tmp/err"
+check $? "the kept mod is on at the next start: $(cat "$tmp/err")"
+grep -qx 'mods' "$XDG_CONFIG_HOME/td/settings.txt"; check $? "turned off, kept off: $(cat "$XDG_CONFIG_HOME/td/settings.txt")"
 printf 'wait 2\nclick button Start\nwait 3\nexpect state playing\nexpect gold != 777\n' >"$tmp/nomod.txt"
+rm -f "$XDG_CONFIG_HOME/td/settings.txt"
 XDG_DATA_HOME="$tmp/xdg" "$td" play --software --script "$tmp/nomod.txt" >"$tmp/out" 2>"$tmp/err"
 check $? "a user mod left off does not load: $(cat "$tmp/err")"
 for size in 960x600 1920x1080; do
+  rm -f "$XDG_CONFIG_HOME/td/settings.txt"
   XDG_DATA_HOME="$tmp/xdg" "$td" play --software --window "$size" --script "$tmp/mods.txt" >"$tmp/out" 2>"$tmp/err"
   check $? "the mods' row at $size: $(cat "$tmp/err")"
 done
@@ -123,6 +132,7 @@ wait 3
 expect state playing
 expect gold == 777
 SCRIPT
+rm -f "$XDG_CONFIG_HOME/td/settings.txt"
 XDG_DATA_HOME="$tmp/xdg" "$td" play --software --script "$tmp/broken.txt" >"$tmp/out" 2>"$tmp/err"
 check $? "a broken user mod: its error in the menu, which stays usable: $(cat "$tmp/err") $(grep -v '^ok' "$tmp/out" | head -5)"
 
