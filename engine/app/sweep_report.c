@@ -349,6 +349,97 @@ static void md_summary(FILE *md, const table *t, char maps[][64], size_t nmaps) 
   fputc('\n', md);
 }
 
+/* Whether rows a and b are the same game but for the seed. */
+static bool same_but_seed(const table *t, const row *a, const row *b) {
+  if (strcmp(a->map, b->map) != 0 || a->difficulty != b->difficulty ||
+      strcmp(a->player, b->player) != 0 || strcmp(a->strategy, b->strategy) != 0)
+    return false;
+  for (size_t p = 0; p < t->nparams; p++)
+    if (sweep_cmp_double(a->ov[p], b->ov[p]) != 0) return false;
+  return true;
+}
+
+/* The least and the most of a column over some rows, printed as "lo" or
+** "lo-hi". */
+typedef struct range {
+  long long lo, hi;
+  bool any;
+} range;
+
+static void range_add(range *r, long long v) {
+  if (!r->any || v < r->lo) r->lo = v;
+  if (!r->any || v > r->hi) r->hi = v;
+  r->any = true;
+}
+
+static void range_print(FILE *md, const range *r) {
+  if (r->lo == r->hi) fprintf(md, "%lld", r->lo);
+  else fprintf(md, "%lld-%lld", r->lo, r->hi);
+}
+
+/* The games whose tick limit ran out with the game still on (a stalemate:
+** enemies that neither reach a goal nor die, or a game longer than the
+** limit), one line per inputs but the seed: nothing when there is none. */
+static void md_unended(FILE *md, const table *t) {
+  size_t total = 0;
+  for (size_t i = 0; i < t->n; i++) total += !strcmp(t->rows[i].result, "playing");
+  if (!total) return;
+  fprintf(md, "## Games still on at their tick limit\n\n%zu game%s had not ended when the "
+              "tick limit ran out: enemies that neither reach a goal nor die (a stalemate), or "
+              "a game longer than the limit. Each is the line of its tag in `td sweep plan`; "
+              "that `td sim` command with `--save-at TICK --save FILE` keeps the game where it "
+              "stands, to look at.\n\n", total, total == 1 ? "" : "s");
+  fprintf(md, "| map | difficulty | player |%s seeds | wave reached | lives left | ticks |\n"
+              "|---|---|---|%s---|---|---|---|\n", t->nparams ? " overrides |" : "",
+          t->nparams ? "---|" : "");
+  for (size_t a = 0, b; a < t->n; a = b) {
+    size_t n = 0;
+    for (b = a; b < t->n && same_but_seed(t, &t->rows[a], &t->rows[b]); b++)
+      n += !strcmp(t->rows[b].result, "playing");
+    if (!n) continue;
+    const row *r = &t->rows[a];
+    fprintf(md, "| %s | %s | %s%s%s |", r->map, sweep_diff_names[r->difficulty], r->player,
+            strcmp(r->player, "auto") ? "" : " ", strcmp(r->player, "auto") ? "" : r->strategy);
+    if (t->nparams) {
+      bool first = true;
+      for (size_t p = 0; p < t->nparams; p++) {
+        if (isnan(r->ov[p])) continue;
+        char v[32];
+        td_override_number(r->ov[p], v, sizeof v);
+        fprintf(md, "%s `%s%s`", first ? "" : ",", t->params[p], v);
+        first = false;
+      }
+      fprintf(md, " |");
+    }
+    /* the seeds, as runs (rows are sorted by seed within the inputs) */
+    range wave = {0}, lives = {0}, ticks = {0};
+    size_t printed = 0;
+    for (size_t i = a; i < b; i++) {
+      if (strcmp(t->rows[i].result, "playing") != 0) continue;
+      size_t k = i;
+      while (k + 1 < b && !strcmp(t->rows[k + 1].result, "playing") &&
+             t->rows[k + 1].seed == t->rows[k].seed + 1)
+        k++;
+      fprintf(md, "%s%llu", printed++ ? ", " : " ", t->rows[i].seed);
+      if (k > i) fprintf(md, "-%llu", t->rows[k].seed);
+      for (size_t q = i; q <= k; q++) {
+        range_add(&wave, t->rows[q].wave);
+        range_add(&lives, t->rows[q].lives);
+        range_add(&ticks, t->rows[q].ticks);
+      }
+      i = k;
+    }
+    fprintf(md, " (%zu of %zu) | ", n, b - a);
+    range_print(md, &wave);
+    fprintf(md, " of %lld | ", r->waves);
+    range_print(md, &lives);
+    fprintf(md, " of %lld | ", r->start_lives);
+    range_print(md, &ticks);
+    fprintf(md, " |\n");
+  }
+  fputc('\n', md);
+}
+
 static int check_balance(const table *t) {
   int bad = 0;
   for (size_t i = 0; i < t->n; i++) {
@@ -454,6 +545,7 @@ int sweep_report(int argc, char **argv) {
               "on when their tick limit ran out), lives left (share of the lives at the "
               "start, over all games) and the mean wave reached.\n\n");
   md_summary(md, &t, maps, nmaps);
+  md_unended(md, &t);
   if (!c.term) {
     fprintf(md, "Charts skipped: gnuplot (`%s`) did not run.\n", c.gnuplot);
   } else {

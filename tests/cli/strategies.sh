@@ -75,8 +75,9 @@ check $? "02-grid: maze plays as default"
 expect "text" 0 "" -- "$td" sim --map "$map1" --strategy economy --ticks 600
 grep -q '^game: .*player auto (economy)' "$tmp/out"; check $? "text: $(head -1 "$tmp/out")"
 
-# a save made by the default player before strategies (memory version 1)
-old=$src/tests/fuzz/corpus/save/seed-auto-3000.tds
+# a save made by the default player before strategies (memory version 1):
+# the fuzz corpus's seed-auto-3000.tds of then, kept under its SHA-1
+old=$src/tests/fuzz/corpus/save/ed11702ff3f3f69aa8231d887b2e5aa964c0905b
 fz="--map $src/tests/fuzz/data/map.lua --mod $src/tests/fuzz/data/mod --load $old --ticks 3000 --json"
 expect "old save" 0 "" -- "$td" sim $fz --auto
 cp "$tmp/out" "$tmp/old-auto.json"

@@ -107,6 +107,21 @@ TD_GNUPLOT=/nonexistent "$td" sweep report "$tmp/chk" --check 2>"$tmp/err"
 [ $? -eq 1 ]; check $? "--check passed a lost auto game"
 grep -q "x: --auto lost at wave 3 of 9" "$tmp/err"; check $? "--check message: $(cat "$tmp/err")"
 
+# games whose tick limit ran out: listed by inputs, seeds as runs
+mkdir "$tmp/on"
+for s in 1 2 3 5; do
+  echo '{"tag":"p'$s'","map":"m/x.tmx","player":"auto","strategy":"maze","difficulty":"hard","seed":'$s',"result":"playing","wave":'$((3 + s))',"waves":9,"lives":4,"start_lives":10,"ticks":500}' >>"$tmp/on/r.jsonl"
+done
+echo '{"tag":"w4","map":"m/x.tmx","player":"auto","strategy":"maze","difficulty":"hard","seed":4,"result":"won","wave":9,"waves":9,"lives":4,"start_lives":10,"ticks":300}' >>"$tmp/on/r.jsonl"
+echo '{"tag":"i1","map":"m/x.tmx","player":"idle","difficulty":"hard","seed":1,"result":"lost","wave":2,"waves":9,"lives":0,"start_lives":10,"ticks":100}' >>"$tmp/on/r.jsonl"
+TD_GNUPLOT=/nonexistent "$td" sweep report "$tmp/on" 2>/dev/null; check $? "report with unended games"
+grep -q "^## Games still on at their tick limit" "$tmp/on/report.md"; check $? "no section for unended games"
+grep -q "^4 games had not ended" "$tmp/on/report.md"; check $? "unended count: $(grep 'had not ended' "$tmp/on/report.md")"
+grep -qF "| x | hard | auto maze | 1-3, 5 (4 of 5) | 4-8 of 9 | 4 of 10 | 500 |" "$tmp/on/report.md"
+check $? "unended row: $(grep '| x | hard | auto maze | 1' "$tmp/on/report.md")"
+[ "$(grep -c '^| x | hard |' "$tmp/on/report.md")" -eq 2 ]; check $? "an ended game listed as unended"
+grep -q "Games still on" "$tmp/chk/report.md"; [ $? -ne 0 ]; check $? "a report with no unended game has the section"
+
 # the fields td sim --json gains with strategies: in the CSV when present
 mkdir "$tmp/opt"
 echo '{"tag":"c","map":"x.lua","player":"auto","strategy":"maze","difficulty":"hard","seed":2,"result":"won","gold_curve":[5,7],"kills_by_tower":{"tesla":2,"arrow":9}}' >"$tmp/opt/r.jsonl"
