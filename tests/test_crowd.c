@@ -282,6 +282,57 @@ static void test_flyers_around_a_wall(void **state) {
   line_world_free(&w);
 }
 
+/* Flyers among the towers of a 03-serpent game of the built-in player (at
+** tick 60000: 34 towers in rows), one from the centre of every tile of the
+** map to its goal. The fan goes round the nearest tower, which is not
+** always the one in the way: from 117 of the 504 tiles a flyer went back
+** and forth between two towers for ever (one did in that game, which never
+** ended). After four seconds that bring it no closer it flies over them
+** for a second and a half (crowd_stall.c): every flyer arrives within a
+** minute, after one to four such breaks at most. TRAP_SECONDS=0x1p30f (no
+** breaks) fails this test. */
+static void test_flyers_out_of_traps(void **state) {
+  (void)state;
+  static const float towers[][4] = {
+    {160, 128, 32, 32}, {224, 128, 32, 32}, {288, 128, 32, 32}, {352, 128, 32, 32},
+    {416, 128, 32, 32}, {480, 128, 32, 32}, {544, 128, 32, 32}, {160, 256, 32, 32},
+    {224, 256, 32, 32}, {288, 256, 32, 32}, {352, 256, 32, 32}, {416, 256, 32, 32},
+    {480, 256, 32, 32}, {544, 256, 32, 32}, {160, 384, 32, 32}, {224, 384, 32, 32},
+    {288, 384, 32, 32}, {352, 384, 32, 32}, {416, 384, 32, 32}, {480, 384, 32, 32},
+    {544, 384, 32, 32}, {160, 512, 32, 32}, {224, 512, 32, 32}, {288, 512, 32, 32},
+    {352, 512, 32, 32}, {416, 512, 32, 32}, {480, 512, 32, 32}, {544, 512, 32, 32},
+    {704, 128, 32, 32}, {704, 384, 32, 32}, {32, 256, 32, 32},  {32, 512, 32, 32},
+    {704, 256, 32, 32}, {32, 384, 32, 32},
+  };
+  size_t n = sizeof towers / sizeof towers[0];
+  int broke = 0, most = 0, slowest = 0;
+  for (int ty = 0; ty < 21; ty++)
+    for (int tx = 0; tx < 24; tx++) {
+      double pts[2][2] = {{32.0 * tx + 16.0, 32.0 * ty + 16.0}, {720, 592}};
+      line_world w;
+      line_world_make(&w, (const double (*)[2])pts, 2, true);
+      assert_int_equal(td_crowd_set_obstacles(w.c, &towers[0][0], n, NULL), 0);
+      td_agent_desc d = {.radius = 9.6f, .max_speed = 64.0f, .flying = true};
+      assert_true(td_crowd_add(w.c, &d, 0, NULL) != TD_AGENT_NONE);
+      int t = 0, ghost = 0;
+      for (; t < 60 * 60; t++) {
+        td_crowd_step(w.c);
+        td_agent_view v;
+        if (!td_crowd_view(w.c, 0, &v) || v.state != TD_AGENT_FLY) break;
+        ghost += v.ghost;
+      }
+      assert_int_equal(td_crowd_get_metrics(w.c)->leaks, 1); /* arrived */
+      assert_true(ghost % 90 == 0 && ghost <= 4 * 90);       /* whole breaks of 1.5 s */
+      broke += ghost > 0;
+      most = ghost > most ? ghost : most;
+      slowest = t > slowest ? t : slowest;
+      line_world_free(&w);
+    }
+  printf("  504 flyers arrived, %d after breaking out (at most %d ticks a ghost), the slowest "
+         "in %.1f s\n", broke, most, slowest / 60.0);
+  assert_true(broke >= 100); /* the traps are there to break */
+}
+
 /* Three corners, for the tests that run two crowds side by side. */
 static const double zigzag[5][2] = {{0, 0}, {30, 0}, {30, 30}, {0, 30}, {0, 60}};
 
@@ -670,6 +721,7 @@ int main(void) {
     cmocka_unit_test(test_tower_mid_wave_forces_detour),
     cmocka_unit_test(test_mixed_speeds_overtake),
     cmocka_unit_test(test_flyers_around_a_wall),
+    cmocka_unit_test(test_flyers_out_of_traps),
     cmocka_unit_test(test_deterministic),
     cmocka_unit_test(test_handles_and_errors),
     cmocka_unit_test(test_stranded_then_resume),

@@ -39,7 +39,10 @@
 **      crowd_project.c);
 **   5. in slot order: waypoints and leaks, for the agents the steering
 **      left at a segment's end or the projection moved
-**      (td_crowd_waypoint_pass, crowd_lane.c); then the metrics
+**      (td_crowd_waypoint_pass, crowd_lane.c); then, with separation, the
+**      jams: a walker stopped for long, or a flyer that comes no closer to
+**      its goal, passes through the others for a while
+**      (td_crowd_stall_pass, crowd_stall.c); then the metrics
 **      (crowd_metrics.c).
 ** Without memory for the lists, the scan looks in the grid (sorted every
 ** tick), at the cells under a box that holds everything it tests: the same
@@ -73,7 +76,7 @@ typedef struct column {
   size_t elem;
 } column;
 
-#define MAX_COLUMNS 64
+#define MAX_COLUMNS 72
 
 /* The per-agent arrays, in one table so that they grow together. */
 static size_t columns(td_crowd *c, column *out) {
@@ -114,6 +117,8 @@ static size_t columns(td_crowd *c, column *out) {
     {(void **)&c->lane0, sizeof(float)},     {(void **)&c->lane_max, sizeof(float)},
     {(void **)&c->wq_next, sizeof(int32_t)}, {(void **)&c->wq_prev, sizeof(int32_t)},
     {(void **)&c->w_fly, sizeof(uint8_t)},
+    {(void **)&c->stall, sizeof(int32_t)},   {(void **)&c->ghost, sizeof(int32_t)},
+    {(void **)&c->best, sizeof(float)},
   };
   _Static_assert(sizeof cols / sizeof cols[0] <= MAX_COLUMNS, "raise MAX_COLUMNS");
   size_t n = sizeof cols / sizeof cols[0];
@@ -376,6 +381,8 @@ td_agent td_crowd_add(td_crowd *c, const td_agent_desc *d, int32_t at, td_err *e
   c->radius[i] = d->radius;
   c->max_speed[i] = c->base_speed[i] = d->max_speed;
   c->hold[i] = 0;
+  c->stall[i] = c->ghost[i] = 0;
+  c->best[i] = INFINITY;
   c->dv[i] = (d->accel > 0.0f ? d->accel : 4.0f * d->max_speed) * c->dt; /* per tick */
   c->look[i] = c->p.lookahead * d->max_speed;
   if (c->look[i] < 2.0f * d->radius) c->look[i] = 2.0f * d->radius;
@@ -494,6 +501,7 @@ void td_crowd_step(td_crowd *c) {
     }
     c->disp = sqrtf(far2) + corrected;
     td_crowd_waypoint_pass(c);
+    if (c->p.separation) td_crowd_stall_pass(c);
   } else { /* no neighbours: one pass */
     c->nb_ok = false; /* agents move untracked */
     td_crowd_walk_pass(c);
@@ -522,7 +530,7 @@ bool td_crowd_view(const td_crowd *c, size_t i, td_agent_view *out) {
                          .vx = c->vx[i], .vy = c->vy[i], .radius = c->radius[i],
                          .lane = c->lane[i], .group = c->group[i], .from = c->from[i],
                          .to = c->to[i], .spawn_tick = c->spawn_tick[i],
-                         .travelled = c->travelled[i]};
+                         .travelled = c->travelled[i], .ghost = c->ghost[i] != 0};
   return true;
 }
 

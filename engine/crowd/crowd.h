@@ -43,6 +43,19 @@
 ** one who entered lately stands on its spot, then enters at the spawn in
 ** its lane; a gate's agents enter in the order they were added.
 **
+** Jams and traps. Bodies that keep apart and keep to the road can lock
+** where the road is one body wide beside a wall's corner: a big walker
+** pressed into the corner and a small one waiting behind it, neither
+** moving again. And a flyer can go round the wrong tower for ever. So a
+** walker that asks to move (a quarter of its top speed or more) but moves
+** less than a tenth of that, every tick for 2 s, and a flyer that comes
+** no closer to its goal (by a radius) in 4 s, become ghosts for 1.5 s:
+** no push, no overlap projection, no following or passing between a ghost
+** and anyone; a ghost flyer heads straight for its goal over the
+** obstacles; the walkable area still holds a ghost walker. A game where
+** no walker is stopped that long and no flyer comes no closer keeps every
+** bit it had before (crowd_stall.c).
+**
 ** Arrival at a goal is a leak: the agent is listed in the tick's leaks and
 ** leaves the crowd at the end of the tick. Agents are addressed by handles
 ** (index + generation); removal always happens at the end of a tick, so
@@ -204,6 +217,8 @@ typedef struct td_agent_view {
   int32_t group, from, to;
   uint64_t spawn_tick;
   float travelled;       /* path length so far */
+  bool ghost;            /* passing through the others (and a flyer over obstacles) to get
+                            out of a jam or a trap (see Jams above) */
 } td_agent_view;
 
 size_t td_crowd_capacity(const td_crowd *c);

@@ -11,7 +11,8 @@
 **
 ** Memory: the crowd owns a copy of the obstacles (td_crowd_set_obstacles).
 ** Determinism: a wish depends only on the flyer, its goal and the
-** obstacles (no other agent, no state of its own).
+** obstacles (no other agent; of its own state, only whether it is a ghost,
+** crowd_stall.c: then it heads straight for its goal, over them).
 */
 #include "crowd/crowd_int.h"
 
@@ -34,27 +35,6 @@ int td_crowd_set_obstacles(td_crowd *c, const float *rects, size_t n, td_err *er
 }
 
 /* ---- a flyer's wish ------------------------------------------------------ */
-
-/* Flyer i's nearest goal: its position in (gx, gy) and the distance (its
-** own position and INFINITY when the route has no goal). */
-static float fly_goal(const td_crowd *c, size_t i, float *gx, float *gy) {
-  const int32_t *goals;
-  size_t ng = td_route_goals(c->route, &goals);
-  float best = INFINITY;
-  *gx = c->x[i];
-  *gy = c->y[i];
-  for (size_t k = 0; k < ng; k++) {
-    float x, y;
-    node_pos(c, goals[k], &x, &y);
-    float d = len2(x - c->x[i], y - c->y[i]);
-    if (d < best) {
-      best = d;
-      *gx = x;
-      *gy = y;
-    }
-  }
-  return best;
-}
 
 /* Flyer i's heading: its velocity's direction, or (t) the goal's when it
 ** hardly moves. */
@@ -95,6 +75,11 @@ void td_crowd_fly_desire(const td_crowd *c, size_t i, float *wx, float *wy, floa
   }
   tx /= tl;
   ty /= tl;
+  if (c->ghost[i]) { /* breaking out of a trap (crowd_stall.c): over everything */
+    *wx = tx * speed;
+    *wy = ty * speed;
+    return;
+  }
   float hx = tx, hy = ty;
   if (c->obs_n) fly_heading(c, i, tx, ty, &hx, &hy);
   td_fan_steer(&c->fan, c->obs, c->obs_n, c->x[i], c->y[i], c->radius[i], speed, hx, hy, gx,

@@ -17,6 +17,8 @@
 **                    boundary constraint, off_road;
 **   crowd_gate.c     waves entering through their spawn's gate;
 **   crowd_fly.c      flyers: the fan of rays, obstacles;
+**   crowd_stall.c    jams and traps: a walker stopped for long, or a flyer
+**                    that comes no closer, passes through for a while;
 **   crowd_metrics.c  the behaviour metrics;
 **   crowd_save.c     save, load and the checksum.
 **
@@ -159,6 +161,13 @@ struct td_crowd {
   ** segment, against its group's widest, g_wide), lane_max the room for its
   ** centre line there (INFINITY: open ground) */
   float *lane0, *lane_max;
+  /* jams and traps (crowd_stall.c): ticks in a row a walker was stopped
+  ** while trying to move (a flyer: ticks since it last came a radius
+  ** closer to its goal), ticks left of passing through the others and the
+  ** obstacles (0: solid), and a flyer's closest distance to its goal since
+  ** it was last reset (INFINITY: none yet) */
+  int32_t *stall, *ghost;
+  float *best;
   /* a waiting agent's place in its gate's queue (-1: none) and whether it
   ** enters as a flyer (crowd_gate.c) */
   int32_t *wq_next, *wq_prev;
@@ -365,6 +374,27 @@ static inline void node_pos(const td_crowd *c, int32_t n, float *x, float *y) {
   *y = (float)c->g->y[n];
 }
 
+/* Flyer i's nearest goal: its position in (gx, gy) and the distance (its
+** own position and INFINITY when the route has no goal). */
+static inline float fly_goal(const td_crowd *c, size_t i, float *gx, float *gy) {
+  const int32_t *goals;
+  size_t ng = td_route_goals(c->route, &goals);
+  float best = INFINITY;
+  *gx = c->x[i];
+  *gy = c->y[i];
+  for (size_t k = 0; k < ng; k++) {
+    float x, y;
+    node_pos(c, goals[k], &x, &y);
+    float d = len2(x - c->x[i], y - c->y[i]);
+    if (d < best) {
+      best = d;
+      *gx = x;
+      *gy = y;
+    }
+  }
+  return best;
+}
+
 /* Counts every update of the route (a full recompute or an incremental
 ** one, applied or rolled back). */
 static inline uint64_t route_version(const td_route *r) {
@@ -481,6 +511,23 @@ static inline bool walk4(const td_crowd *c, size_t i) {
   memcpy(&s, c->state + i, sizeof s);
   return s == TD_AGENT_WALK * 0x01010101u;
 }
+
+/* Whether one of agents i .. i + 3 is a ghost (crowd_stall.c): scan_four
+** does not know them. */
+static inline bool ghost4(const td_crowd *c, size_t i) {
+  return (c->ghost[i] | c->ghost[i + 1] | c->ghost[i + 2] | c->ghost[i + 3]) != 0;
+}
 #endif
+
+/* Whether agents i and j pass through each other (crowd_stall.c): either
+** is a ghost. */
+static inline bool ghost_pair(const td_crowd *c, size_t i, size_t j) {
+  return (c->ghost[i] | c->ghost[j]) != 0;
+}
+
+/* crowd_stall.c: the jam pass (after the waypoints); and a bound on the
+** stall counter (it stays below) and how long a ghost lasts, in ticks. */
+void td_crowd_stall_pass(td_crowd *c);
+void td_crowd_stall_ticks(const td_crowd *c, int32_t *stall, int32_t *ghost);
 
 #endif /* TD_CROWD_INT_H */

@@ -694,6 +694,7 @@ typedef struct scan {
   bool at_known;
   int layer;
   bool walk;
+  bool ghost;             /* breaking a jam (crowd_stall.c) */
   float pl2;              /* close pairs: d2 < pl2 go to pl (0: none listed) */
   int32_t *pl;
   size_t np;
@@ -787,10 +788,12 @@ static HOT_INLINE void scan_hit(const td_crowd *c, scan *s, const bounds *b, int
                                 float ry, float d2, float ahead, float side) {
   s->pl[s->np] = j;
   s->np += d2 < s->pl2;
-  if (s->walk && fabsf(side) < b->side && ahead > b->back && ahead <= b->ahead)
+  /* a ghost (crowd_stall.c) follows and passes no one and pushes no one;
+  ** the others follow and pass it as they would (scan_four's way) */
+  if (s->walk && !s->ghost && fabsf(side) < b->side && ahead > b->back && ahead <= b->ahead)
     walk_pair(c, s, j, ahead, side);
   if (d2 <= b->sep2) { /* soft separation: keep a margin within the layer */
-    if (scan_layer(c->state[j]) != s->layer) return;
+    if (scan_layer(c->state[j]) != s->layer || s->ghost || c->ghost[j]) return;
     float ux = -rx, uy = -ry, d = len2(ux, uy); /* from the neighbour to us */
     float want = s->ri + c->radius[j] + s->margin + 0.2f * s->ri;
     if (d >= want || d < 1e-6f) return;
@@ -895,6 +898,7 @@ static HOT_INLINE nbres scan_agent(td_crowd *c, size_t i, const bounds *b, const
   s.to = c->to[i];
   s.layer = layer(st);
   s.walk = st == TD_AGENT_WALK;
+  s.ghost = c->ghost[i] != 0;
   s.at = (route_pos){0.0f, 0.0f};
   s.at_known = false;
   s.follow = INFINITY;
@@ -1068,7 +1072,7 @@ void td_crowd_scan_pass(td_crowd *c, bool lists) {
   }
   for (size_t i = 0; i < c->used;) {
 #if SIMD4
-    if (lists && i % LIST_LANES == 0 && i + 4 <= c->used && walk4(c, i)) {
+    if (lists && i % LIST_LANES == 0 && i + 4 <= c->used && walk4(c, i) && !ghost4(c, i)) {
       unsigned again = scan_four(c, i, &b, c->nb_res + i);
       for (; again; again &= again - 1) {
         size_t q = i + (size_t)__builtin_ctz(again);

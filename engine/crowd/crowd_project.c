@@ -26,10 +26,11 @@
 
 /* Agent i (layer li, at xi, yi, radius ri) meets agent j: the correction
 ** that moves i out of j (half the overlap, plus the skin) is added to
-** (*cx, *cy), in units of 1 / unit. */
+** (*cx, *cy), in units of 1 / unit. A ghost (crowd_stall.c) overlaps
+** anyone. */
 static HOT_INLINE void overlap_pair(const td_crowd *c, size_t i, int li, float xi, float yi,
                                     float ri, int32_t j, float unit, int64_t *cx, int64_t *cy) {
-  if (j == (int32_t)i || layer(c->state[j]) != li) return;
+  if (j == (int32_t)i || layer(c->state[j]) != li || ghost_pair(c, i, (size_t)j)) return;
   float rx = xi - c->x[j], ry = yi - c->y[j], d = len2(rx, ry);
   /* a skin of 2% of the radii: resolved pairs end slightly apart */
   float want = (ri + c->radius[j]) * 1.02f;

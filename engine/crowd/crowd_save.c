@@ -35,6 +35,9 @@ uint64_t td_crowd_checksum(const td_crowd *c) {
     h = td_blob_fnv(h, &c->lane[i], sizeof(float));
     h = td_blob_fnv(h, &c->from[i], sizeof(int32_t));
     h = td_blob_fnv(h, &c->to[i], sizeof(int32_t));
+    /* a ghost's ticks (crowd_stall.c); not the stall counter, a trigger
+    ** whose firing this shows (and a game with no jam keeps its checksums) */
+    if (c->ghost[i]) h = td_blob_fnv(h, &c->ghost[i], sizeof(int32_t));
   }
   return h;
 }
@@ -44,14 +47,17 @@ uint64_t td_crowd_checksum(const td_crowd *c) {
 /* The per-agent state a save holds, in this order: everything a step reads
 ** from the last one. The rest is derived (corners, cells) or scratch. */
 #define SAVE_MAGIC 0x44575243u /* "CRWD" */
-#define SAVE_VERSION 2u /* 2: lanes fitted to the road, gates */
+#define SAVE_VERSION 3u /* 2: lanes fitted to the road, gates; 3: jams (stall, ghost) */
+#define SAVE_OLDEST 2u  /* a version 2 save loads with no walker stopped */
 
 typedef struct saved_column {
   size_t off;             /* of the pointer in td_crowd */
   uint8_t kind;           /* 'f': float, 'i': int32, 'u': uint32, 'b': byte, 'q': uint64 */
+  uint8_t since;          /* the first version that has it (older: zeros) */
 } saved_column;
 
-#define COL(field, kind) {offsetof(td_crowd, field), kind}
+#define COL(field, kind) {offsetof(td_crowd, field), kind, 2}
+#define COL3(field, kind) {offsetof(td_crowd, field), kind, 3}
 static const saved_column saved[] = {
   COL(x, 'f'),         COL(y, 'f'),          COL(vx, 'f'),        COL(vy, 'f'),
   COL(speed, 'f'),     COL(radius, 'f'),     COL(max_speed, 'f'), COL(base_speed, 'f'),
@@ -62,9 +68,11 @@ static const saved_column saved[] = {
   COL(hold, 'b'),      COL(gen, 'u'),        COL(spawn_tick, 'q'),  COL(turn_at, 'f'),
   COL(m_vx, 'f'),      COL(m_vy, 'f'),       COL(m_turn, 'f'),    COL(m_sharp, 'i'),
   COL(m_flips, 'b'),    COL(lane0, 'f'),      COL(wq_next, 'i'),
-  COL(wq_prev, 'i'),    COL(w_fly, 'b'),
+  COL(wq_prev, 'i'),    COL(w_fly, 'b'),          COL3(stall, 'i'),    COL3(ghost, 'i'),
+  COL3(best, 'f'),
 };
 #undef COL
+#undef COL3
 
 static void *col_ptr(const td_crowd *c, const saved_column *k) {
   void *p;
@@ -175,6 +183,12 @@ static const char *check_agent_numbers(const td_crowd *c, size_t i, float vmax, 
   if (!in_range(c->m_vx[i], -big, big) || !in_range(c->m_vy[i], -big, big) ||
       !in_range(c->m_turn[i], -big, big))
     return "metrics state out of range";
+  int32_t stall, ghost;
+  td_crowd_stall_ticks(c, &stall, &ghost);
+  if (c->stall[i] < 0 || c->stall[i] >= stall || c->ghost[i] < 0 || c->ghost[i] > ghost ||
+      (c->ghost[i] && c->stall[i]))
+    return "jam counters out of range";
+  if (!(c->best[i] >= 0.0f)) return "distance to the goal out of range"; /* INFINITY: none */
   return NULL;
 }
 
@@ -285,7 +299,9 @@ static int load_gates(td_crowd *n, td_blob_reader *r, td_err *err) {
 int td_crowd_load(td_crowd *c, td_blob_reader *r, td_err *err) {
   if (td_blob_get_u32(r) != SAVE_MAGIC || r->failed)
     return td_err_set(err, "crowd: not a crowd save at byte %zu", r->pos);
-  if (td_blob_get_u32(r) != SAVE_VERSION) return td_err_set(err, "crowd: unknown version");
+  uint32_t version = td_blob_get_u32(r);
+  if (version < SAVE_OLDEST || version > SAVE_VERSION)
+    return td_err_set(err, "crowd: unknown version %u", (unsigned)version);
   uint64_t tick = td_blob_get_u64(r), used = td_blob_get_u64(r), live = td_blob_get_u64(r);
   if (r->failed) return td_err_set(err, "crowd: truncated at byte %zu", r->len);
   if (used > TD_CROWD_MAX_AGENTS || live > used)
@@ -313,6 +329,10 @@ int td_crowd_load(td_crowd *c, td_blob_reader *r, td_err *err) {
   n->max_speed_all = td_blob_get_f32(r);
   for (size_t k = 0; k < sizeof saved / sizeof saved[0]; k++) {
     void *p = col_ptr(n, &saved[k]);
+    if (saved[k].since > version) { /* not in this save: zeros */
+      memset(p, 0, used * (saved[k].kind == 'b' ? 1 : saved[k].kind == 'q' ? 8 : 4));
+      continue;
+    }
     for (size_t i = 0; i < used; i++) switch (saved[k].kind) {
       case 'f': ((float *)p)[i] = td_blob_get_f32(r); break;
       case 'i': ((int32_t *)p)[i] = td_blob_get_i32(r); break;
@@ -321,6 +341,8 @@ int td_crowd_load(td_crowd *c, td_blob_reader *r, td_err *err) {
       default: ((uint64_t *)p)[i] = td_blob_get_u64(r); break;
       }
   }
+  if (version < 3) /* no flyer has come near its goal yet */
+    for (size_t i = 0; i < used; i++) n->best[i] = INFINITY;
   uint64_t free_len = td_blob_get_u64(r);
   if (!r->failed && free_len <= used) {
     n->free_len = free_len;
