@@ -1206,7 +1206,10 @@ static void draw_overlays_over(td_scene *s, td_batch *b, const td_world *w, cons
       float x = td_camera_sx(cam, v.x), y = td_camera_sy(cam, v.y);
       if (x < -50 || y < -50 || x > (float)(cam->vx + cam->vw) + 50 || y > (float)(cam->vy + cam->vh) + 50)
         continue;
-      if (p->overlay[TD_OVERLAY_SEPARATION]) {
+      if (p->overlay[TD_OVERLAY_SEPARATION] && v.ghost) {
+        /* passing through the others to get out of a jam: no margin kept */
+        td_batch_ring(b, x, y, v.radius * z, 2, td_color(0, 230, 255, 230));
+      } else if (p->overlay[TD_OVERLAY_SEPARATION]) {
         td_batch_ring(b, x, y, v.radius * z, 1, td_color(255, 255, 255, 200));
         td_batch_ring(b, x, y, v.radius * 1.1f * z + 1, 1, td_color(255, 200, 0, 120));
       }
