@@ -1,8 +1,7 @@
 -- The full balance sweep (sweeps/full.lua) on the five smaller maps: 5 maps
 -- x 3 difficulties x 10 seeds x 3 strategies of the built-in player (450
--- games, a few minutes on two cores). CI runs it (.ci/run) and reports
--- games/s per core; docs/balance.md is made from it and sweeps/balance.lua
--- until full.lua's 06-expanse games are played too (docs/sweep.md).
+-- games, about two minutes on two cores). CI runs it (.ci/run) and reports
+-- games/s per core; docs/balance.md is made from full.lua (docs/sweep.md).
 sweep {
   maps = {"01-crossroads", "02-grid", "03-serpent", "04-foundry", "05-twin"},
   difficulties = {"easy", "normal", "hard"},

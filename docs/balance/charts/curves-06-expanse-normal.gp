@@ -1,6 +1,6 @@
 set terminal pngcairo size 900,340 font 'sans,10' background '#ffffff'
 set output 'charts/curves-06-expanse-normal.png'
-set multiplot layout 1,2 title '06-expanse, normal: the default auto player at the start of each wave (median, min..max over 1 seed)'
+set multiplot layout 1,2 title '06-expanse, normal: the default auto player at the start of each wave (median, min..max over 10 seeds)'
 set grid
 set xlabel 'wave'
 unset key
