@@ -5,10 +5,12 @@
 ** 06-expanse, easy, seed 1, at tick 125000, saved by the build before jams
 ** were broken (commit b0985e6: td sim --map maps/06-expanse.tmx --auto
 ** --difficulty easy --save-at 125000 --save F). In it a tank pressed into a
-** wall's corner on a one-tile road, with grunts waiting behind it, had not
-** moved since tick 65000 or so; the titan behind them called two escorts
-** every eight seconds, who stood at the gate (171 of them); that game ran
-** to its 2-hour limit and never ended. The save's crowd is version 2 (no
+** wall's corner on a one-tile road, with grunts waiting behind it, was
+** still a few tiles from its gate 63,000 ticks after its wave (30) began
+** at tick 62,099, and did not move while stepped on (3,000 ticks looked
+** at); the titan behind them called two escorts every eight seconds, who
+** stood at the gate (171 of them); that game ran to its 2-hour limit and
+** never ended. The save's crowd is version 2 (no
 ** jam counters: it loads with no walker stopped). The save is bound to the
 ** map's and the mod's bytes: a change to either needs it made again (with
 ** that build) or this test rewritten.
