@@ -297,14 +297,19 @@ static void link_prefix(const char *dir, const char *md, char *out, size_t cap) 
   else snprintf(out, cap, "%.*s/", (int)(cap > 2 ? cap - 2 : 0), d);
 }
 
+/* Who played a row: "auto STRATEGY", or the player ("idle"). */
+static void player_label(const row *r, char *out, size_t cap) {
+  bool is_auto = !strcmp(r->player, "auto");
+  snprintf(out, cap, "%s%s%s", r->player, is_auto ? " " : "", is_auto ? r->strategy : "");
+}
+
 static void md_summary(FILE *md, const table *t, char maps[][64], size_t nmaps) {
   /* players: auto x strategies present, then idle */
   char who[16][40];
   size_t nwho = 0;
   for (size_t i = 0; i < t->n; i++) {
     char w[40];
-    snprintf(w, sizeof w, "%s%s%s", t->rows[i].player, strcmp(t->rows[i].player, "auto") ? "" : " ",
-             strcmp(t->rows[i].player, "auto") ? "" : t->rows[i].strategy);
+    player_label(&t->rows[i], w, sizeof w);
     bool seen = false;
     for (size_t k = 0; k < nwho && !seen; k++) seen = !strcmp(who[k], w);
     if (!seen && nwho < 16) snprintf(who[nwho++], sizeof who[0], "%s", w);
@@ -327,8 +332,7 @@ static void md_summary(FILE *md, const table *t, char maps[][64], size_t nmaps) 
         for (size_t i = 0; i < t->n; i++) {
           const row *r = &t->rows[i];
           char w[40];
-          snprintf(w, sizeof w, "%s%s%s", r->player, strcmp(r->player, "auto") ? "" : " ",
-                   strcmp(r->player, "auto") ? "" : r->strategy);
+          player_label(r, w, sizeof w);
           if (strcmp(r->map, maps[m]) != 0 || r->difficulty != d || strcmp(w, who[k]) != 0)
             continue;
           n++, won += !strcmp(r->result, "won"), playing += !strcmp(r->result, "playing");
@@ -398,8 +402,9 @@ static void md_unended(FILE *md, const table *t) {
       n += !strcmp(t->rows[b].result, "playing");
     if (!n) continue;
     const row *r = &t->rows[a];
-    fprintf(md, "| %s | %s | %s%s%s |", r->map, sweep_diff_names[r->difficulty], r->player,
-            strcmp(r->player, "auto") ? "" : " ", strcmp(r->player, "auto") ? "" : r->strategy);
+    char who[40];
+    player_label(r, who, sizeof who);
+    fprintf(md, "| %s | %s | %s |", r->map, sweep_diff_names[r->difficulty], who);
     if (t->nparams) {
       bool first = true;
       for (size_t p = 0; p < t->nparams; p++) {
